@@ -1,0 +1,13 @@
+// accelsim._core: pybind11 glue only; each area registers itself.
+#include <pybind11/pybind11.h>
+
+namespace py = pybind11;
+
+void register_errors(py::module_& m);
+void register_config(py::module_& m);
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "accelsim C++ timing core (private; use the accelsim package)";
+  register_errors(m);
+  register_config(m);
+}

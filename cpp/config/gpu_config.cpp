@@ -1,0 +1,79 @@
+#include "config/gpu_config.h"
+
+#include <string_view>
+
+#include "base/error.h"
+
+namespace accelsim::config {
+
+namespace {
+constexpr ParamDecl kDecls[] = {
+#define P(name, kind, def, mn, mx, choices, doc) \
+  {#name, ParamKind::kind, double(mn), double(mx), choices, doc},
+#include "config/params.def"
+#undef P
+};
+
+bool choice_allowed(std::string_view choices, std::string_view value) {
+  size_t start = 0;
+  while (start <= choices.size()) {
+    size_t bar = choices.find('|', start);
+    if (bar == std::string_view::npos) bar = choices.size();
+    if (choices.substr(start, bar - start) == value) return true;
+    start = bar + 1;
+  }
+  return false;
+}
+
+void check_range(const char* key, double value, double mn, double mx) {
+  if (value < mn || value > mx)
+    throw ConfigError(key, "value " + std::to_string(value) + " outside [" +
+                               std::to_string(mn) + ", " + std::to_string(mx) + "]");
+}
+
+void check_value(const ParamDecl& d, double v) { check_range(d.name, v, d.min, d.max); }
+void check_value(const ParamDecl&, bool) {}
+void check_value(const ParamDecl& d, const std::string& v) {
+  if (!choice_allowed(d.choices, v))
+    throw ConfigError(d.name, "'" + v + "' is not one of " + d.choices);
+}
+void check_value(const ParamDecl& d, int64_t v) { check_value(d, double(v)); }
+}  // namespace
+
+std::span<const ParamDecl> param_decls() { return kDecls; }
+
+const char* kind_name(ParamKind kind) {
+  switch (kind) {
+    case ParamKind::COUNT: return "count";
+    case ParamKind::CYCLES: return "cycles";
+    case ParamKind::BYTES: return "bytes";
+    case ParamKind::MHZ: return "MHz";
+    case ParamKind::REAL: return "real";
+    case ParamKind::PERCENT: return "percent";
+    case ParamKind::BOOL: return "bool";
+    case ParamKind::CHOICE: return "choice";
+  }
+  return "?";
+}
+
+void validate(const GpuConfig& cfg) {
+  size_t i = 0;
+#define P(name, kind, def, mn, mx, choices, doc) check_value(kDecls[i++], cfg.name);
+#include "config/params.def"
+#undef P
+  for (const auto& u : cfg.exec_units) {
+    std::string key = "exec_units." + u.name;
+    if (u.name.empty()) throw ConfigError("exec_units", "a unit has no name");
+    check_range((key + ".units_per_sm").c_str(), double(u.units_per_sm), 1, 1024);
+    check_range((key + ".latency").c_str(), double(u.latency), 1, 100000);
+    check_range((key + ".initiation").c_str(), double(u.initiation), 1, 100000);
+    check_range((key + ".lanes").c_str(), double(u.lanes), 1, 1024);
+    if (u.classes.empty()) throw ConfigError(key + ".classes", "a unit must execute at least one class");
+  }
+  if (cfg.l1d_line % cfg.l1d_sector != 0)
+    throw ConfigError("l1d_sector", "must divide l1d_line");
+  if (cfg.l2_line % cfg.l2_sector != 0)
+    throw ConfigError("l2_sector", "must divide l2_line");
+}
+
+}  // namespace accelsim::config

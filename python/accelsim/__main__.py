@@ -1,0 +1,3 @@
+from accelsim.cli import main
+
+raise SystemExit(main())

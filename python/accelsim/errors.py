@@ -1,0 +1,43 @@
+"""Exceptions raised by accelsim. Each names where the problem is."""
+from __future__ import annotations
+
+
+class AccelsimError(Exception):
+    """Base class of every accelsim error."""
+
+
+class TraceError(AccelsimError, ValueError):
+    """A trace file is malformed: ``path``, ``line`` (1-based) and ``field`` say where."""
+
+    def __init__(self, message: str, path: str | None = None, line: int | None = None,
+                 field: str | None = None):
+        super().__init__(message)
+        self.path = path
+        self.line = line
+        self.field = field
+
+
+class ConfigError(AccelsimError, ValueError):
+    """A configuration key or value is invalid; ``key`` names it."""
+
+    def __init__(self, message: str, key: str | None = None, path: str | None = None,
+                 line: int | None = None):
+        super().__init__(message)
+        self.key = key
+        self.path = path
+        self.line = line
+
+
+class DeadlockError(AccelsimError, RuntimeError):
+    """The simulation made no progress while work was outstanding."""
+
+
+class ProfileError(AccelsimError, ValueError):
+    """A hardware profiler export could not be read: ``path``, ``line`` and ``field`` say where."""
+
+    def __init__(self, message: str, path: str | None = None, line: int | None = None,
+                 field: str | None = None):
+        super().__init__(message)
+        self.path = path
+        self.line = line
+        self.field = field
