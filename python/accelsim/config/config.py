@@ -1,0 +1,129 @@
+"""The validated, immutable GPU configuration object."""
+from __future__ import annotations
+
+import copy
+
+from accelsim.config import validate
+from accelsim.config.params import STRUCTURED_KEYS, param_specs
+from accelsim.config.units import format_value
+from accelsim.errors import ConfigError
+
+# Shown first in the repr: what a reader wants to see at a glance.
+_HEADLINE = ("sm_count", "core_clock", "schedulers_per_sm", "scheduler", "l1d_hit_latency",
+             "l2_size", "memory_partitions", "dram_type", "memory_model")
+
+
+class Config:
+    """A complete GPU configuration in canonical units (bytes, cycles, MHz).
+
+    Build one with :func:`accelsim.load_config`; derive variants with
+    :meth:`with_overrides`. Parameters read as attributes or items.
+    """
+
+    def __init__(self, values: dict, name: str = "custom", source: str | None = None,
+                 unmodelled: list | None = None):
+        self._values = values
+        self.name = name
+        self.source = source
+        #: Options of an imported GPGPU-Sim config that accelsim does not model.
+        self.unmodelled = list(unmodelled or [])
+
+    # -- construction ------------------------------------------------------
+    @classmethod
+    def from_entries(cls, entries: dict, name: str = "custom", source: str | None = None,
+                     lines: dict | None = None, base: "Config | None" = None,
+                     unmodelled: list | None = None) -> "Config":
+        """Validate raw entries (unit strings allowed) over ``base`` (or defaults)."""
+        values = base.to_dict() if base else _defaults()
+        # Errors point into the file only for entries that were read from one.
+        origin = source if lines is not None else None
+        for key, raw in entries.items():
+            values[key] = validate.entry(key, raw, (origin, (lines or {}).get(key)))
+        values["name"] = name
+        _check_in_core(values, origin)
+        return cls(values, name, source, unmodelled)
+
+    def with_overrides(self, overrides: dict) -> "Config":
+        """A new Config with some entries replaced (values may carry units)."""
+        if not isinstance(overrides, dict):
+            raise ConfigError(f"overrides must be a dict, got {type(overrides).__name__}")
+        return Config.from_entries(overrides, self.name, self.source, base=self,
+                                   unmodelled=self.unmodelled)
+
+    # -- access ------------------------------------------------------------
+    def __getitem__(self, key: str):
+        if key not in self._values or key == "name":
+            raise validate.unknown_key(key)
+        return copy.deepcopy(self._values[key])
+
+    def __getattr__(self, key: str):
+        if key.startswith("_"):
+            raise AttributeError(key)
+        try:
+            return self[key]
+        except ConfigError as exc:
+            raise AttributeError(str(exc)) from None
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._values and key != "name"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Config) and self._values == other._values
+
+    def __hash__(self):
+        return hash((self.name, tuple(sorted((k, repr(v)) for k, v in self._values.items()))))
+
+    def to_dict(self) -> dict:
+        """Every entry in canonical units (a deep copy)."""
+        return copy.deepcopy(self._values)
+
+    def core_dict(self) -> dict:
+        """What the C++ core takes (``config_from_dict``)."""
+        return self.to_dict()
+
+    def diff(self, other: "Config") -> dict:
+        """Entries whose values differ: key -> (self, other)."""
+        return {k: (v, other._values.get(k)) for k, v in self._values.items()
+                if other._values.get(k) != v and k != "name"}
+
+    def describe(self):
+        """A DataFrame: name, value (with unit), default, doc."""
+        import pandas as pd
+
+        rows = [{"name": s.name, "value": format_value(s.kind, self._values[s.name]),
+                 "default": format_value(s.kind, s.default), "kind": s.kind, "doc": s.doc}
+                for s in param_specs().values()]
+        return pd.DataFrame(rows)
+
+    def to_yaml(self) -> str:
+        """The config as a file accelsim can load back, values with units."""
+        from accelsim.config.files import dump_yaml
+
+        return dump_yaml(self)
+
+    def __repr__(self) -> str:
+        specs = param_specs()
+        shown = ", ".join(f"{k}={format_value(specs[k].kind, self._values[k])}"
+                          for k in _HEADLINE if k in specs)
+        units = ", ".join(u["name"] for u in self._values["exec_units"])
+        extra = f", {len(self.unmodelled)} unmodelled options" if self.unmodelled else ""
+        return f"<Config {self.name!r}: {shown}; units [{units}]{extra}>"
+
+
+def _defaults() -> dict:
+    values = {name: spec.default for name, spec in param_specs().items()}
+    values.update({"exec_units": [], "opcode_units": {}, "shmem_carveouts": []})
+    assert set(STRUCTURED_KEYS) <= set(values)
+    return values
+
+
+def _check_in_core(values: dict, source: str | None) -> None:
+    """Cross-field rules live in C++ (config::validate); run them once here."""
+    from accelsim import _core
+
+    try:
+        _core.check_config(values)
+    except ConfigError as exc:
+        if source and not exc.path:
+            raise ConfigError(f"{source}: {exc}", key=exc.key, path=source) from None
+        raise

@@ -1,0 +1,94 @@
+"""Config files: YAML with values that carry units, one key per parameter.
+
+Reserved top-level keys: ``name``, ``description`` and ``base`` (the name or
+path of a config this one starts from). Errors carry the file and line.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import yaml
+
+from accelsim._paths import data_dir
+from accelsim.config.config import Config
+from accelsim.config.params import param_specs
+from accelsim.config.units import format_value
+from accelsim.errors import ConfigError
+
+_RESERVED = ("name", "description", "base")
+
+
+def gpu_config_dir() -> Path:
+    return data_dir() / "gpus"
+
+
+def list_configs() -> list[str]:
+    """Names of the bundled GPU configs."""
+    return sorted(p.stem for p in gpu_config_dir().glob("*.yaml"))
+
+
+def load_config(name_or_path, _seen: tuple = ()) -> Config:
+    """A bundled config by name (``"QV100"``) or a YAML file by path."""
+    if isinstance(name_or_path, Config):
+        return name_or_path
+    path = _resolve(str(name_or_path))
+    if str(path) in _seen:
+        raise ConfigError(f"{path}: 'base' chain loops back to itself", key="base", path=str(path))
+    data, lines = _read_yaml(path)
+    base = None
+    if data.get("base"):
+        base = load_config(_resolve(str(data["base"]), relative_to=path.parent),
+                           _seen + (str(path),))
+    entries = {k: v for k, v in data.items() if k not in _RESERVED}
+    name = str(data.get("name") or path.stem)
+    return Config.from_entries(entries, name, str(path), lines, base)
+
+
+def _resolve(name: str, relative_to: Path | None = None) -> Path:
+    candidates = []
+    if relative_to is not None:
+        candidates.append(relative_to / name)
+    candidates.append(Path(name))
+    candidates.append(gpu_config_dir() / f"{name}.yaml")
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    known = ", ".join(list_configs())
+    raise ConfigError(f"no config named or at {name!r} (bundled: {known})", key="config")
+
+
+def _read_yaml(path: Path) -> tuple[dict, dict]:
+    text = path.read_text()
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark else None
+        raise ConfigError(f"{path}:{line}: not valid YAML: {getattr(exc, 'problem', exc)}",
+                          path=str(path), line=line) from None
+    if data is None:
+        return {}, {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: a config file is a mapping of key: value", path=str(path))
+    lines = {k.value: k.start_mark.line + 1 for k, _ in node.value}
+    return data, lines
+
+
+def dump_yaml(config: Config) -> str:
+    specs = param_specs()
+    values = config.to_dict()
+    out = [f"name: {config.name}"]
+    for name, spec in specs.items():
+        out.append(f"{name}: {_quote(format_value(spec.kind, values[name]))}")
+    rest = {k: values[k] for k in ("exec_units", "opcode_units") if values[k]}
+    if values["shmem_carveouts"]:
+        rest["shmem_carveouts"] = [format_value("bytes", v) for v in values["shmem_carveouts"]]
+    if rest:
+        out.append(yaml.safe_dump(rest, sort_keys=False).rstrip())
+    return "\n".join(out) + os.linesep
+
+
+def _quote(text: str) -> str:
+    return text if text and text[0].isalnum() else repr(text)

@@ -1,0 +1,116 @@
+"""Turning raw config entries (strings with units, numbers, lists) into
+checked canonical values. Every error names the key, the value and what is
+allowed, plus the file and line when the entry came from a file."""
+from __future__ import annotations
+
+from accelsim.config.params import STRUCTURED_KEYS, ParamSpec, closest_key, param_specs
+from accelsim.config.units import UnitError, parse_value
+from accelsim.errors import ConfigError
+
+Where = tuple  # (path or None, line or None)
+
+
+def fail(key: str, message: str, where: Where = (None, None)) -> ConfigError:
+    path, line = where
+    prefix = f"{path}:{line}: " if path and line else (f"{path}: " if path else "")
+    return ConfigError(f"{prefix}config key '{key}': {message}", key=key, path=path, line=line)
+
+
+def unknown_key(key: str, where: Where = (None, None)) -> ConfigError:
+    near = closest_key(key)
+    hint = f"; did you mean '{near}'?" if near else ""
+    return fail(key, f"unknown key{hint}", where)
+
+
+def scalar(spec: ParamSpec, raw, where: Where = (None, None)):
+    try:
+        value = parse_value(spec.kind, raw)
+    except UnitError as exc:
+        raise fail(spec.name, f"bad value {raw!r}: {exc}; allowed {spec.range_text()}",
+                   where) from None
+    if spec.kind == "choice":
+        if value not in spec.choices:
+            raise fail(spec.name, f"bad value {raw!r}: allowed {spec.range_text()}", where)
+    elif spec.kind != "bool" and not spec.min <= value <= spec.max:
+        raise fail(spec.name, f"value {raw!r} out of range: allowed {spec.range_text()}", where)
+    return value
+
+
+_UNIT_FIELDS = {"name": "choice", "units_per_sm": "count", "latency": "cycles",
+                "initiation": "cycles", "lanes": "count", "classes": None}
+
+
+def exec_units(raw, where: Where = (None, None)) -> list[dict]:
+    if not isinstance(raw, list):
+        raise fail("exec_units", f"expected a list of units, got {raw!r}", where)
+    units, seen = [], set()
+    for i, entry in enumerate(raw):
+        key = f"exec_units[{i}]"
+        if not isinstance(entry, dict):
+            raise fail(key, f"expected a mapping, got {entry!r}", where)
+        for field in entry:
+            if field not in _UNIT_FIELDS:
+                raise fail(f"{key}.{field}", "unknown field; fields are "
+                           + ", ".join(_UNIT_FIELDS), where)
+        unit = {"lanes": 32}
+        for field, kind in _UNIT_FIELDS.items():
+            if field not in entry:
+                if field == "lanes":
+                    continue
+                raise fail(f"{key}.{field}", "missing", where)
+            unit[field] = _unit_field(f"{key}.{field}", kind, entry[field], where)
+        if unit["name"] in seen:
+            raise fail(f"{key}.name", f"duplicate unit {unit['name']!r}", where)
+        seen.add(unit["name"])
+        units.append(unit)
+    return units
+
+
+def _unit_field(key: str, kind: str | None, raw, where: Where):
+    if kind is None:  # classes
+        if isinstance(raw, str):
+            raw = [raw]
+        if not raw or not all(isinstance(c, str) and c for c in raw):
+            raise fail(key, f"expected a list of unit class names, got {raw!r}", where)
+        return [c.strip() for c in raw]
+    try:
+        value = parse_value(kind, raw)
+    except UnitError as exc:
+        raise fail(key, f"bad value {raw!r}: {exc}", where) from None
+    if kind != "choice" and not 1 <= value <= 100000:
+        raise fail(key, f"value {raw!r} out of range [1, 100000]", where)
+    return value
+
+
+def opcode_units(raw, where: Where = (None, None)) -> dict[str, str]:
+    if not isinstance(raw, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in raw.items()):
+        raise fail("opcode_units", f"expected a mapping OPCODE: unit_class, got {raw!r}", where)
+    return {k.strip().upper(): v.strip() for k, v in raw.items()}
+
+
+def carveouts(raw, where: Where = (None, None)) -> list[int]:
+    if not isinstance(raw, list) or not raw:
+        raise fail("shmem_carveouts", f"expected a list of sizes, got {raw!r}", where)
+    out = []
+    for item in raw:
+        try:
+            out.append(parse_value("bytes", item))
+        except UnitError as exc:
+            raise fail("shmem_carveouts", f"bad size {item!r}: {exc}", where) from None
+    return sorted(out)
+
+
+def entry(key: str, raw, where: Where = (None, None)):
+    """Validate one top-level entry; returns its canonical value."""
+    specs = param_specs()
+    if key in specs:
+        return scalar(specs[key], raw, where)
+    if key == "exec_units":
+        return exec_units(raw, where)
+    if key == "opcode_units":
+        return opcode_units(raw, where)
+    if key == "shmem_carveouts":
+        return carveouts(raw, where)
+    assert key not in STRUCTURED_KEYS
+    raise unknown_key(key, where)
