@@ -1,10 +1,12 @@
 """accelsim: a cycle-level NVIDIA GPU performance simulator driven from Python."""
 from __future__ import annotations
 
+from accelsim.config import Config, import_gpgpusim_config, list_configs, load_config
 from accelsim.errors import AccelsimError, ConfigError, DeadlockError, ProfileError, TraceError
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "AccelsimError", "ConfigError", "DeadlockError", "ProfileError", "TraceError",
+    "AccelsimError", "Config", "ConfigError", "DeadlockError", "ProfileError", "TraceError",
+    "import_gpgpusim_config", "list_configs", "load_config",
 ]

@@ -1,0 +1,61 @@
+"""``accelsim config list|show|import``."""
+from __future__ import annotations
+
+import json
+import sys
+
+from accelsim.config import import_gpgpusim_config, list_configs, load_config
+
+
+def register(sub) -> None:
+    parser = sub.add_parser("config", help="list, show or import GPU configs")
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    actions.add_parser("list", help="bundled config names").set_defaults(func=_list)
+    show = actions.add_parser("show", help="print a config (YAML with units, or --json)")
+    show.add_argument("name", help="bundled name or YAML path")
+    show.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                      help="override a value (repeatable)")
+    show.add_argument("--json", action="store_true", help="canonical values as JSON")
+    show.set_defaults(func=_show)
+    imp = actions.add_parser("import", help="convert gpgpusim.config [+ trace.config]")
+    imp.add_argument("files", nargs="+", help="option files; later ones win")
+    imp.add_argument("-o", "--output", help="write the YAML here instead of stdout")
+    imp.set_defaults(func=_import)
+
+
+def parse_overrides(pairs: list[str]) -> dict:
+    from accelsim.errors import ConfigError
+
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise ConfigError(f"--set expects KEY=VALUE, got {pair!r}", key=pair)
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _list(args) -> int:
+    for name in list_configs():
+        print(name)
+    return 0
+
+
+def _show(args) -> int:
+    cfg = load_config(args.name).with_overrides(parse_overrides(args.set))
+    print(json.dumps(cfg.to_dict(), indent=2) if args.json else cfg.to_yaml(), end="")
+    return 0
+
+
+def _import(args) -> int:
+    cfg = import_gpgpusim_config(*args.files)
+    text = cfg.to_yaml()
+    if args.output:
+        with open(args.output, "w") as out:
+            out.write(text)
+    else:
+        print(text, end="")
+    print(f"# {len(cfg.unmodelled)} options not modelled:", file=sys.stderr)
+    for u in cfg.unmodelled:
+        print(f"#   {u.path}:{u.line}: -{u.option} {u.value}: {u.reason}", file=sys.stderr)
+    return 0
