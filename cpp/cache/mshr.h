@@ -1,0 +1,53 @@
+// Miss status holding registers: entries keyed by sector address (line
+// address + sector index), each holding up to `max_merge` waiting requests.
+// Fixed storage sized at construction; lookups go through an open-addressed
+// index so a 512-entry streaming L1 costs O(1) per access.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "cache/cache_types.h"
+
+namespace accelsim::cache {
+
+class MshrTable {
+ public:
+  MshrTable(uint32_t entries, uint32_t max_merge);
+
+  static uint64_t key(uint64_t line_addr, uint32_t sector) { return line_addr | sector; }
+
+  uint32_t entries() const { return entries_; }
+  uint32_t max_merge() const { return max_merge_; }
+  uint32_t in_use() const { return in_use_; }
+  bool full() const { return in_use_ == entries_; }
+
+  // Entry id for the key, or -1.
+  int32_t find(uint64_t key) const;
+  // Waiters merged in entry `id`.
+  uint32_t waiting(int32_t id) const { return count_[id]; }
+  bool can_merge(int32_t id) const { return count_[id] < max_merge_; }
+  // Opens an entry for `key` (precondition: !full() and find(key) < 0).
+  int32_t open(uint64_t key);
+  // Appends a waiter (precondition: can_merge(id)).
+  void merge(int32_t id, const CacheRequest& req);
+  // The entry's waiters, oldest first; valid until the entry is released.
+  std::span<const CacheRequest> waiters(int32_t id) const;
+  // Frees the entry; its waiter span stays readable until the next open().
+  void release(int32_t id);
+
+ private:
+  void index_insert(uint64_t key, int32_t id);
+  void index_erase(uint64_t key);
+
+  uint32_t entries_, max_merge_, in_use_ = 0;
+  std::vector<uint64_t> key_;           // per entry
+  std::vector<uint32_t> count_;         // per entry: waiters held
+  std::vector<CacheRequest> waiters_;   // entries x max_merge
+  std::vector<int32_t> free_;           // free entry ids (stack)
+  std::vector<int32_t> slot_id_;        // open-addressed index: -1 = empty
+  std::vector<uint64_t> slot_key_;
+  uint64_t slot_mask_ = 0;
+};
+
+}  // namespace accelsim::cache
