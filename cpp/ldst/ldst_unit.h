@@ -68,6 +68,7 @@ class LdstUnit {
   CoalescerParams coalescer_;
   std::unique_ptr<cache::Cache> l1d_;
   int64_t l1d_bytes_ = 0;
+  bool write_through_ = true;
   ResponseQueue responses_;
   MemOpSlots slots_;
 

@@ -97,6 +97,7 @@ class Sm {
   uint64_t wake_ = kNever;
   uint64_t last_progress_ = 0;
   uint64_t accounted_until_ = 0;
+  uint64_t now_ = 0;  // cycle of the tick in progress
   bool progress_ = false;
 };
 
