@@ -10,31 +10,45 @@ struct ByteMask {
   static constexpr unsigned kBits = 128;
   uint64_t w[2] = {0, 0};
 
-  // Sets bytes [first, first+count) (clipped to 128).
-  void set_range(unsigned first, unsigned count) {
-    for (unsigned b = first; b < first + count && b < kBits; ++b) w[b >> 6] |= uint64_t{1} << (b & 63);
-  }
+  // Bytes [first, first+count), clipped to 128.
   static ByteMask range(unsigned first, unsigned count) {
     ByteMask m;
-    m.set_range(first, count);
+    unsigned end = first + count > kBits ? kBits : first + count;
+    for (unsigned i = 0; i < 2; ++i) {
+      unsigned lo = i * 64, hi = lo + 64;
+      unsigned a = first > lo ? first : lo, b = end < hi ? end : hi;
+      if (a < b) m.w[i] = word_bits(a - lo, b - a);
+    }
     return m;
   }
+  void set_range(unsigned first, unsigned count) { *this |= range(first, count); }
   bool test(unsigned b) const { return (w[b >> 6] >> (b & 63)) & 1; }
   unsigned count() const { return std::popcount(w[0]) + std::popcount(w[1]); }
   bool none() const { return (w[0] | w[1]) == 0; }
-  // True when every byte of [first, first+count) is set.
-  bool covers(unsigned first, unsigned count) const {
-    ByteMask r = range(first, count);
-    return (w[0] & r.w[0]) == r.w[0] && (w[1] & r.w[1]) == r.w[1];
-  }
+  bool any_in(const ByteMask& r) const { return ((w[0] & r.w[0]) | (w[1] & r.w[1])) != 0; }
+  bool covers(const ByteMask& r) const { return (w[0] & r.w[0]) == r.w[0] && (w[1] & r.w[1]) == r.w[1]; }
+  bool covers(unsigned first, unsigned count) const { return covers(range(first, count)); }
+
   ByteMask operator&(const ByteMask& o) const { return {{w[0] & o.w[0], w[1] & o.w[1]}}; }
   ByteMask operator|(const ByteMask& o) const { return {{w[0] | o.w[0], w[1] | o.w[1]}}; }
+  ByteMask operator~() const { return {{~w[0], ~w[1]}}; }
   ByteMask& operator|=(const ByteMask& o) {
     w[0] |= o.w[0];
     w[1] |= o.w[1];
     return *this;
   }
+  ByteMask& operator&=(const ByteMask& o) {
+    w[0] &= o.w[0];
+    w[1] &= o.w[1];
+    return *this;
+  }
   bool operator==(const ByteMask&) const = default;
+
+ private:
+  static uint64_t word_bits(unsigned shift, unsigned n) {
+    uint64_t ones = n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+    return ones << shift;
+  }
 };
 
 }  // namespace accelsim

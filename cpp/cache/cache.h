@@ -41,6 +41,9 @@ struct CacheParams {
   uint64_t miss_queue_latency = 0;   // cycles before a queued request may leave
   bool streaming = false;            // misses allocate no line; the fill does
   uint32_t stream_slots = 1;         // first dimension of the counters
+  // Access types this instance uses for what it generates (L1 vs L2 names).
+  AccessType writeback_type = AccessType::L1_WRBK;
+  AccessType write_alloc_type = AccessType::L1_WR_ALLOC_R;
 };
 
 // Parse config choice strings ("write_back", "lazy_fetch_on_read", ...).
@@ -95,11 +98,15 @@ class Cache {
  private:
   AccessResult read(const CacheRequest& req, uint64_t now);
   AccessResult write(const CacheRequest& req, uint64_t now);
-  AccessResult miss(const CacheRequest& req, LineMeta* line, uint64_t now, AccessType fetch_type);
+  AccessResult miss(const CacheRequest& req, LineMeta* line, uint64_t now, AccessType fetch_type,
+                    uint32_t extra_slots);
   AccessResult write_validate(const CacheRequest& req, LineMeta* line, uint64_t now);
+  AccessResult fetch_on_write(const CacheRequest& req, LineMeta* line, uint64_t now);
+  OutRequest write_through(const CacheRequest& req) const;
   AccessResult record(const CacheRequest& req, Outcome o, FailReason r = FailReason::NONE);
   bool evict_for(LineMeta& victim, uint64_t now);
   void push_writeback(const LineMeta& line, uint64_t now);
+  OutRequest writeback_of(const LineMeta& line) const;
   void push_out(const OutRequest& out, uint64_t now);
   void apply_write(LineMeta& line, const CacheRequest& w);
   ByteMask sector_bytes(uint32_t sector) const;

@@ -22,5 +22,7 @@ struct SetIndexFunction {
 
 std::span<const SetIndexFunction> set_index_functions();
 const SetIndexFunction& find_set_index(std::string_view name);
+// Largest log2(sets) the hashed functions support.
+uint32_t max_hashed_set_bits();
 
 }  // namespace accelsim::cache

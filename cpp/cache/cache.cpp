@@ -1,0 +1,195 @@
+#include "cache/cache.h"
+
+#include "base/error.h"
+
+namespace accelsim::cache {
+namespace {
+
+uint32_t sets_for(const CacheParams& p) {
+  uint64_t per_set = static_cast<uint64_t>(p.line_bytes) * p.assoc;
+  if (p.size_bytes <= 0 || per_set == 0 || p.size_bytes % per_set)
+    throw ConfigError(p.name + ".size", "size " + std::to_string(p.size_bytes) +
+                                            " B is not a whole number of sets of " +
+                                            std::to_string(p.assoc) + " x " +
+                                            std::to_string(p.line_bytes) + " B");
+  return static_cast<uint32_t>(p.size_bytes / per_set);
+}
+
+}  // namespace
+
+Cache::Cache(const CacheParams& p)
+    : p_(p),
+      tags_(sets_for(p), p.assoc, p.line_bytes, p.sector_bytes, p.replacement, p.set_index),
+      mshr_(p.mshr_entries, p.mshr_max_merge),
+      miss_queue_(p.miss_queue_entries) {
+  if (p.miss_queue_entries < 2)
+    throw ConfigError(p.name + ".miss_queue", "a miss may need two slots (fetch + write-back)");
+  if (p.stream_slots == 0 || p.stream_slots > 256)
+    throw ConfigError(p.name + ".stream_slots", "stream slots must be 1..256");
+  fill_out_.resize(p.mshr_max_merge);
+  counts_.assign(static_cast<size_t>(p.stream_slots) * kAccessTypes * kOutcomes, 0);
+  fails_.assign(static_cast<size_t>(p.stream_slots) * kAccessTypes * kFailReasons, 0);
+}
+
+AccessResult Cache::access(const CacheRequest& req, uint64_t now) {
+  return is_write(req.type) ? write(req, now) : read(req, now);
+}
+
+AccessResult Cache::read(const CacheRequest& req, uint64_t now) {
+  const uint8_t bit = uint8_t(1u << req.sector);
+  LineMeta* line = tags_.find(req.line_addr);
+  if (line && (line->readable & bit)) {
+    tags_.touch(*line, now);
+    return record(req, Outcome::HIT);
+  }
+  int32_t id = mshr_.find(MshrTable::key(req.line_addr, req.sector));
+  if (id >= 0) {  // the sector is already on its way: wait for the same fill
+    if (!mshr_.can_merge(id)) return record(req, Outcome::RESERVATION_FAIL, FailReason::MSHR_MERGE_FAIL);
+    mshr_.merge(id, req);
+    if (line) tags_.touch(*line, now);
+    bool reserved = line && (line->reserved & bit);
+    return record(req, reserved ? Outcome::HIT_RESERVED : Outcome::MSHR_HIT);
+  }
+  return miss(req, line, now, req.type, 0);
+}
+
+// A fetch for a sector nobody is fetching yet. Checks every resource before
+// changing anything, so a RESERVATION_FAIL leaves the cache as it was.
+AccessResult Cache::miss(const CacheRequest& req, LineMeta* line, uint64_t now,
+                         AccessType fetch_type, uint32_t extra_slots) {
+  LineMeta* target = line;
+  bool writeback = false;
+  if (!line && !p_.streaming) {  // allocate-on-miss: the line is reserved now
+    target = tags_.victim(req.line_addr);
+    if (!target) return record(req, Outcome::RESERVATION_FAIL, FailReason::LINE_ALLOC_FAIL);
+    writeback = target->allocated && target->modified;
+  }
+  if (miss_queue_.free_slots() < 1 + extra_slots + (writeback ? 1u : 0u))
+    return record(req, Outcome::RESERVATION_FAIL, FailReason::MISS_QUEUE_FULL);
+  if (mshr_.full()) return record(req, Outcome::RESERVATION_FAIL, FailReason::MSHR_ENTRY_FAIL);
+
+  const uint8_t bit = uint8_t(1u << req.sector);
+  if (target && !line) {
+    if (writeback) push_writeback(*target, now);
+    tags_.install(*target, req.line_addr, now);
+  }
+  if (target) {
+    if (!p_.streaming) target->reserved |= bit;
+    tags_.touch(*target, now);
+  }
+  int32_t id = mshr_.open(MshrTable::key(req.line_addr, req.sector));
+  mshr_.merge(id, req);
+  OutRequest out;
+  out.line_addr = req.line_addr;
+  out.bytes = sector_bytes(req.sector);
+  out.type = fetch_type;
+  out.sector_mask = bit;
+  out.stream = req.stream;
+  push_out(out, now);
+  return record(req, line ? Outcome::SECTOR_MISS : Outcome::MISS);
+}
+
+AccessResult Cache::write(const CacheRequest& req, uint64_t now) {
+  const uint8_t bit = uint8_t(1u << req.sector);
+  const bool through = p_.write_policy == WritePolicy::WRITE_THROUGH;
+  LineMeta* line = tags_.find(req.line_addr);
+  if (line && (line->present() & bit)) {  // write hit (possibly on a pending fill)
+    if (through && miss_queue_.full())
+      return record(req, Outcome::RESERVATION_FAIL, FailReason::MISS_QUEUE_FULL);
+    bool pending = (line->reserved & bit) && !(line->readable & bit);
+    apply_write(*line, req);
+    tags_.touch(*line, now);
+    if (through) push_out(write_through(req), now);
+    return record(req, pending ? Outcome::HIT_RESERVED : Outcome::HIT);
+  }
+  switch (p_.write_alloc) {
+    case WriteAllocPolicy::NO_ALLOCATE:
+      if (miss_queue_.full()) return record(req, Outcome::RESERVATION_FAIL, FailReason::MISS_QUEUE_FULL);
+      push_out(write_through(req), now);
+      return record(req, line ? Outcome::SECTOR_MISS : Outcome::MISS);
+    case WriteAllocPolicy::FETCH_ON_WRITE:
+      return fetch_on_write(req, line, now);
+    case WriteAllocPolicy::WRITE_VALIDATE:
+      return write_validate(req, line, now);
+  }
+  return record(req, Outcome::MISS);
+}
+
+// The write waits in the MSHR for the sector and is applied by fill().
+AccessResult Cache::fetch_on_write(const CacheRequest& req, LineMeta* line, uint64_t now) {
+  const bool through = p_.write_policy == WritePolicy::WRITE_THROUGH;
+  int32_t id = mshr_.find(MshrTable::key(req.line_addr, req.sector));
+  if (id >= 0) {
+    if (!mshr_.can_merge(id)) return record(req, Outcome::RESERVATION_FAIL, FailReason::MSHR_MERGE_FAIL);
+    if (through && miss_queue_.full())
+      return record(req, Outcome::RESERVATION_FAIL, FailReason::MISS_QUEUE_FULL);
+    mshr_.merge(id, req);
+    if (through) push_out(write_through(req), now);
+    return record(req, Outcome::MSHR_HIT);
+  }
+  AccessResult r = miss(req, line, now, p_.write_alloc_type, through ? 1 : 0);
+  if (through && r.outcome != Outcome::RESERVATION_FAIL) push_out(write_through(req), now);
+  return r;
+}
+
+// Write-validate: allocate and write the bytes; no fetch. The sector becomes
+// readable only once its bytes are all written (or a later read fetches it).
+AccessResult Cache::write_validate(const CacheRequest& req, LineMeta* line, uint64_t now) {
+  const bool through = p_.write_policy == WritePolicy::WRITE_THROUGH;
+  LineMeta* target = line;
+  bool writeback = false;
+  if (!line) {
+    target = tags_.victim(req.line_addr);
+    if (!target) return record(req, Outcome::RESERVATION_FAIL, FailReason::LINE_ALLOC_FAIL);
+    writeback = target->allocated && target->modified;
+  }
+  if (miss_queue_.free_slots() < (writeback ? 1u : 0u) + (through ? 1u : 0u))
+    return record(req, Outcome::RESERVATION_FAIL, FailReason::MISS_QUEUE_FULL);
+  if (!line) {
+    if (writeback) push_writeback(*target, now);
+    tags_.install(*target, req.line_addr, now);
+  }
+  apply_write(*target, req);
+  tags_.touch(*target, now);
+  if (through) push_out(write_through(req), now);
+  return record(req, line ? Outcome::SECTOR_MISS : Outcome::MISS);
+}
+
+void Cache::apply_write(LineMeta& line, const CacheRequest& w) {
+  const uint8_t bit = uint8_t(1u << w.sector);
+  const ByteMask sector = sector_bytes(w.sector);
+  line.written |= (w.bytes & sector);
+  if (p_.write_policy == WritePolicy::WRITE_BACK) line.modified |= bit;
+  if (line.written.covers(sector)) line.readable |= bit;
+}
+
+std::span<const CacheRequest> Cache::fill(uint64_t line_addr, uint32_t sector, uint64_t now) {
+  int32_t id = mshr_.find(MshrTable::key(line_addr, sector));
+  if (id < 0) return {};
+  const uint8_t bit = uint8_t(1u << sector);
+  LineMeta* line = tags_.find(line_addr);
+  if (!line) {  // streaming: the line is allocated only now
+    line = tags_.victim(line_addr);
+    if (line) {
+      if (line->allocated && line->modified) push_writeback(*line, now);
+      tags_.install(*line, line_addr, now);
+    }
+  }
+  std::span<const CacheRequest> waiting = mshr_.waiters(id);
+  uint32_t n = 0;
+  for (const CacheRequest& r : waiting) fill_out_[n++] = r;
+  mshr_.release(id);
+  if (line) {
+    line->reserved &= uint8_t(~bit);
+    line->readable |= bit;
+    for (uint32_t i = 0; i < n; ++i)
+      if (is_write(fill_out_[i].type)) apply_write(*line, fill_out_[i]);
+  }
+  return {fill_out_.data(), n};
+}
+
+bool Cache::fill_pending(uint64_t line_addr, uint32_t sector) const {
+  return mshr_.find(MshrTable::key(line_addr, sector)) >= 0;
+}
+
+}  // namespace accelsim::cache

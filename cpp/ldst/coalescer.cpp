@@ -1,0 +1,84 @@
+#include "ldst/coalescer.h"
+
+#include <bit>
+
+#include "base/error.h"
+
+namespace accelsim::ldst {
+namespace {
+
+// The request for `line` among out[first, n), appending a fresh one if absent.
+CoalescedRequest& request_for(uint64_t line, uint32_t group, uint32_t first, uint32_t& n,
+                              std::span<CoalescedRequest, kMaxCoalescedRequests> out) {
+  for (uint32_t i = first; i < n; ++i)
+    if (out[i].line_addr == line) return out[i];
+  CoalescedRequest& r = out[n++];
+  r = CoalescedRequest{};
+  r.line_addr = line;
+  r.group = static_cast<uint8_t>(group);
+  return r;
+}
+
+// Sectors the bytes touch, widened to whole fetch segments.
+void finish(CoalescedRequest& r, const CoalescerParams& p) {
+  const uint32_t sectors = p.line_bytes / p.sector_bytes;
+  const uint32_t per_segment = p.segment_bytes / p.sector_bytes;
+  uint8_t mask = 0;
+  for (uint32_t s = 0; s < sectors; ++s)
+    if (r.bytes.any_in(ByteMask::range(s * p.sector_bytes, p.sector_bytes))) mask |= uint8_t(1u << s);
+  const uint8_t seg_bits = uint8_t((1u << per_segment) - 1);
+  for (uint32_t s = 0; s < sectors; s += per_segment)
+    if (mask & (seg_bits << s)) mask |= uint8_t(seg_bits << s);
+  r.sector_mask = mask;
+  r.size_bytes = static_cast<uint16_t>(std::popcount(mask) * p.sector_bytes);
+}
+
+// Adds one lane's bytes [a, a+bytes) to the group's requests; an access
+// crossing a line boundary lands in two requests.
+void add_lane(uint32_t lane, uint64_t a, uint32_t bytes, uint32_t group, uint32_t first, uint32_t& n,
+              const CoalescerParams& p, std::span<CoalescedRequest, kMaxCoalescedRequests> out) {
+  const uint64_t end = a + bytes;
+  while (a < end) {
+    const uint64_t line = a & ~uint64_t(p.line_bytes - 1);
+    const uint64_t stop = end < line + p.line_bytes ? end : line + p.line_bytes;
+    CoalescedRequest& r = request_for(line, group, first, n, out);
+    r.bytes.set_range(static_cast<unsigned>(a - line), static_cast<unsigned>(stop - a));
+    r.lane_mask |= 1u << lane;
+    a = stop;
+  }
+}
+
+}  // namespace
+
+void check_coalescer_params(const CoalescerParams& p) {
+  if (p.group_threads == 0 || p.group_threads > 32 || 32 % p.group_threads)
+    throw ConfigError("coalescer_threads", "must divide 32, got " + std::to_string(p.group_threads));
+  if (!std::has_single_bit(p.line_bytes) || p.line_bytes > ByteMask::kBits)
+    throw ConfigError("l1d_line", "coalescer line must be a power of two <= 128 B");
+  if (!std::has_single_bit(p.sector_bytes) || p.sector_bytes > p.line_bytes || p.line_bytes / p.sector_bytes > 8)
+    throw ConfigError("l1d_sector", "sector must be a power of two dividing the line into <= 8");
+  if (!std::has_single_bit(p.segment_bytes) || p.segment_bytes < p.sector_bytes || p.segment_bytes > p.line_bytes)
+    throw ConfigError("coalescer_segment", "segment must be a power of two between sector and line size");
+}
+
+uint32_t coalesce(uint32_t active_mask, uint32_t access_bytes, const uint64_t* lane_addrs,
+                  const CoalescerParams& p, std::span<CoalescedRequest, kMaxCoalescedRequests> out) {
+  if (active_mask == 0 || access_bytes == 0) return 0;
+  // Each lane then touches at most two lines, so 64 requests always suffice.
+  if (access_bytes > p.line_bytes) access_bytes = p.line_bytes;
+  uint32_t n = 0;
+  for (uint32_t g = 0; g < 32 / p.group_threads; ++g) {
+    const uint32_t first = p.merge_groups ? 0 : n;
+    for (uint32_t lane = g * p.group_threads; lane < (g + 1) * p.group_threads; ++lane)
+      if (active_mask >> lane & 1) add_lane(lane, lane_addrs[lane], access_bytes, g, first, n, p, out);
+  }
+  for (uint32_t i = 0; i < n; ++i) finish(out[i], p);
+  return n;
+}
+
+uint32_t coalesce(const trace::InstRecord& inst, std::span<const uint64_t, 32> lane_addrs,
+                  const CoalescerParams& p, std::span<CoalescedRequest, kMaxCoalescedRequests> out) {
+  return coalesce(inst.active_mask, inst.access_bytes, lane_addrs.data(), p, out);
+}
+
+}  // namespace accelsim::ldst

@@ -1,0 +1,176 @@
+// 43x: the coalescer (sub-warp sectors, Kepler lines, sizes, misalignment).
+#include "base/error.h"
+#include "ldst/coalescer.h"
+#include "tests/harness.h"
+
+#include <bit>
+
+using namespace accelsim::ldst;
+
+namespace {
+
+struct Lanes {
+  uint64_t a[32] = {};
+};
+
+Lanes strided(uint64_t base, uint64_t stride) {
+  Lanes l;
+  for (int i = 0; i < 32; ++i) l.a[i] = base + i * stride;
+  return l;
+}
+
+uint32_t total_sectors(const CoalescedBuffer& out, uint32_t n) {
+  uint32_t s = 0;
+  for (uint32_t i = 0; i < n; ++i) s += std::popcount(out[i].sector_mask);
+  return s;
+}
+
+uint32_t distinct_lines(const CoalescedBuffer& out, uint32_t n) {
+  uint32_t d = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    bool seen = false;
+    for (uint32_t j = 0; j < i; ++j) seen |= out[j].line_addr == out[i].line_addr;
+    d += !seen;
+  }
+  return d;
+}
+
+const CoalescerParams kPascal{8, 128, 32, 32, false};
+const CoalescerParams kKepler{32, 128, 32, 128, false};
+
+}  // namespace
+
+TEST_CASE("431-coalesce-4B-contiguous-four-sectors-one-line") {
+  Lanes l = strided(0x1000, 4);
+  CoalescedBuffer out;
+  uint32_t n = coalesce(0xFFFFFFFFu, 4, l.a, kPascal, out);
+  CHECK_EQ(n, uint32_t{4});  // one per sub-warp of 8 lanes
+  CHECK_EQ(total_sectors(out, n), uint32_t{4});
+  CHECK_EQ(distinct_lines(out, n), uint32_t{1});
+  for (uint32_t i = 0; i < n; ++i) {
+    CHECK_EQ(int(out[i].sector_mask), 1 << i);
+    CHECK_EQ(out[i].lane_mask, 0xFFu << (8 * i));
+    CHECK_EQ(out[i].size_bytes, uint16_t{32});
+    CHECK_EQ(out[i].bytes.count(), 32u);
+  }
+  CoalescerParams merged = kPascal;
+  merged.merge_groups = true;
+  n = coalesce(0xFFFFFFFFu, 4, l.a, merged, out);
+  CHECK_EQ(n, uint32_t{1});
+  CHECK_EQ(int(out[0].sector_mask), 0xF);
+  CHECK_EQ(out[0].lane_mask, 0xFFFFFFFFu);
+}
+
+TEST_CASE("432-coalesce-8B-eight-sectors-two-lines") {
+  Lanes l = strided(0x1000, 8);
+  CoalescedBuffer out;
+  uint32_t n = coalesce(0xFFFFFFFFu, 8, l.a, kPascal, out);
+  CHECK_EQ(total_sectors(out, n), uint32_t{8});
+  CHECK_EQ(distinct_lines(out, n), uint32_t{2});
+  CHECK_EQ(out[0].size_bytes, uint16_t{64});
+}
+
+TEST_CASE("433-coalesce-stride-128B-thirty-two-requests") {
+  Lanes l = strided(0x1000, 128);
+  CoalescedBuffer out;
+  uint32_t n = coalesce(0xFFFFFFFFu, 4, l.a, kPascal, out);
+  CHECK_EQ(n, uint32_t{32});
+  CHECK_EQ(total_sectors(out, n), uint32_t{32});
+  for (uint32_t i = 0; i < n; ++i) CHECK_EQ(out[i].lane_mask, 1u << i);
+}
+
+TEST_CASE("434-coalesce-kepler-whole-warp-128B-lines") {
+  Lanes l = strided(0x1000, 4);
+  CoalescedBuffer out;
+  uint32_t n = coalesce(0xFFFFFFFFu, 4, l.a, kKepler, out);
+  CHECK_EQ(n, uint32_t{1});
+  CHECK_EQ(out[0].size_bytes, uint16_t{128});
+  CHECK_EQ(out[0].lane_mask, 0xFFFFFFFFu);
+  // One lane touching one byte still moves the whole 128 B line.
+  n = coalesce(0x1u, 1, l.a, kKepler, out);
+  CHECK_EQ(n, uint32_t{1});
+  CHECK_EQ(int(out[0].sector_mask), 0xF);
+  CHECK_EQ(out[0].bytes.count(), 1u);
+  // 8 B stride-8: 256 B = two lines, one request each.
+  l = strided(0x1000, 8);
+  n = coalesce(0xFFFFFFFFu, 8, l.a, kKepler, out);
+  CHECK_EQ(n, uint32_t{2});
+  CHECK_EQ(out[1].line_addr, uint64_t{0x1080});
+}
+
+TEST_CASE("435-coalesce-misaligned-spans-sectors-and-lines") {
+  Lanes l;
+  l.a[0] = 0x101C;  // 8 B across the sector 0 / sector 1 boundary
+  CoalescedBuffer out;
+  uint32_t n = coalesce(0x1u, 8, l.a, kPascal, out);
+  CHECK_EQ(n, uint32_t{1});
+  CHECK_EQ(int(out[0].sector_mask), 0x3);
+  l.a[0] = 0x107C;  // 8 B across a line boundary: two requests for one lane
+  n = coalesce(0x1u, 8, l.a, kPascal, out);
+  CHECK_EQ(n, uint32_t{2});
+  CHECK_EQ(out[0].line_addr, uint64_t{0x1000});
+  CHECK_EQ(int(out[0].sector_mask), 0x8);
+  CHECK_EQ(out[1].line_addr, uint64_t{0x1080});
+  CHECK_EQ(int(out[1].sector_mask), 0x1);
+  CHECK_EQ(out[0].lane_mask, 1u);
+  CHECK_EQ(out[1].lane_mask, 1u);
+  CHECK(out[0].bytes == accelsim::ByteMask::range(124, 4));
+}
+
+TEST_CASE("436-coalesce-inactive-lanes-and-empty-mask") {
+  Lanes l = strided(0x1000, 128);
+  CoalescedBuffer out;
+  CHECK_EQ(coalesce(0u, 4, l.a, kPascal, out), uint32_t{0});
+  CHECK_EQ(coalesce(0xFFFFFFFFu, 0, l.a, kPascal, out), uint32_t{0});
+  uint32_t n = coalesce(0x80000001u, 4, l.a, kPascal, out);  // lanes 0 and 31 only
+  CHECK_EQ(n, uint32_t{2});
+  CHECK_EQ(out[0].group, uint8_t{0});
+  CHECK_EQ(out[1].group, uint8_t{3});
+  CHECK_EQ(out[1].line_addr, uint64_t{0x1000 + 31 * 128});
+}
+
+TEST_CASE("437-coalesce-access-sizes") {
+  CoalescedBuffer out;
+  // 1 B and 2 B contiguous: the whole warp fits in one or two sectors.
+  Lanes l = strided(0x2000, 1);
+  uint32_t n = coalesce(0xFFFFFFFFu, 1, l.a, kPascal, out);
+  CHECK_EQ(total_sectors(out, n), uint32_t{4});  // 4 sub-warps each fetch sector 0
+  CHECK_EQ(distinct_lines(out, n), uint32_t{1});
+  l = strided(0x2000, 2);
+  n = coalesce(0xFFFFFFFFu, 2, l.a, kPascal, out);
+  CHECK_EQ(n, uint32_t{4});
+  CHECK_EQ(int(out[3].sector_mask), 0x2);
+  // 16 B contiguous: each sub-warp covers one whole line.
+  l = strided(0x2000, 16);
+  n = coalesce(0xFFFFFFFFu, 16, l.a, kPascal, out);
+  CHECK_EQ(n, uint32_t{4});
+  CHECK_EQ(total_sectors(out, n), uint32_t{16});
+  CHECK_EQ(distinct_lines(out, n), uint32_t{4});
+  // Same address in every lane: one sector.
+  l = strided(0x2000, 0);
+  n = coalesce(0xFFFFFFFFu, 4, l.a, kPascal, out);
+  CHECK_EQ(n, uint32_t{4});
+  CHECK_EQ(total_sectors(out, n), uint32_t{4});
+}
+
+TEST_CASE("438-coalesce-params-checked") {
+  CoalescerParams p = kPascal;
+  CHECK_THROWS(check_coalescer_params(CoalescerParams{7, 128, 32, 32, false}), accelsim::ConfigError);
+  CHECK_THROWS(check_coalescer_params(CoalescerParams{8, 256, 32, 32, false}), accelsim::ConfigError);
+  CHECK_THROWS(check_coalescer_params(CoalescerParams{8, 128, 32, 16, false}), accelsim::ConfigError);
+  check_coalescer_params(p);
+  check_coalescer_params(kKepler);
+}
+
+TEST_CASE("439-coalesce-from-inst-record") {
+  accelsim::trace::InstRecord inst{};
+  inst.active_mask = 0xFFFFFFFFu;
+  inst.access_bytes = 4;
+  std::vector<uint64_t> pool(64, 0);
+  for (int i = 0; i < 32; ++i) pool[32 + i] = 0x4000 + 4 * i;
+  inst.addr_offset = 32;
+  CoalescedBuffer out;
+  uint32_t n = coalesce(inst, std::span<const uint64_t, 32>(pool.data() + inst.addr_offset, 32), kPascal, out);
+  CHECK_EQ(n, uint32_t{4});
+  CHECK_EQ(out[0].line_addr, uint64_t{0x4000});
+}
