@@ -79,7 +79,23 @@ bool LdstUnit::access(uint64_t now) {
     start(p, now);
     if (!busy_) return true;  // shared / constant / empty: done at start
   }
-  return is_direct(*cur_.inst) ? direct_step(now) : global_step(now);
+  return is_direct(*cur_.inst) ? direct_step(now) : banked_steps(now);
+}
+
+// Up to one line request per L1D bank per cycle, in order; stops at the first
+// request whose bank is already taken this cycle.
+bool LdstUnit::banked_steps(uint64_t now) {
+  uint32_t used = 0, banks = uint32_t(std::max<int64_t>(1, cfg_.l1d_banks));
+  bool any = false;
+  while (busy_) {
+    uint32_t bank = uint32_t(reqs_[next_req_].line_addr / uint64_t(cfg_.l1d_line)) % banks;
+    if (used & (1u << bank)) break;
+    used |= 1u << bank;
+    bool finished = global_step(now);
+    any |= finished || done_sectors_ != 0;
+    if (!finished) break;
+  }
+  return any;
 }
 
 void LdstUnit::start(const Pending& p, uint64_t now) {
@@ -152,7 +168,6 @@ bool LdstUnit::global_step(uint64_t now) {
   cache::AccessType type = store ? (local ? cache::AccessType::LOCAL_W : cache::AccessType::GLOBAL_W)
                                  : (local ? cache::AccessType::LOCAL_R : cache::AccessType::GLOBAL_R);
   uint32_t sector_bytes = uint32_t(cfg_.l1d_sector);
-  bool progressed = false;
   for (uint32_t s = 0; s < 8; ++s) {
     uint8_t bit = uint8_t(1u << s);
     if (!(r.sector_mask & bit) || (done_sectors_ & bit)) continue;
@@ -164,8 +179,7 @@ bool LdstUnit::global_step(uint64_t now) {
     cr.type = type;
     cr.sector = uint8_t(s);
     cache::AccessResult res = l1d_->access(cr, now);
-    if (res.outcome == cache::Outcome::RESERVATION_FAIL) return progressed;
-    progressed = true;
+    if (res.outcome == cache::Outcome::RESERVATION_FAIL) return false;  // retry next cycle
     done_sectors_ |= bit;
     if (store) {
       ++counters_->l1d_writes;

@@ -54,6 +54,7 @@ class LdstUnit {
   void start(const Pending& p, uint64_t now);
   void start_shared(const Pending& p, uint32_t slot, uint64_t now);
   void start_const(const Pending& p, uint32_t slot, uint64_t now);
+  bool banked_steps(uint64_t now);
   bool global_step(uint64_t now);
   bool direct_step(uint64_t now);
   bool l1_step(uint64_t now);
