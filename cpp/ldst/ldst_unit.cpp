@@ -179,7 +179,10 @@ bool LdstUnit::global_step(uint64_t now) {
     cr.type = type;
     cr.sector = uint8_t(s);
     cache::AccessResult res = l1d_->access(cr, now);
-    if (res.outcome == cache::Outcome::RESERVATION_FAIL) return false;  // retry next cycle
+    if (res.outcome == cache::Outcome::RESERVATION_FAIL) {
+      ++counters_->l1d_reservation_fails;
+      return false;  // retry next cycle
+    }
     done_sectors_ |= bit;
     if (store) {
       ++counters_->l1d_writes;

@@ -42,8 +42,9 @@ uint8_t SimpleMemory::l2_lookup(uint64_t line_addr, uint8_t sectors, uint64_t no
 bool SimpleMemory::send(const ldst::MemRequest& req, uint64_t now) {
   uint32_t nsec = std::popcount(req.sector_mask);
   uint64_t bytes = uint64_t(nsec) * sector_bytes_;
+  // Queueing: the transfer starts when the bytes ahead of it have drained.
   uint64_t start = std::max(now, l2_bw_.next_free_cycle());
-  l2_bw_.consume(start, bytes);
+  l2_bw_.consume(now, bytes);
   uint8_t missing = l2_lookup(req.line_addr, req.sector_mask, now);
   uint64_t ready = start + l2_latency_;
   if (req.kind == ldst::kMemWrite) {
@@ -56,7 +57,7 @@ bool SimpleMemory::send(const ldst::MemRequest& req, uint64_t now) {
     if (nmiss) {
       counters_.dram_reads += nmiss;
       uint64_t dstart = std::max(start, dram_bw_.next_free_cycle());
-      dram_bw_.consume(dstart, uint64_t(nmiss) * sector_bytes_);
+      dram_bw_.consume(start, uint64_t(nmiss) * sector_bytes_);
       ready = dstart + dram_latency_;
     }
   }

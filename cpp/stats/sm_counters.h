@@ -14,6 +14,8 @@ struct SmCounters {
   uint64_t l1d_mshr_merges = 0;   // sector misses merged into an in-flight fetch
   uint64_t l1d_writes = 0;        // sector writes (write-through)
   uint64_t l1d_bypass = 0;        // sector reads that skipped L1D
+  uint64_t l1d_reservation_fails = 0;  // accesses retried (MSHR / miss queue full)
+  uint64_t ldst_busy_cycles = 0;  // cycles the LD/ST pipeline worked on an access
   uint64_t shmem_accesses = 0;    // warp shared-memory instructions
   uint64_t shmem_bank_cycles = 0; // cycles those took (conflicts included)
   uint64_t const_accesses = 0;
