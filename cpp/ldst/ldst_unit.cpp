@@ -17,6 +17,7 @@ LdstUnit::LdstUnit(const config::GpuConfig& cfg, uint16_t sm, MemPort* below,
   coalescer_.line_bytes = uint32_t(cfg.l1d_line);
   coalescer_.sector_bytes = uint32_t(cfg.l1d_sector);
   coalescer_.segment_bytes = uint32_t(cfg.coalescer_segment);
+  coalescer_.merge_groups = true;  // the L1D serves a whole line (its sectors) per access
   queue_.resize(std::max<int64_t>(1, cfg.ldst_units_per_sm));
   write_through_ = cfg.l1d_write_policy == "write_through";
   set_l1d_size(cfg.l1d_size);
@@ -37,6 +38,10 @@ void LdstUnit::issue(const InstRecord& inst, const uint64_t* addrs, uint16_t war
   ++queued_;
   ++counters_->mem_insts;
 }
+
+// Latencies are load-to-use from issue; the access stage runs the cycle after
+// issue at the earliest, so `now - 1 + latency` (and never before next cycle).
+uint64_t LdstUnit::after(uint64_t ready, uint64_t now) { return std::max(ready, now + 1); }
 
 bool LdstUnit::is_direct(const InstRecord& in) const {
   return !l1d_ || !cfg_.l1d_enabled || (in.flags & (trace::kFlagBypassL1 | trace::kFlagAtomic));
@@ -135,15 +140,14 @@ void LdstUnit::start_shared(const Pending& p, uint32_t slot, uint64_t now) {
   counters_->shmem_bank_cycles += cycles;
   busy_until_ = now + cycles;
   slots_.expect(slot, 1);
-  slots_.done(slot, 1, now + uint64_t(cfg_.shmem_latency) + cycles - 1, *completions_);
+  slots_.done(slot, 1, after(now + uint64_t(cfg_.shmem_latency) + cycles - 2, now), *completions_);
 }
 
 void LdstUnit::start_const(const Pending& p, uint32_t slot, uint64_t now) {
-  (void)p;
   ++counters_->const_accesses;
   busy_until_ = now + 1;
   slots_.expect(slot, 1);
-  slots_.done(slot, 1, now + uint64_t(cfg_.l1c_hit_latency), *completions_);
+  slots_.done(slot, 1, after(now + uint64_t(cfg_.l1c_hit_latency) - 1, now), *completions_);
 }
 
 // Bypass, atomics, no L1D: one request per coalesced line straight below.
@@ -187,10 +191,10 @@ bool LdstUnit::global_step(uint64_t now) {
     if (store) {
       ++counters_->l1d_writes;
       if (!write_through_)  // write-back: the L1D takes the store
-        slots_.done(cur_slot_, 1, now + uint64_t(cfg_.l1d_hit_latency), *completions_);
+        slots_.done(cur_slot_, 1, after(now + uint64_t(cfg_.l1d_hit_latency) - 1, now), *completions_);
     } else if (res.outcome == cache::Outcome::HIT) {
       ++counters_->l1d_hits;
-      slots_.done(cur_slot_, 1, now + uint64_t(cfg_.l1d_hit_latency), *completions_);
+      slots_.done(cur_slot_, 1, after(now + uint64_t(cfg_.l1d_hit_latency) - 1, now), *completions_);
     } else {
       ++counters_->l1d_misses;
       if (res.outcome == cache::Outcome::MSHR_HIT || res.outcome == cache::Outcome::HIT_RESERVED)

@@ -59,6 +59,7 @@ class LdstUnit {
   bool direct_step(uint64_t now);
   bool l1_step(uint64_t now);
   void pop_head();
+  static uint64_t after(uint64_t ready, uint64_t now);
   bool is_direct(const trace::InstRecord& in) const;
 
   const config::GpuConfig& cfg_;

@@ -116,12 +116,12 @@ bool Gpu::run_kernel(KernelSource& src, stats::KernelRecord& rec, uint64_t cycle
     bool busy = std::any_of(sms_.begin(), sms_.end(), [](const auto& s) { return s->has_ctas(); });
     if (!busy && !k.have_next) break;
     uint64_t next = next_cycle(k);
+    if (next > watchdog.deadline() && now_ >= k.start) report_deadlock(k, watchdog.last_progress());
     if (next >= cycle_limit) {
       now_ = cycle_limit;
       finish_kernel(rec);
       return false;
     }
-    if (next > watchdog.deadline() && now_ >= k.start) report_deadlock(k, watchdog.last_progress());
     now_ = next;
   }
   finish_kernel(rec);

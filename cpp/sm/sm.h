@@ -47,6 +47,13 @@ class Sm {
 
   const stats::SmCounters& counters() const { return counters_; }
   const ldst::LdstUnit& ldst() const { return ldst_; }
+  // Test/trace hook: when set, every issue is appended (cycle, warp slot, pc).
+  struct IssueEvent {
+    uint64_t cycle;
+    uint16_t warp;
+    uint32_t pc;
+  };
+  void set_issue_log(std::vector<IssueEvent>* log) { issue_log_ = log; }
   // What the SM waits on, for the deadlock report.
   std::string describe_wait(uint64_t now) const;
 
@@ -71,6 +78,7 @@ class Sm {
   bool issue_one(Warp& w, uint16_t slot, SubCore& sc, uint64_t now);
   bool head_ready(const Warp& w, uint64_t now) const;
   void arrive_at_barrier(Warp& w);
+  void release_barrier(Cta& c);
   void maybe_finish(uint16_t slot);
   void retire_cta(uint16_t cta_slot);
   uint64_t compute_wake(uint64_t now) const;
@@ -99,6 +107,7 @@ class Sm {
   uint64_t accounted_until_ = 0;
   uint64_t now_ = 0;  // cycle of the tick in progress
   bool progress_ = false;
+  std::vector<IssueEvent>* issue_log_ = nullptr;
 };
 
 }  // namespace accelsim::sm

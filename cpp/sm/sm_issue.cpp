@@ -1,5 +1,6 @@
 // The issue stage: each scheduler picks a warp by its policy and issues up to
 // issue_width instructions from it, to its execution units or the LD/ST unit.
+#include <algorithm>
 #include <bit>
 
 #include "sm/sm.h"
@@ -85,6 +86,7 @@ bool Sm::issue_one(Warp& w, uint16_t slot, SubCore& sc, uint64_t now) {
       }
     }
   }
+  if (issue_log_) issue_log_->push_back(IssueEvent{now, slot, in.pc});
   ++w.next_issue;
   ++counters_.warp_insts;
   counters_.thread_insts += std::popcount(in.active_mask);
@@ -96,7 +98,17 @@ void Sm::arrive_at_barrier(Warp& w) {
   w.at_barrier = true;
   ++c.at_barrier;
   if (c.at_barrier < c.warps_alive) return;
-  for (uint32_t i = 0; i < c.trace.num_warps(); ++i) warps_[c.warp_slots[i]].at_barrier = false;
+  release_barrier(c);
+}
+
+// Everyone arrived: the waiting warps may issue again from the next cycle.
+void Sm::release_barrier(Cta& c) {
+  for (uint32_t i = 0; i < c.trace.num_warps(); ++i) {
+    Warp& w = warps_[c.warp_slots[i]];
+    if (!w.at_barrier) continue;
+    w.at_barrier = false;
+    w.decode_ready = std::max(w.decode_ready, now_ + 1);
+  }
   c.at_barrier = 0;
 }
 
@@ -125,8 +137,7 @@ void Sm::maybe_finish(uint16_t slot) {
   if (c.warps_alive == 0) {
     retire_cta(w.cta_slot);
   } else if (c.at_barrier > 0 && c.at_barrier >= c.warps_alive) {
-    for (uint32_t i = 0; i < c.trace.num_warps(); ++i) warps_[c.warp_slots[i]].at_barrier = false;
-    c.at_barrier = 0;
+    release_barrier(c);  // the exiting warp was the last one missing
   }
 }
 
