@@ -9,6 +9,11 @@ Simulator::Simulator(const config::GpuConfig& cfg, const std::string& isa_dir)
   config::validate(cfg_);
 }
 
+const trace::IsaRegistry& Simulator::isa() {
+  std::call_once(isa_once_, [this] { isa_ = std::make_shared<trace::IsaRegistry>(isa_dir_); });
+  return *isa_;
+}
+
 RunResult Simulator::empty_result() const {
   RunResult r;
   r.max_warps_per_sm = uint32_t(cfg_.max_threads_per_sm / cfg_.warp_size);
@@ -18,7 +23,7 @@ RunResult Simulator::empty_result() const {
 }
 
 RunResult Simulator::run(const std::string& path, const RunOptions& opts) {
-  if (!isa_) isa_ = std::make_shared<trace::IsaRegistry>(isa_dir_);
+  const trace::IsaRegistry& registry = isa();
   std::vector<trace::Command> commands = trace::read_command_list(path);
   Gpu gpu(cfg_);
   RunResult result = empty_result();
@@ -28,7 +33,7 @@ RunResult Simulator::run(const std::string& path, const RunOptions& opts) {
       continue;
     }
     if (c.kind != trace::Command::Kind::Kernel) continue;
-    TraceKernelSource src(c.kernel_path, *isa_);
+    TraceKernelSource src(c.kernel_path, registry);
     result.kernels.emplace_back();
     if (!gpu.run_kernel(src, result.kernels.back(), opts.max_cycles)) {
       result.completed = false;

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -39,9 +40,11 @@ class Simulator {
 
  private:
   RunResult empty_result() const;
+  const trace::IsaRegistry& isa();  // loaded once, on first use
 
   config::GpuConfig cfg_;
   std::shared_ptr<trace::IsaRegistry> isa_;
+  std::once_flag isa_once_;
   std::string isa_dir_;
 };
 
