@@ -64,7 +64,8 @@ bool is_kernel_trace(LineSource& src) {
 std::vector<Command> read_command_list(const std::string& path) {
   std::vector<Command> out;
   LineSource src(path);
-  if (is_kernel_trace(src)) {
+  std::string name = fs::path(path).filename().string();
+  if (ends_with(name, ".traceg") || name.find(".traceg.") != std::string::npos || is_kernel_trace(src)) {
     Command c;
     c.kind = Command::Kind::Kernel;
     c.kernel_path = path;
