@@ -25,12 +25,21 @@ struct PyKernelTrace {
   std::mutex lock;
 };
 
+// Trace text is bytes: undecodable names become U+FFFD, paths keep their
+// bytes the way Python's os.fsdecode does.
+py::str text(const std::string& s) {
+  return py::reinterpret_steal<py::str>(PyUnicode_DecodeUTF8(s.data(), Py_ssize_t(s.size()), "replace"));
+}
+py::str path_text(const std::string& s) {
+  return py::reinterpret_steal<py::str>(PyUnicode_DecodeFSDefaultAndSize(s.data(), Py_ssize_t(s.size())));
+}
+
 py::tuple dim3(const Dim3& d) { return py::make_tuple(d.x, d.y, d.z); }
 
 py::dict info_dict(const KernelInfo& k, const IsaTable& isa) {
   py::dict d;
-  d["path"] = k.path;
-  d["name"] = k.name;
+  d["path"] = path_text(k.path);
+  d["name"] = text(k.name);
   d["id"] = k.id;
   d["grid"] = dim3(k.grid);
   d["block"] = dim3(k.block);
@@ -113,7 +122,7 @@ py::list commands(const std::string& path) {
     const char* kind = c.kind == Command::Kind::Kernel       ? "kernel"
                        : c.kind == Command::Kind::MemcpyHtoD ? "memcpy_htod"
                                                              : "other";
-    out.append(py::make_tuple(kind, c.line, c.text, c.kernel_path, c.address, c.bytes));
+    out.append(py::make_tuple(kind, c.line, text(c.text), path_text(c.kernel_path), c.address, c.bytes));
   }
   return out;
 }

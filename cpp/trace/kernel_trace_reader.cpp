@@ -78,7 +78,7 @@ bool KernelTraceReader::Impl::seek_block_start() {
     if (s.empty()) continue;
     if (s.starts_with("#BEGIN_TB")) return true;
     if (s.front() == '#') continue;  // comments between blocks
-    fail(src.line_number(), "#BEGIN_TB", "expected '#BEGIN_TB', got '" + std::string(s.substr(0, 40)) + "'");
+    fail(src.line_number(), "#BEGIN_TB", "expected '#BEGIN_TB', got '" + printable(s) + "'");
   }
   if (blocks_read != info.grid.count())
     fail(where.grid, "grid dim",
