@@ -34,8 +34,8 @@ std::string resolve_kernel(const std::string& list, int64_t line, std::string_vi
     alt += ext;
     if (fs::is_regular_file(alt, ec)) return alt.string();
   }
-  throw TraceError(list, line, "kernel", "kernel trace '" + std::string(name) + "' not found (looked for " +
-                                             p.string() + ")");
+  throw TraceError(list, line, "kernel", "kernel trace '" + printable(name, 200) + "' not found (looked for " +
+                                             printable(p.string(), 400) + ")");
 }
 
 // "MemcpyHtoD,<hex address>,<decimal bytes>".
@@ -45,7 +45,7 @@ void parse_memcpy(const std::string& list, int64_t line, std::string_view s, Com
             parse_hex(trim(s.substr(c1 + 1, c2 - c1 - 1)), c.address) && parse_u64(trim(s.substr(c2 + 1)), c.bytes);
   if (!ok)
     throw TraceError(list, line, "MemcpyHtoD",
-                     "expected 'MemcpyHtoD,<hex address>,<decimal bytes>', got '" + std::string(s.substr(0, 80)) + "'");
+                     "expected 'MemcpyHtoD,<hex address>,<decimal bytes>', got '" + printable(s, 80) + "'");
   c.kind = Command::Kind::MemcpyHtoD;
 }
 
@@ -64,7 +64,8 @@ bool is_kernel_trace(LineSource& src) {
 std::vector<Command> read_command_list(const std::string& path) {
   std::vector<Command> out;
   LineSource src(path);
-  if (is_kernel_trace(src)) {
+  std::string name = fs::path(path).filename().string();
+  if (ends_with(name, ".traceg") || name.find(".traceg.") != std::string::npos || is_kernel_trace(src)) {
     Command c;
     c.kind = Command::Kind::Kernel;
     c.kernel_path = path;

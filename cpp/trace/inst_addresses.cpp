@@ -13,7 +13,7 @@ namespace accelsim::trace {
 namespace {
 
 std::string got(std::string_view t) {
-  return t.empty() ? "the line ends" : "got '" + std::string(t.substr(0, 40)) + "'";
+  return t.empty() ? "the line ends" : "got '" + printable(t) + "'";
 }
 
 }  // namespace

@@ -29,7 +29,7 @@ bool all_digits(std::string_view s) {
 
 std::string quoted(std::string_view s) {
   if (s.empty()) return "nothing (line ends early)";
-  return "'" + std::string(s.substr(0, 40)) + "'";
+  return "'" + printable(s) + "'";
 }
 
 }  // namespace
@@ -72,7 +72,7 @@ const OpcodeSpelling& InstDecoder::spelling(std::string_view op, int64_t line_no
   int id = isa_.find(base);
   if (id < 0)
     fail(line_no, "opcode",
-         "undefined opcode '" + std::string(base) + "' (not in ISA table " + isa_.path() + ")");
+         "undefined opcode '" + printable(base) + "' (not in ISA table " + isa_.path() + ")");
   const OpcodeInfo& row = isa_.info(uint16_t(id));
   OpcodeSpelling s;
   s.id = uint16_t(id);

@@ -84,9 +84,9 @@ void IsaTable::load_into(const std::string& path, int depth) {
 void IsaTable::define(std::string_view line, const std::string& path, int64_t line_no) {
   Tokens tok(line);
   std::string_view op = tok.next(), unit = tok.next(), space = tok.next();
-  if (!valid_name(op)) throw TraceError(path, line_no, "opcode", "bad opcode name '" + std::string(op) + "'");
+  if (!valid_name(op)) throw TraceError(path, line_no, "opcode", "bad opcode name '" + printable(op) + "'");
   if (!valid_name(unit))
-    throw TraceError(path, line_no, "unit", "opcode " + std::string(op) + " needs a unit class name");
+    throw TraceError(path, line_no, "unit", "opcode " + printable(op) + " needs a unit class name");
   OpcodeInfo info;
   info.name = std::string(op);
   info.unit = unit_id(unit);
@@ -94,14 +94,14 @@ void IsaTable::define(std::string_view line, const std::string& path, int64_t li
     int s = space_id(space);
     if (s < 0)
       throw TraceError(path, line_no, "space",
-                       "unknown memory space '" + std::string(space) +
+                       "unknown memory space '" + printable(space) +
                            "' (none, global, local, shared, const, tex, generic)");
     info.mem_space = uint8_t(s);
   }
   for (std::string_view f = tok.next(); !f.empty(); f = tok.next()) {
     int bit = flag_bit(f);
     if (bit < 0)
-      throw TraceError(path, line_no, "flags", "unknown flag '" + std::string(f) + "' (load, store, atomic)");
+      throw TraceError(path, line_no, "flags", "unknown flag '" + printable(f) + "' (load, store, atomic)");
     info.flags = uint8_t(info.flags | bit);
   }
   auto it = index_.find(op);
@@ -137,8 +137,8 @@ void IsaTable::set_unit(std::string_view mnemonic, std::string_view unit) {
   int id = find(mnemonic);
   if (id < 0)
     throw TraceError(path_, 0, "opcode",
-                     "cannot map unknown opcode '" + std::string(mnemonic) + "' to a unit");
-  if (!valid_name(unit)) throw TraceError(path_, 0, "unit", "bad unit class name '" + std::string(unit) + "'");
+                     "cannot map unknown opcode '" + printable(mnemonic) + "' to a unit");
+  if (!valid_name(unit)) throw TraceError(path_, 0, "unit", "bad unit class name '" + printable(unit) + "'");
   opcodes_[size_t(id)].unit = unit_id(unit);
 }
 
@@ -156,7 +156,7 @@ IsaRegistry::IsaRegistry(const std::string& dir) : dir_(dir) {
     uint32_t version;
     std::string_view v = tok.next(), file = tok.next();
     if (!parse_u32(v, version))
-      throw TraceError(list, src.line_number(), "binary version", "not a number: '" + std::string(v) + "'");
+      throw TraceError(list, src.line_number(), "binary version", "not a number: '" + printable(v) + "'");
     if (file.empty() || !tok.done())
       throw TraceError(list, src.line_number(), "table", "expected '<version> <table file>'");
     std::string key(file);

@@ -16,30 +16,30 @@ struct HeaderParser {
   }
   uint64_t u64(std::string_view key, std::string_view v) const {
     uint64_t out;
-    if (!parse_u64(trim(v), out)) fail(key, "expected a decimal number, got '" + std::string(v) + "'");
+    if (!parse_u64(trim(v), out)) fail(key, "expected a decimal number, got '" + printable(v) + "'");
     return out;
   }
   uint32_t u32(std::string_view key, std::string_view v) const {
     uint64_t out = u64(key, v);
-    if (out > UINT32_MAX) fail(key, "value too large: " + std::string(v));
+    if (out > UINT32_MAX) fail(key, "value too large: " + printable(v));
     return uint32_t(out);
   }
   uint64_t hex(std::string_view key, std::string_view v) const {
     uint64_t out;
-    if (!parse_hex(trim(v), out)) fail(key, "expected a hex address, got '" + std::string(v) + "'");
+    if (!parse_hex(trim(v), out)) fail(key, "expected a hex address, got '" + printable(v) + "'");
     return out;
   }
   // "(x,y,z)" with positive components.
   Dim3 dim3(std::string_view key, std::string_view v) const {
     std::string_view s = trim(v);
-    if (s.size() < 2 || s.front() != '(' || s.back() != ')') fail(key, "expected (x,y,z), got '" + std::string(v) + "'");
+    if (s.size() < 2 || s.front() != '(' || s.back() != ')') fail(key, "expected (x,y,z), got '" + printable(v) + "'");
     s = s.substr(1, s.size() - 2);
     uint32_t c[3];
     for (int i = 0; i < 3; ++i) {
       size_t comma = s.find(',');
-      if ((i < 2) == (comma == std::string_view::npos)) fail(key, "expected (x,y,z), got '" + std::string(v) + "'");
+      if ((i < 2) == (comma == std::string_view::npos)) fail(key, "expected (x,y,z), got '" + printable(v) + "'");
       c[i] = u32(key, s.substr(0, comma));
-      if (c[i] == 0) fail(key, "dimensions must be positive, got '" + std::string(v) + "'");
+      if (c[i] == 0) fail(key, "dimensions must be positive, got '" + printable(v) + "'");
       s = i < 2 ? s.substr(comma + 1) : std::string_view();
     }
     return Dim3{c[0], c[1], c[2]};
@@ -49,7 +49,7 @@ struct HeaderParser {
     std::string_view s = trim(v);
     std::string_view whole = s.substr(0, s.find('.'));
     uint32_t n;
-    if (!parse_u32(whole, n) || n > 1000) fail(key, "expected a version number, got '" + std::string(v) + "'");
+    if (!parse_u32(whole, n) || n > 1000) fail(key, "expected a version number, got '" + printable(v) + "'");
     return int(n);
   }
 };

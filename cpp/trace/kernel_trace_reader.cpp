@@ -45,6 +45,7 @@ struct KernelTraceReader::Impl {
   uint64_t insts_expected = 0, insts_seen = 0;
   bool insts_open = false, coord_seen = false;
   int64_t current_warp = -1;
+  bool broken = false;  // an error left the stream mid-block: rewind first
 
   Impl(const std::string& path, const IsaRegistry& registry)
       : src(path),
@@ -77,7 +78,7 @@ bool KernelTraceReader::Impl::seek_block_start() {
     if (s.empty()) continue;
     if (s.starts_with("#BEGIN_TB")) return true;
     if (s.front() == '#') continue;  // comments between blocks
-    fail(src.line_number(), "#BEGIN_TB", "expected '#BEGIN_TB', got '" + std::string(s.substr(0, 40)) + "'");
+    fail(src.line_number(), "#BEGIN_TB", "expected '#BEGIN_TB', got '" + printable(s) + "'");
   }
   if (blocks_read != info.grid.count())
     fail(where.grid, "grid dim",
@@ -181,16 +182,16 @@ void KernelTraceReader::Impl::check_warps(int64_t end_line) const {
   uint64_t threads = info.block.count();
   for (size_t w = 0; w < warps.size(); ++w) {
     const WarpState& ws = warps[w];
-    std::string who = "warp " + std::to_string(w) + " of " + tb_name();
-    if (ws.count == 0) fail(end_line, "warp", who + " has no instructions");
+    auto who = [&] { return "warp " + std::to_string(w) + " of " + tb_name(); };
+    if (ws.count == 0) fail(end_line, "warp", who() + " has no instructions");
     if (exit_op < 0) continue;
     if (ws.last_opcode != uint16_t(exit_op))
-      fail(ws.last_line, "EXIT", who + " ends with " + isa->info(ws.last_opcode).name + ", not EXIT");
+      fail(ws.last_line, "EXIT", who() + " ends with " + isa->info(ws.last_opcode).name + ", not EXIT");
     uint64_t lanes = std::min<uint64_t>(32, threads - 32 * w);
     uint32_t expected = lanes >= 32 ? 0xffffffffu : uint32_t((1ull << lanes) - 1);
     if (ws.exited != expected)
       fail(ws.last_line, "EXIT",
-           who + ": EXITs cover lanes " + hex32(ws.exited) + " but its threads are " + hex32(expected));
+           who() + ": EXITs cover lanes " + hex32(ws.exited) + " but its threads are " + hex32(expected));
   }
 }
 
@@ -240,7 +241,18 @@ KernelTraceReader::~KernelTraceReader() = default;
 const KernelInfo& KernelTraceReader::info() const { return impl_->info; }
 const IsaTable& KernelTraceReader::isa() const { return *impl_->isa; }
 
-bool KernelTraceReader::next_block(ThreadBlockTrace& out) { return impl_->read_block(out); }
+bool KernelTraceReader::next_block(ThreadBlockTrace& out) {
+  Impl& m = *impl_;
+  if (m.broken)
+    throw TraceError(m.info.path, m.src.line_number(), "reader",
+                     "an earlier error stopped this reader; rewind() to read again");
+  try {
+    return m.read_block(out);
+  } catch (...) {
+    m.broken = true;
+    throw;
+  }
+}
 
 void KernelTraceReader::rewind() {
   Impl& m = *impl_;
@@ -249,6 +261,7 @@ void KernelTraceReader::rewind() {
   while (m.src.line_number() < m.where.format && m.src.next(line)) {
   }
   m.blocks_read = 0;
+  m.broken = false;
 }
 
 }  // namespace accelsim::trace

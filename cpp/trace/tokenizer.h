@@ -2,6 +2,7 @@
 // so no allocation, no locale, no iostreams.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace accelsim::trace {
@@ -90,6 +91,25 @@ inline std::string_view trim(std::string_view s) {
   while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
   while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
   return s;
+}
+
+// A token for an error message: at most `max` bytes, anything outside
+// printable ASCII escaped as \xNN (messages must stay valid UTF-8 text).
+inline std::string printable(std::string_view s, size_t max = 40) {
+  static const char digits[] = "0123456789abcdef";
+  std::string out;
+  for (size_t i = 0; i < s.size() && i < max; ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += char(c);
+    } else {
+      out += "\\x";
+      out += digits[c >> 4];
+      out += digits[c & 15];
+    }
+  }
+  if (s.size() > max) out += "...";
+  return out;
 }
 
 }  // namespace accelsim::trace
