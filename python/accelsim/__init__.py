@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from accelsim.config import Config, import_gpgpusim_config, list_configs, load_config
 from accelsim.errors import AccelsimError, ConfigError, DeadlockError, ProfileError, TraceError
+from accelsim.sim import SimResult, Simulator
 from accelsim.trace import Trace, open_trace
 
 __version__ = "0.1.0"
 
 __all__ = [
     "AccelsimError", "Config", "ConfigError", "DeadlockError", "ProfileError", "TraceError",
-    "Trace", "import_gpgpusim_config", "list_configs", "load_config", "open_trace",
+    "SimResult", "Simulator", "Trace", "import_gpgpusim_config", "list_configs", "load_config", "open_trace",
 ]
