@@ -39,9 +39,10 @@ def _workload_path(workload) -> str:
 
 @dataclass
 class SimResult:
-    """What one run produced. ``kernels`` has one row per kernel launch."""
+    """What one run produced. ``kernels`` (a pandas DataFrame, built on first
+    access) has one row per kernel launch."""
 
-    kernels: "object"                 # pandas.DataFrame
+    columns: dict                     # per-kernel columns as the core returned them
     total_cycles: int
     completed: bool
     config_name: str
@@ -52,12 +53,24 @@ class SimResult:
     extra: dict = field(default_factory=dict)
 
     @property
+    def kernels(self):
+        if "_kernels" not in self.extra:
+            import pandas as pd
+
+            self.extra["_kernels"] = pd.DataFrame(self.columns)
+        return self.extra["_kernels"]
+
+    @property
+    def num_kernels(self) -> int:
+        return len(self.columns["id"])
+
+    @property
     def warp_instructions(self) -> int:
-        return int(self.kernels["warp_instructions"].sum()) if len(self.kernels) else 0
+        return int(sum(self.columns["warp_instructions"]))
 
     @property
     def thread_instructions(self) -> int:
-        return int(self.kernels["thread_instructions"].sum()) if len(self.kernels) else 0
+        return int(sum(self.columns["thread_instructions"]))
 
     @property
     def simulated_time_s(self) -> float:
@@ -77,7 +90,7 @@ class SimResult:
         }
 
     def __repr__(self) -> str:
-        return (f"<SimResult {len(self.kernels)} kernels, {self.total_cycles} cycles, "
+        return (f"<SimResult {self.num_kernels} kernels, {self.total_cycles} cycles, "
                 f"{self.warp_instructions} warp instructions{'' if self.completed else ', incomplete'}>")
 
 
@@ -95,13 +108,11 @@ class Simulator:
     def run(self, workload, max_cycles: int | None = None) -> SimResult:
         """Simulate ``workload`` (see ``_workload_path``) to completion, or until
         the core clock reaches ``max_cycles`` (then ``completed`` is False)."""
-        import pandas as pd
-
         path = _workload_path(workload)
         start = time.perf_counter()
         raw = self._core.run(path, max_cycles)
         wall = time.perf_counter() - start
-        return SimResult(kernels=pd.DataFrame(raw["kernels"]), total_cycles=raw["total_cycles"],
+        return SimResult(columns=raw["kernels"], total_cycles=raw["total_cycles"],
                          completed=raw["completed"], config_name=self.config_name, workload=path,
                          sm_count=raw["sm_count"], core_period_ps=raw["core_period_ps"],
                          wall_time_s=wall)
