@@ -32,6 +32,10 @@ Cache::Cache(const CacheParams& p)
 }
 
 AccessResult Cache::access(const CacheRequest& req, uint64_t now) {
+  // One predictable branch guards the counter and MSHR-key arithmetic.
+  if (req.stream >= p_.stream_slots || req.sector >= tags_.sectors_per_line() ||
+      tags_.line_of(req.line_addr) != req.line_addr || req.type >= AccessType::COUNT)
+    throw Error(p_.name + ": malformed request (stream slot, sector or unaligned line address)");
   return is_write(req.type) ? write(req, now) : read(req, now);
 }
 
@@ -158,9 +162,10 @@ AccessResult Cache::write_validate(const CacheRequest& req, LineMeta* line, uint
 void Cache::apply_write(LineMeta& line, const CacheRequest& w) {
   const uint8_t bit = uint8_t(1u << w.sector);
   const ByteMask sector = sector_bytes(w.sector);
-  line.written |= (w.bytes & sector);
+  ByteMask& written = tags_.written(line);
+  written |= (w.bytes & sector);
   if (p_.write_policy == WritePolicy::WRITE_BACK) line.modified |= bit;
-  if (line.written.covers(sector)) line.readable |= bit;
+  if (written.covers(sector)) line.readable |= bit;
 }
 
 std::span<const CacheRequest> Cache::fill(uint64_t line_addr, uint32_t sector, uint64_t now) {

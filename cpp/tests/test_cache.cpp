@@ -214,3 +214,10 @@ TEST_CASE("414-cache-per-stream-counters") {
   c.reset_counters();
   CHECK_EQ(c.count(AccessType::GLOBAL_R, Outcome::HIT, 1), uint64_t{0});
 }
+
+TEST_CASE("415-cache-rejects-malformed-requests") {
+  Cache c(small());
+  CHECK_THROWS(c.access(rd(0x1010, 0), 0), accelsim::Error);  // not line-aligned
+  CHECK_THROWS(c.access(rd(0x1000, 4), 0), accelsim::Error);  // sector 4 of 4
+  CHECK_THROWS(c.access(rd(0x1000, 0, 0, 1), 0), accelsim::Error);  // one stream slot
+}
