@@ -42,6 +42,11 @@ LineMeta* TagArray::find(uint64_t line_addr) {
   return i < 0 ? nullptr : &lines_[static_cast<size_t>(i)];
 }
 
+const LineMeta* TagArray::find(uint64_t line_addr) const {
+  int32_t i = where_.find(line_addr);
+  return i < 0 ? nullptr : &lines_[static_cast<size_t>(i)];
+}
+
 LineMeta* TagArray::victim(uint64_t line_addr) {
   const uint32_t set = set_of(line_addr);
   LineMeta* base = &lines_[static_cast<size_t>(set) * ways_];

@@ -32,6 +32,7 @@ class TagArray {
   uint32_t set_of(uint64_t line_addr) const;
   // The line holding line_addr, or nullptr.
   LineMeta* find(uint64_t line_addr);
+  const LineMeta* find(uint64_t line_addr) const;
   // A way to (re)use for line_addr in its set (invalid first, then the
   // policy's victim), or nullptr when every way is reserved. Does not modify it.
   LineMeta* victim(uint64_t line_addr);
