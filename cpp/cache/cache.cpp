@@ -22,8 +22,12 @@ Cache::Cache(const CacheParams& p)
       tags_(sets_for(p), p.assoc, p.line_bytes, p.sector_bytes, p.replacement, p.set_index),
       mshr_(p.mshr_entries, p.mshr_max_merge),
       miss_queue_(p.miss_queue_entries) {
-  if (p.miss_queue_entries < 2)
-    throw ConfigError(p.name + ".miss_queue", "a miss may need two slots (fetch + write-back)");
+  // Worst single miss: fetch + victim write-back (+ write-through copy).
+  const bool three = p.write_policy == WritePolicy::WRITE_THROUGH &&
+                     p.write_alloc == WriteAllocPolicy::FETCH_ON_WRITE;
+  if (p.miss_queue_entries < (three ? 3u : 2u))
+    throw ConfigError(p.name + ".miss_queue", "too small for the worst miss (fetch + write-back"
+                                              " + write-through); it would never be admitted");
   if (p.stream_slots == 0 || p.stream_slots > 256)
     throw ConfigError(p.name + ".stream_slots", "stream slots must be 1..256");
   fill_out_.resize(p.mshr_max_merge);
