@@ -27,7 +27,7 @@ def check_sim_tidy(frame: pd.DataFrame, where: str) -> pd.DataFrame:
     out = frame.copy()
     out["value"] = pd.to_numeric(out["value"], errors="coerce")
     for column in ("component", "metric", "unit", "nsight_metric"):
-        out[column] = out[column].fillna("").astype(str)
+        out[column] = out[column].astype("string").fillna("").astype(str)
     return out
 
 
@@ -36,8 +36,12 @@ def load_sim_tidy(directory: str | Path) -> pd.DataFrame:
     directory = Path(directory)
     parquet, csv = directory / "tidy.parquet", directory / "tidy.csv"
     if parquet.is_file():
-        frame = pd.read_parquet(parquet)
-        return check_sim_tidy(frame, str(parquet))
+        try:
+            return check_sim_tidy(pd.read_parquet(parquet), str(parquet))
+        except ImportError:  # no parquet engine here: the CSV copy will do if there is one
+            if not csv.is_file():
+                raise ProfileError(f"{parquet}: reading parquet needs pyarrow "
+                                   f"(pip install pyarrow)", str(parquet)) from None
     if csv.is_file():
         frame = pd.read_csv(csv, keep_default_na=False, na_values=[""])
         return check_sim_tidy(frame, str(csv))

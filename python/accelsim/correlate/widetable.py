@@ -26,15 +26,16 @@ def launch_numbers(names: list[str]) -> list[int]:
 
 
 def _column_values(block: CsvBlock, index: int) -> list[float | None] | None:
-    """Parsed values of one column, None for an all-text column (e.g. a device name).
+    """Parsed values of one column, None for a text column (e.g. a device name).
 
-    A column where some cells are numbers and another is text is a corrupt
-    export: that cell is reported with its line and field.
+    A column with a unit, or where other cells are numbers, measures something:
+    text in it is a corrupt export, reported with its line and field.
     """
     cells = [(line, fields[index]) for line, fields in block.rows]
     parsed = [None if is_missing(text) else parse_cell(text) for _, text in cells]
-    if all(value is None for value in parsed):
-        return None
+    has_unit = bool(block.units and block.units[index].strip())
+    if all(value is None for value in parsed) and not has_unit:
+        return None  # a text attribute (device name, process name), not a measurement
     for (line, text), value in zip(cells, parsed):
         if value is None and not is_missing(text):
             name = block.header[index]

@@ -22,7 +22,9 @@ LOG_RANGE = 100.0
 
 
 def _new_figure(width: float, height: float) -> Figure:
-    figure = Figure(figsize=(width, height), dpi=100, layout="constrained")
+    # Fixed margins rather than constrained layout: that layout costs most of the
+    # drawing time with log axes, and reports draw many figures.
+    figure = Figure(figsize=(width, height), dpi=100)
     FigureCanvasAgg(figure)  # Agg canvas: savefig and rendering work headless
     return figure
 
@@ -72,7 +74,7 @@ def _draw(ax, points: pd.DataFrame, title: str, n_labels: int) -> None:
     ax.set_ylim(*limits)
     worst = points.reindex(points["error_pct"].abs().sort_values(ascending=False).index)
     for _, row in worst.head(n_labels).iterrows():
-        if pd.notna(row["error_pct"]):
+        if pd.notna(row["error_pct"]) and row["error_pct"] != 0:  # exact points need no name
             ax.annotate(_label(row), (row["hw"], row["sim"]), fontsize=7,
                         xytext=(3, 3), textcoords="offset points")
     ax.set_title(f"{title}\n{_caption(points)}", fontsize=9)
@@ -90,6 +92,7 @@ def correlation_scatter(table: pd.DataFrame, counter: str, *, title: str | None 
         raise ValueError(f"no paired values for counter {counter!r}")
     figure = _new_figure(4.5, 4.0)
     _draw(figure.add_subplot(), points, title or counter, n_labels)
+    figure.subplots_adjust(left=0.17, right=0.95, bottom=0.12, top=0.86)
     return figure
 
 
@@ -106,4 +109,7 @@ def correlation_grid(table: pd.DataFrame, *, titles: dict[str, str] | None = Non
         ax = figure.add_subplot(rows, columns, index + 1)
         title = (titles or {}).get(counter, counter)
         _draw(ax, table[table["counter"] == counter], title, n_labels)
+    inch = 1.0 / figure.get_figheight()  # margins in inches, whatever the row count
+    figure.subplots_adjust(left=0.07, right=0.98, bottom=0.5 * inch, top=1 - 0.6 * inch,
+                           wspace=0.35, hspace=0.55)
     return figure
