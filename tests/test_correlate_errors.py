@@ -164,3 +164,22 @@ def test_l1_hits_count_tag_hits_like_the_profiler():
     table = correlate(hw, sim).table.set_index("counter")
     assert table.loc["l1_global_load_hits", "sim"] == 40
     assert table.loc["l2_read_hits", ["hw", "sim"]].tolist() == [7, 6]
+
+
+def test_kernel_without_mapped_counters_is_still_listed():
+    hw = hw_frame([("app", "k", 0, CYC, 100, "cycle")])
+    sim = pd.DataFrame([dict(kernel_id=0, kernel="other", stream=0, component="gpu",
+                             metric="unmapped", value=1, unit="", nsight_metric="")])
+    corr = correlate(hw, sim)
+    assert corr.table.empty and corr.summary.empty
+    assert sorted(corr.unmatched["side"]) == ["hardware only", "simulator only"]
+
+
+def test_workloads_pair_by_name_when_several():
+    hw = pd.concat([hw_frame([("app", "k", 0, CYC, 100, "cycle")]),
+                    hw_frame([("b", "k", 0, CYC, 100, "cycle")])])
+    run = sim_frame([(0, "k", CYC, 110)])
+    corr = correlate(hw, {"app": run, "zzz": run})
+    assert list(corr.table["workload"]) == ["app"]
+    reasons = dict(zip(corr.unmatched["workload"], corr.unmatched["reason"]))
+    assert reasons == {"b": "workload not in simulation", "zzz": "workload not in hardware profile"}

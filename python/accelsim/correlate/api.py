@@ -5,7 +5,7 @@ import pandas as pd
 
 from accelsim.correlate import tables
 from accelsim.correlate.evaluate import counter_values, num_sms_column, wide_frame
-from accelsim.correlate.match import match, pair_workloads
+from accelsim.correlate.match import paired_values, pair_workloads, unmatched_launches
 from accelsim.correlate.metricmap import MetricMap, load_metric_map
 from accelsim.correlate.mix import instruction_mix
 from accelsim.correlate.profile import read_profile
@@ -24,6 +24,11 @@ def hardware_tidy(hw) -> pd.DataFrame:
                                missing[0])
         return hw[TIDY_COLUMNS].assign(unit=hw["unit"].fillna("").astype(str))
     return read_profile(hw)
+
+
+def _kernels(tidy: pd.DataFrame) -> pd.DataFrame:
+    """Every (workload, kernel, launch) of a side, whether or not the map uses its metrics."""
+    return tidy[["workload", "kernel", "launch"]].drop_duplicates().astype({"launch": "int64"})
 
 
 def _side_values(named, aggfunc, metric_map, side, num_sms):
@@ -63,10 +68,13 @@ def correlate(hw, sim, *, launches: str = "separate", num_sms: float | None = No
     hw_values, hw_mix = _side_values(hw_tidy.assign(name=hw_tidy["metric"]), "mean",
                                      metric_map, "hw", num_sms)
     sim_values, sim_mix = _side_values(named_rows(sim_frame), "sum", metric_map, "sim", num_sms)
-    paired, unmatched = match(hw_values, sim_values, launches)
-    table = tables.point_table(paired, metric_map)
-    names = pair_workloads(hw_values["workload"], sim_values["workload"])
-    mix = instruction_mix(hw_mix, sim_mix, names, launches)
+    hw_kernels, sim_kernels = _kernels(hw_tidy), _kernels(sim_frame)
+    names = pair_workloads(hw_kernels["workload"], sim_kernels["workload"])
+    sim_kernels, sim_values, sim_mix = (frame.assign(workload=frame["workload"].map(names))
+                                        for frame in (sim_kernels, sim_values, sim_mix))
+    table = tables.point_table(paired_values(hw_values, sim_values, launches), metric_map)
+    unmatched = unmatched_launches(hw_kernels, sim_kernels, launches)
+    mix = instruction_mix(hw_mix, sim_mix, launches)
     return Correlation(
         table=table, summary=tables.grouped(table, []),
         by_kernel=tables.by_kernel(table), by_workload=tables.grouped(table, ["workload"]),

@@ -58,6 +58,7 @@ def counter_values(wide: pd.DataFrame, counters: tuple[Counter, ...], side: str,
         values, sources = _first_available(wide, candidates, {"num_sms": num_sms})
         frame = pd.DataFrame({"counter": counter.name, "value": values, "source": sources})
         frames.append(frame[values.notna()].reset_index())
-    if not frames:
-        return pd.DataFrame(columns=VALUE_COLUMNS)
-    return pd.concat(frames, ignore_index=True)[VALUE_COLUMNS]
+    out = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=VALUE_COLUMNS)
+    # Typed even when empty, so frames from both sides merge on their keys.
+    return out[VALUE_COLUMNS].astype({"workload": str, "kernel": str, "launch": "int64",
+                                      "value": float})

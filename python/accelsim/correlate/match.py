@@ -43,10 +43,20 @@ def _reason(row, other: pd.DataFrame, other_side: str) -> str:
     return f"launch {row['launch']} not in {other_side} ({len(same)} launches there)"
 
 
-def _unmatched(hw: pd.DataFrame, sim: pd.DataFrame) -> pd.DataFrame:
+def _launch_list(kernels: pd.DataFrame, launches: str) -> pd.DataFrame:
+    """Distinct (workload, key, launch) with a kernel name; one per kernel for "mean"."""
+    keyed = kernels.assign(key=kernels["kernel"].map(kernel_key))
+    if launches == "mean":
+        keyed = keyed.assign(launch=-1)
+    return keyed.drop_duplicates(["workload", "key", "launch"])
+
+
+def unmatched_launches(hw_kernels: pd.DataFrame, sim_kernels: pd.DataFrame,
+                       launches: str) -> pd.DataFrame:
+    """Launches on one side only, from each side's full kernel list (workload, kernel,
+    launch): a kernel none of whose counters is in the map still counts."""
+    hw_k, sim_k = _launch_list(hw_kernels, launches), _launch_list(sim_kernels, launches)
     ids = ["workload", "key", "launch"]
-    hw_k = hw[ids + ["kernel"]].drop_duplicates(ids)
-    sim_k = sim[ids + ["kernel"]].drop_duplicates(ids)
     both = hw_k.merge(sim_k, on=ids, how="outer", indicator=True, suffixes=("", "_sim"))
     rows = []
     for _, row in both[both["_merge"] != "both"].iterrows():
@@ -59,16 +69,15 @@ def _unmatched(hw: pd.DataFrame, sim: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=UNMATCHED_COLUMNS)
 
 
-def match(hw_values: pd.DataFrame, sim_values: pd.DataFrame, launches: str = "separate"):
-    """(paired values, unmatched launches) from two counter_values() frames.
+def paired_values(hw_values: pd.DataFrame, sim_values: pd.DataFrame,
+                  launches: str = "separate") -> pd.DataFrame:
+    """Counter values found on both sides (sim workloads already renamed to hw ones).
 
-    Paired columns: workload, kernel (hardware's name), launch, n_launches,
-    counter, hw, sim, source (which profiler formula gave hw).
+    Columns: workload, kernel (hardware's name), launch, n_launches, counter, hw, sim,
+    source (which profiler formula gave hw).
     """
     if launches not in LAUNCH_MODES:
         raise ValueError(f"launches must be one of {LAUNCH_MODES}, not {launches!r}")
-    names = pair_workloads(hw_values["workload"], sim_values["workload"])
-    sim_values = sim_values.assign(workload=sim_values["workload"].map(names))
     hw, sim = _keyed(hw_values, launches), _keyed(sim_values, launches)
     if launches == "mean":  # keep the source formula of the averaged hardware values
         sources = hw_values.assign(key=hw_values["kernel"].map(kernel_key))
@@ -78,4 +87,4 @@ def match(hw_values: pd.DataFrame, sim_values: pd.DataFrame, launches: str = "se
     paired = hw.merge(sim[on + ["value"]], on=on, suffixes=("_hw", "_sim"))
     paired = paired.rename(columns={"value_hw": "hw", "value_sim": "sim"})
     columns = ["workload", "kernel", "launch", "n_launches", "counter", "hw", "sim", "source"]
-    return paired[columns], _unmatched(hw, sim)
+    return paired[columns]

@@ -35,14 +35,13 @@ def _percentages(values: pd.DataFrame, source: str, launches: str) -> pd.DataFra
 
 
 def instruction_mix(hw_values: pd.DataFrame, sim_values: pd.DataFrame,
-                    workload_names: dict[str, str], launches: str) -> pd.DataFrame:
-    """Mix per (workload, key, launch), hardware workload names; hardware first.
+                    launches: str) -> pd.DataFrame:
+    """Mix per (workload, key, launch); hardware where it has one, else simulator.
 
-    ``*_values`` are counter_values() of the map's instruction_mix entries;
-    ``workload_names`` maps simulated workloads to hardware ones (see match.py).
+    ``*_values`` are counter_values() of the map's instruction_mix entries, the
+    simulator's already under hardware workload names (see match.pair_workloads).
     """
-    sim_values = sim_values.assign(workload=sim_values["workload"].map(workload_names))
     frames = [_percentages(hw_values, "hardware", launches),
-              _percentages(sim_values.dropna(subset=["workload"]), "simulator", launches)]
+              _percentages(sim_values, "simulator", launches)]
     mix = pd.concat([f for f in frames if not f.empty] or [frames[0]], ignore_index=True)
     return mix.drop_duplicates(IDS, keep="first")[MIX_COLUMNS].reset_index(drop=True)
