@@ -167,3 +167,14 @@ def test_unit_scales(unit, factor, base):
 ])
 def test_kernel_keys(name, key):
     assert kernel_key(name) == key
+
+
+def test_nvprof_overflowed_counter_is_missing_not_an_error(tmp_path):
+    path = write(tmp_path, '==1== Profiling result:\n'
+                 '"Device","Context","Stream","Kernel","Correlation_ID","inst_executed","ipc"\n'
+                 ',,,,,,\n'
+                 '"GPU (0)","1","7","k",1,"<OVERFLOW>",0.5\n'
+                 '"GPU (0)","1","7","k",2,344,0.4\n')
+    frame = read_profile(path)
+    assert list(frame[frame["metric"] == "inst_executed"]["launch"]) == [1]
+    assert list(frame[frame["metric"] == "ipc"]["value"]) == [0.5, 0.4]

@@ -10,8 +10,9 @@ from __future__ import annotations
 import math
 import re
 
-# Cells that mean "not collected" rather than a value.
-MISSING = frozenset({"", "n/a", "N/A", "nan", "NaN", "-"})
+# Cells that mean "no usable value" rather than a number: not collected, or (nvprof)
+# a hardware counter that overflowed during the launch.
+MISSING = frozenset({"", "n/a", "N/A", "nan", "NaN", "-", "<OVERFLOW>"})
 
 _LEVEL = re.compile(r"^[A-Za-z]+ \((\d+)\)$")  # nvprof utilization: "Idle (0)" .. "Max (10)"
 
