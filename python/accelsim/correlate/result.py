@@ -9,7 +9,7 @@ import pandas as pd
 from accelsim.correlate.metricmap import MetricMap
 
 
-@dataclass
+@dataclass(repr=False)
 class Correlation:
     """Hardware vs simulator comparison.
 
@@ -35,6 +35,10 @@ class Correlation:
     metric_map: MetricMap = field(repr=False)
     hw: pd.DataFrame = field(repr=False)
     sim: pd.DataFrame = field(repr=False)
+
+    def __repr__(self) -> str:  # the tables are for looking at one by one, not all at once
+        return (f"Correlation({self.table['counter'].nunique()} counters, {len(self.table)} "
+                f"points, {len(self.unmatched)} unmatched launches)")
 
     def titles(self) -> dict[str, str]:
         return {c.name: c.title for c in self.metric_map.counters}
