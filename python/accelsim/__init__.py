@@ -3,10 +3,14 @@ from __future__ import annotations
 
 from accelsim.config import Config, import_gpgpusim_config, list_configs, load_config
 from accelsim.errors import AccelsimError, ConfigError, DeadlockError, ProfileError, TraceError
+# Binds the name ``correlate`` to the function (the subpackage stays importable as
+# ``from accelsim.correlate import ...``).
+from accelsim.correlate import correlate, load_sim_tidy, read_profile
 
 __version__ = "0.1.0"
 
 __all__ = [
     "AccelsimError", "Config", "ConfigError", "DeadlockError", "ProfileError", "TraceError",
-    "import_gpgpusim_config", "list_configs", "load_config",
+    "correlate", "import_gpgpusim_config", "list_configs", "load_config", "load_sim_tidy",
+    "read_profile",
 ]
