@@ -136,6 +136,11 @@ void register_trace(py::module_& m) {
              return std::make_shared<IsaRegistry>(dir);
            }),
            py::arg("dir"))
+      .def(py::init([](const std::string& dir, const std::vector<std::pair<std::string, std::string>>& units) {
+             py::gil_scoped_release release;
+             return std::make_shared<IsaRegistry>(dir, units);
+           }),
+           py::arg("dir"), py::arg("unit_overrides"))
       .def("versions", &IsaRegistry::versions)
       .def_property_readonly("dir", &IsaRegistry::dir)
       .def("table", [](const IsaRegistry& r, uint32_t v) {

@@ -47,8 +47,9 @@ class Kernel:
     start when going back); ``blocks()`` walks all of them with bounded memory.
     """
 
-    def __init__(self, path, isa_dir=None, *, _registry=None, _counts_cache: dict | None = None):
-        self._registry = _registry if _registry is not None else isa_registry(isa_dir)
+    def __init__(self, path, isa_dir=None, opcode_units: dict | None = None, *, _registry=None,
+                 _counts_cache: dict | None = None):
+        self._registry = _registry if _registry is not None else isa_registry(isa_dir, opcode_units)
         self._reader = _core.KernelTrace(str(path), self._registry)
         self.info = KernelInfo(**self._reader.info)
         rows = self._reader.opcodes
