@@ -130,3 +130,10 @@ def test_opcode_unit_overrides(vecadd):
     with pytest.raises(TraceError) as info:
         open_trace(vecadd, opcode_units={"FADDX": "dp"})
     assert info.value.field == "opcode"
+
+
+def test_positional_access(vecadd):
+    trace = open_trace(vecadd)
+    assert trace[0] is trace.kernel(1) and trace[-1] is trace[0]
+    with pytest.raises(IndexError):
+        trace[1]

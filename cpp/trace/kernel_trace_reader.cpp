@@ -117,8 +117,8 @@ void KernelTraceReader::Impl::directive(std::string_view first, Tokens& tok, Thr
     std::string_view b = tok.next(), eq = tok.next(), xyz = trim(tok.rest());
     uint32_t c[3];
     size_t c1 = xyz.find(','), c2 = c1 == std::string_view::npos ? c1 : xyz.find(',', c1 + 1);
-    if (b != "block" || eq != "=" || c2 == std::string_view::npos || !parse_u32(xyz.substr(0, c1), c[0]) ||
-        !parse_u32(xyz.substr(c1 + 1, c2 - c1 - 1), c[1]) || !parse_u32(xyz.substr(c2 + 1), c[2]))
+    if (b != "block" || eq != "=" || c2 == std::string_view::npos || !parse_u32(trim(xyz.substr(0, c1)), c[0]) ||
+        !parse_u32(trim(xyz.substr(c1 + 1, c2 - c1 - 1)), c[1]) || !parse_u32(trim(xyz.substr(c2 + 1)), c[2]))
       fail(no, "thread block", "expected 'thread block = x,y,z'");
     out.coord = Dim3{c[0], c[1], c[2]};
     coord_seen = true;

@@ -82,6 +82,11 @@ class Trace:
     def __iter__(self):
         return iter(self._kernels)
 
+    def __getitem__(self, position: int) -> Kernel:
+        """The kernel at ``position`` in launch order (0-based); see also
+        ``kernel(kernel_id)``."""
+        return self._kernels[position]
+
     def instruction_mix(self, kernel_id: int | None = None):
         """Counts by opcode, unit class and memory space for one kernel, or
         summed over all kernels when ``kernel_id`` is None."""
