@@ -158,9 +158,12 @@ void KernelTraceReader::Impl::instruction(std::string_view line, ThreadBlockTrac
     if (current_warp >= 0 && pre.warp != w)
       fail(no, "warpid_tb", "line is for warp " + std::to_string(pre.warp) + " but follows 'warp = " +
                                 std::to_string(w) + "'");
-    if (!coord_seen) out.coord = pre.tb, coord_seen = true;
-    else if (pre.tb.x != out.coord.x || pre.tb.y != out.coord.y || pre.tb.z != out.coord.z)
+    if (!coord_seen) {
+      out.coord = pre.tb;
+      coord_seen = true;
+    } else if (pre.tb.x != out.coord.x || pre.tb.y != out.coord.y || pre.tb.z != out.coord.z) {
       fail(no, "threadblock_x", "line names another thread block than this block's");
+    }
     w = pre.warp;
   }
   r.warp = uint8_t(w);
