@@ -1,0 +1,183 @@
+// accelsim._core trace bindings: the ISA registry, the command list, a
+// streaming kernel reader handing out one thread block at a time as NumPy
+// arrays, and whole-kernel counts. Long reads run with the GIL released.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <mutex>
+
+#include "trace/kernel_counts.h"
+#include "trace/trace_reader.h"
+
+namespace py = pybind11;
+using namespace accelsim::trace;
+
+namespace {
+
+// A kernel reader plus the registry its ISA table lives in (kept alive), and
+// a lock: Python threads may share the object while the GIL is released.
+struct PyKernelTrace {
+  std::shared_ptr<const IsaRegistry> registry;
+  std::unique_ptr<KernelTraceReader> reader;
+  ThreadBlockTrace block;
+  std::mutex lock;
+};
+
+// Trace text is bytes: undecodable names become U+FFFD, paths keep their
+// bytes the way Python's os.fsdecode does.
+py::str text(const std::string& s) {
+  return py::reinterpret_steal<py::str>(PyUnicode_DecodeUTF8(s.data(), Py_ssize_t(s.size()), "replace"));
+}
+py::str path_text(const std::string& s) {
+  return py::reinterpret_steal<py::str>(PyUnicode_DecodeFSDefaultAndSize(s.data(), Py_ssize_t(s.size())));
+}
+
+py::tuple dim3(const Dim3& d) { return py::make_tuple(d.x, d.y, d.z); }
+
+py::dict info_dict(const KernelInfo& k, const IsaTable& isa) {
+  py::dict d;
+  d["path"] = path_text(k.path);
+  d["name"] = text(k.name);
+  d["id"] = k.id;
+  d["grid"] = dim3(k.grid);
+  d["block"] = dim3(k.block);
+  d["shmem"] = k.shmem_bytes;
+  d["nregs"] = k.nregs;
+  d["binary_version"] = k.binary_version;
+  d["stream"] = k.stream;
+  d["shmem_base"] = k.shmem_base;
+  d["local_base"] = k.local_base;
+  d["tracer_version"] = k.tracer_version;
+  d["lineinfo"] = k.lineinfo;
+  d["isa"] = isa.name();
+  d["isa_path"] = isa.path();
+  return d;
+}
+
+py::list opcode_rows(const IsaTable& isa) {
+  py::list rows;
+  for (size_t i = 0; i < isa.size(); ++i) {
+    const OpcodeInfo& o = isa.info(uint16_t(i));
+    rows.append(py::make_tuple(o.name, o.unit, o.mem_space, o.flags));
+  }
+  return rows;
+}
+
+template <typename T>
+py::array_t<T> to_array(const T* data, size_t n) {
+  py::array_t<T> a(n);
+  if (n) std::memcpy(a.mutable_data(), data, n * sizeof(T));
+  return a;
+}
+
+// (index, coord, records as uint8 [n, 40], addrs uint64, warp_begin uint32) or None.
+py::object next_block(PyKernelTrace& t) {
+  std::lock_guard<std::mutex> guard(t.lock);
+  bool more;
+  {
+    py::gil_scoped_release release;
+    more = t.reader->next_block(t.block);
+  }
+  if (!more) return py::none();
+  const ThreadBlockTrace& b = t.block;
+  py::array_t<uint8_t> recs({b.insts.size(), sizeof(InstRecord)});
+  if (!b.insts.empty()) std::memcpy(recs.mutable_data(), b.insts.data(), b.insts.size() * sizeof(InstRecord));
+  return py::make_tuple(b.index, dim3(b.coord), recs, to_array(b.addrs.data(), b.addrs.size()),
+                        to_array(b.warp_begin.data(), b.warp_begin.size()));
+}
+
+// Decodes and drops up to `n` blocks (GIL released); returns how many.
+uint64_t skip(PyKernelTrace& t, uint64_t n) {
+  std::lock_guard<std::mutex> guard(t.lock);
+  py::gil_scoped_release release;
+  uint64_t done = 0;
+  while (done < n && t.reader->next_block(t.block)) ++done;
+  return done;
+}
+
+py::dict counts(PyKernelTrace& t) {
+  std::lock_guard<std::mutex> guard(t.lock);
+  KernelCounts c;
+  {
+    py::gil_scoped_release release;
+    c = count_kernel(*t.reader);
+    t.reader->rewind();
+  }
+  py::dict d;
+  d["thread_blocks"] = c.thread_blocks;
+  d["warp_instructions"] = c.warp_insts;
+  d["thread_instructions"] = c.thread_insts;
+  size_t ops = t.reader->isa().size();
+  auto shaped = [&](const std::vector<uint64_t>& v) {
+    py::array_t<uint64_t> a({ops, size_t(kNumMemSpaces)});
+    if (!v.empty()) std::memcpy(a.mutable_data(), v.data(), v.size() * sizeof(uint64_t));
+    return a;
+  };
+  d["warp_by_opcode_space"] = shaped(c.warp_by_opcode_space);
+  d["thread_by_opcode_space"] = shaped(c.thread_by_opcode_space);
+  return d;
+}
+
+py::list commands(const std::string& path) {
+  std::vector<Command> cmds;
+  {
+    py::gil_scoped_release release;
+    cmds = read_command_list(path);
+  }
+  py::list out;
+  for (const Command& c : cmds) {
+    const char* kind = c.kind == Command::Kind::Kernel       ? "kernel"
+                       : c.kind == Command::Kind::MemcpyHtoD ? "memcpy_htod"
+                                                             : "other";
+    out.append(py::make_tuple(kind, c.line, text(c.text), path_text(c.kernel_path), c.address, c.bytes));
+  }
+  return out;
+}
+
+}  // namespace
+
+void register_trace(py::module_& m) {
+  py::class_<IsaRegistry, std::shared_ptr<IsaRegistry>>(m, "IsaRegistry")
+      .def(py::init([](const std::string& dir) {
+             py::gil_scoped_release release;
+             return std::make_shared<IsaRegistry>(dir);
+           }),
+           py::arg("dir"))
+      .def(py::init([](const std::string& dir, const std::vector<std::pair<std::string, std::string>>& units) {
+             py::gil_scoped_release release;
+             return std::make_shared<IsaRegistry>(dir, units);
+           }),
+           py::arg("dir"), py::arg("unit_overrides"))
+      .def("versions", &IsaRegistry::versions)
+      .def_property_readonly("dir", &IsaRegistry::dir)
+      .def("table", [](const IsaRegistry& r, uint32_t v) {
+        const IsaTable& t = r.for_version(v, "binary version", 0);
+        return py::make_tuple(t.name(), t.path(), opcode_rows(t), t.unit_names());
+      });
+
+  py::class_<PyKernelTrace>(m, "KernelTrace")
+      .def(py::init([](const std::string& path, std::shared_ptr<IsaRegistry> registry) {
+             auto t = std::make_unique<PyKernelTrace>();
+             t->registry = registry;
+             py::gil_scoped_release release;
+             t->reader = std::make_unique<KernelTraceReader>(path, *registry);
+             return t;
+           }),
+           py::arg("path"), py::arg("registry"))
+      .def_property_readonly("info", [](PyKernelTrace& t) { return info_dict(t.reader->info(), t.reader->isa()); })
+      .def_property_readonly("opcodes", [](PyKernelTrace& t) { return opcode_rows(t.reader->isa()); })
+      .def_property_readonly("unit_names", [](PyKernelTrace& t) { return t.reader->isa().unit_names(); })
+      .def("next_block", &next_block)
+      .def("skip", &skip, py::arg("count"))
+      .def("rewind",
+           [](PyKernelTrace& t) {
+             std::lock_guard<std::mutex> guard(t.lock);
+             t.reader->rewind();
+           })
+      .def("counts", &counts);
+
+  m.def("read_command_list", &commands, py::arg("path"));
+  m.attr("INST_RECORD_SIZE") = sizeof(InstRecord);
+}

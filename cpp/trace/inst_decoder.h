@@ -1,0 +1,52 @@
+// Decoding of one instruction line into an InstRecord (+ lane addresses).
+// Opcode spellings ("LDG.E.64.SYS") are resolved once and cached, so the per
+// line cost is tokenizing and number parsing only.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "trace/inst_record.h"
+#include "trace/isa_table.h"
+#include "trace/spelling_cache.h"
+#include "trace/tokenizer.h"
+#include "trace/trace_reader.h"
+
+namespace accelsim::trace {
+
+
+// The old layout's per-line prefix "tb_x tb_y tb_z warp".
+struct OldPrefix {
+  Dim3 tb;
+  uint32_t warp = 0;
+};
+
+// Per-thread access size from the modifiers: .8/.16/.32/.64/.128 bits, U8/S8,
+// U16/S16, else 4 bytes (as the tracer and the reference derive it).
+uint8_t access_bytes_from_modifiers(std::string_view opcode);
+
+// Generic LD/ST: which window the address falls in. Bases of 0 mean the
+// tracer did not record them; the reference then calls the access shared.
+uint8_t classify_generic(uint64_t addr, uint64_t shmem_base, uint64_t local_base);
+
+class InstDecoder {
+ public:
+  InstDecoder(const KernelInfo& info, const IsaTable& isa);
+  // Decodes `line` (number `line_no`). A memory instruction with active lanes
+  // appends 32 lane addresses to `addrs` (inactive lanes 0). In the old layout
+  // the line's prefix goes to `*prefix`. Throws TraceError on any bad field.
+  void decode(std::string_view line, int64_t line_no, InstRecord& out,
+              std::vector<uint64_t>& addrs, OldPrefix* prefix);
+
+ private:
+  const KernelInfo& info_;
+  const IsaTable& isa_;
+  SpellingCache cache_;
+
+  const OpcodeSpelling& spelling(std::string_view op, int64_t line_no);
+  void decode_addresses(Tokens& tok, int64_t line_no, InstRecord& out, std::vector<uint64_t>& addrs);
+  [[noreturn]] void fail(int64_t line_no, const char* field, const std::string& detail) const;
+};
+
+}  // namespace accelsim::trace

@@ -1,0 +1,60 @@
+"""``accelsim trace-info PATH [--json]``: kernels and totals of a trace."""
+from __future__ import annotations
+
+import json
+
+
+def register(sub) -> None:
+    parser = sub.add_parser("trace-info", help="summarise an Accel-Sim SASS trace")
+    parser.add_argument("path", help="kernelslist.g, a folder holding one, or a kernel-N.traceg[.gz|.xz]")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--mix", action="store_true", help="also print the instruction mix")
+    parser.set_defaults(func=_run)
+
+
+def summary(trace) -> dict:
+    """Kernels and totals as plain data (what --json prints)."""
+    kernels = trace.kernels
+    rows = []
+    for r in kernels.itertuples(index=False):
+        rows.append({"id": int(r.id), "name": r.name, "grid": list(r.grid), "block": list(r.block),
+                     "shmem": int(r.shmem), "nregs": int(r.nregs), "stream": int(r.stream),
+                     "binary_version": int(r.binary_version), "thread_blocks": int(r.thread_blocks),
+                     "warp_instructions": int(r.warp_instructions),
+                     "thread_instructions": int(r.thread_instructions), "path": r.path})
+    return {"path": str(trace.path), "kernels": rows, "totals": trace.totals()}
+
+
+def print_summary(trace, mix: bool = False) -> None:
+    data = summary(trace)
+    print(f"trace: {data['path']}")
+    header = f"{'id':>4} {'grid':>14} {'block':>14} {'regs':>4} {'sm':>3} {'blocks':>7} " \
+             f"{'warp insts':>11} {'thread insts':>13}  name"
+    print(header)
+    for k in data["kernels"]:
+        grid = "({},{},{})".format(*k["grid"])
+        block = "({},{},{})".format(*k["block"])
+        name = k["name"] if len(k["name"]) <= 40 else k["name"][:37] + "..."
+        print(f"{k['id']:>4} {grid:>14} {block:>14} {k['nregs']:>4} {k['binary_version']:>3} "
+              f"{k['thread_blocks']:>7} {k['warp_instructions']:>11,} {k['thread_instructions']:>13,}  {name}")
+    t = data["totals"]
+    print(f"total: {t['kernels']} kernels, {t['thread_blocks']:,} thread blocks, "
+          f"{t['warp_instructions']:,} warp instructions, {t['thread_instructions']:,} thread "
+          f"instructions, {t['memcpy_htod']} MemcpyHtoD ({t['memcpy_htod_bytes']:,} bytes)")
+    if mix:
+        print()
+        print(trace.instruction_mix().to_string(index=False))
+
+
+def _run(args) -> int:
+    from accelsim.trace import open_trace
+
+    trace = open_trace(args.path)
+    if args.json:
+        data = summary(trace)
+        if args.mix:
+            data["instruction_mix"] = trace.instruction_mix().to_dict(orient="records")
+        print(json.dumps(data, indent=2))
+    else:
+        print_summary(trace, mix=args.mix)
+    return 0

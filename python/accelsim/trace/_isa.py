@@ -1,0 +1,28 @@
+"""The bundled ISA tables (configs/isa) as a C++ registry, loaded once per
+(folder, unit overrides)."""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from accelsim import _core
+from accelsim._paths import data_dir
+
+
+def default_isa_dir() -> Path:
+    return data_dir() / "isa"
+
+
+@functools.lru_cache(maxsize=8)
+def _registry(folder: str, overrides: tuple):
+    if overrides:
+        return _core.IsaRegistry(folder, list(overrides))
+    return _core.IsaRegistry(folder)
+
+
+def isa_registry(isa_dir: str | Path | None = None, opcode_units: dict | None = None):
+    """The (immutable, shared) registry of the tables in ``isa_dir``, with
+    ``opcode_units`` ({opcode: unit class}) applied to every table."""
+    folder = Path(isa_dir) if isa_dir is not None else default_isa_dir()
+    overrides = tuple(sorted((opcode_units or {}).items()))
+    return _registry(str(folder.resolve()), overrides)
