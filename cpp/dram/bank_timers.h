@@ -1,0 +1,57 @@
+// The per-bank and per-channel state machines of one DRAM channel. Every rule
+// is an "earliest cycle" stamp set when a command issues (no per-cycle
+// countdowns), so a channel can skip idle cycles and the scheduler can ask
+// "may this command issue now?" in O(1).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "dram/dram_config.h"
+
+namespace accelsim::dram {
+
+enum class DramCommand : uint8_t { activate, precharge, read, write, refresh };
+
+inline constexpr int64_t kNoRow = -1;
+
+class BankTimers {
+ public:
+  explicit BankTimers(const DramChannelConfig& cfg);
+
+  int64_t open_row(uint32_t bank) const { return banks_[bank].open_row; }
+  bool any_open() const { return open_banks_ > 0; }
+  uint32_t bank_count() const { return static_cast<uint32_t>(banks_.size()); }
+
+  // Earliest cycle at which the command could issue, ignoring the row state
+  // (the caller knows which command the bank needs).
+  int64_t earliest_activate(uint32_t bank) const;
+  int64_t earliest_precharge(uint32_t bank) const { return banks_[bank].next_pre; }
+  int64_t earliest_column(uint32_t bank, bool is_write) const;
+  int64_t earliest_refresh() const;  // all banks closed and precharged
+
+  void activate(uint32_t bank, int64_t row, int64_t now);
+  void precharge(uint32_t bank, int64_t now);
+  // Returns the cycle the last data beat leaves the bus.
+  int64_t column(uint32_t bank, bool is_write, uint32_t bursts, int64_t now);
+  void refresh(int64_t now);
+
+ private:
+  struct Bank {
+    int64_t open_row = kNoRow;
+    int64_t next_act = 0;  // tRC after ACT, tRP after PRE, tRFC after REF
+    int64_t next_pre = 0;  // tRAS, tRTPL, tWL + burst + tWR
+    int64_t next_col = 0;  // tRCD
+  };
+  DramTiming t_;
+  uint32_t groups_;
+  uint32_t burst_cycles_;
+  std::vector<Bank> banks_;
+  std::vector<int64_t> group_next_col_;  // tCCDL inside a bank group
+  int64_t next_act_any_ = 0;             // tRRD
+  int64_t next_col_any_ = 0;             // tCCD across groups
+  int64_t next_read_any_ = 0;            // tCDLR after write data
+  int64_t bus_free_ = 0;                 // first cycle the data bus is free
+  uint32_t open_banks_ = 0;
+};
+
+}  // namespace accelsim::dram
