@@ -1,10 +1,11 @@
 // A fixed-capacity FIFO: storage is allocated once at construction, push and
 // pop never allocate. Used for DRAM return queues and interconnect buffers.
+// (Generic; belongs in cpp/base once the shared bounded queues land there.)
 #pragma once
 #include <cstddef>
 #include <vector>
 
-namespace accelsim::dram {
+namespace accelsim {
 
 template <typename T>
 class RingBuffer {
@@ -38,4 +39,4 @@ class RingBuffer {
   size_t size_ = 0;
 };
 
-}  // namespace accelsim::dram
+}  // namespace accelsim
