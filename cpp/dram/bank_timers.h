@@ -25,31 +25,36 @@ class BankTimers {
   // Earliest cycle at which the command could issue, ignoring the row state
   // (the caller knows which command the bank needs).
   int64_t earliest_activate(uint32_t bank) const;
-  int64_t earliest_precharge(uint32_t bank) const { return banks_[bank].next_pre; }
+  int64_t earliest_precharge(uint32_t bank) const;
   int64_t earliest_column(uint32_t bank, bool is_write) const;
   int64_t earliest_refresh() const;  // all banks closed and precharged
 
   void activate(uint32_t bank, int64_t row, int64_t now);
   void precharge(uint32_t bank, int64_t now);
-  // Returns the cycle the last data beat leaves the bus.
-  int64_t column(uint32_t bank, bool is_write, uint32_t bursts, int64_t now);
+  // One burst (a column command); returns the cycle its last beat leaves the bus.
+  int64_t column(uint32_t bank, bool is_write, int64_t now);
   void refresh(int64_t now);
 
  private:
   struct Bank {
     int64_t open_row = kNoRow;
     int64_t next_act = 0;  // tRC after ACT, tRP after PRE, tRFC after REF
-    int64_t next_pre = 0;  // tRAS, tRTPL, tWL + burst + tWR
-    int64_t next_col = 0;  // tRCD
+    int64_t next_pre = 0;     // tRAS, read burst, tWL + burst + tWR
+    int64_t next_read = 0;    // tRCD
+    int64_t next_write = 0;   // tRCDWR
   };
   DramTiming t_;
   uint32_t groups_;
-  uint32_t burst_cycles_;
+  int64_t burst_cycles_;
+  int64_t rcd_write_;    // tRCDWR = tRCD - (tWL + 1), >= 0
+  int64_t read_to_write_;  // tRTW = tCL + burst + 2 - tWL
   std::vector<Bank> banks_;
   std::vector<int64_t> group_next_col_;  // tCCDL inside a bank group
+  std::vector<int64_t> group_next_pre_;  // tRTPL: read to precharge in the group
   int64_t next_act_any_ = 0;             // tRRD
   int64_t next_col_any_ = 0;             // tCCD across groups
-  int64_t next_read_any_ = 0;            // tCDLR after write data
+  int64_t next_read_any_ = 0;            // tCDLR after write data (tWTR)
+  int64_t next_write_any_ = 0;           // tRTW after a read
   int64_t bus_free_ = 0;                 // first cycle the data bus is free
   uint32_t open_banks_ = 0;
 };

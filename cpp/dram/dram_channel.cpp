@@ -30,7 +30,8 @@ bool DramChannel::push(const DramRequest& req) {
     return false;
   }
   auto& q = req.is_write && separate_writes() ? writes_ : reads_;
-  q.push_back(QueueEntry{req, false});  // capacity reserved: no allocation
+  const uint32_t bursts = (req.size_bytes + cfg_.burst_bytes() - 1) / cfg_.burst_bytes();
+  q.push_back(QueueEntry{req, bursts == 0 ? 1 : bursts, false});  // capacity reserved: no allocation
   return true;
 }
 
@@ -90,17 +91,20 @@ void DramChannel::step_refresh(int64_t now) {
   refresh_due_ += cfg_.timing[TimingParam::tREFI];
 }
 
+// One column command moves one burst; a request larger than a burst stays
+// queued (and, being the oldest hit, normally goes again next) until its
+// last burst, which completes it.
 bool DramChannel::issue_column(std::vector<QueueEntry>& q, int64_t now) {
   const SchedulerView view{q, timers_, now, !returns_.full()};
   const int i = scheduler_->pick_column(view);
   if (i < 0) return false;
-  const QueueEntry e = q[static_cast<size_t>(i)];
-  const uint32_t bursts = std::max<uint32_t>(1, (e.req.size_bytes + cfg_.burst_bytes() - 1) / cfg_.burst_bytes());
-  const int64_t data_end = timers_.column(e.req.bank, e.req.is_write, bursts, now);
+  QueueEntry& e = q[static_cast<size_t>(i)];
+  const int64_t data_end = timers_.column(e.req.bank, e.req.is_write, now);
+  bump(DramCounter::busy_cycles, cfg_.burst_cycles());
+  record(e.req.is_write ? DramCommand::write : DramCommand::read, e.req.bank, now);
+  if (--e.bursts_left > 0) return true;
   bump(e.req.is_write ? DramCounter::writes : DramCounter::reads);
   bump(e.activated ? DramCounter::row_misses : DramCounter::row_hits);
-  bump(DramCounter::busy_cycles, uint64_t{cfg_.burst_cycles()} * bursts);
-  record(e.req.is_write ? DramCommand::write : DramCommand::read, e.req.bank, now);
   // Data ends are monotone (one data bus), so the return FIFO stays ordered.
   if (!e.req.is_write || e.req.ack_write) returns_.push({e.req.tag, e.req.is_write, data_end});
   q.erase(q.begin() + i);

@@ -10,8 +10,8 @@ struct DramRequest {
   uint32_t tag = 0;
   uint32_t bank = 0;
   int64_t row = 0;
-  uint32_t column = 0;       // byte in row; informative (one burst per column command)
-  uint32_t size_bytes = 32;  // rounded up to whole bursts
+  uint32_t column = 0;       // byte in row; informative
+  uint32_t size_bytes = 32;  // one column command per burst (BL x bus width bytes)
   bool is_write = false;
   bool ack_write = false;    // a write also shows up in pop_completed()
 };
@@ -25,7 +25,8 @@ struct DramCompletion {
 // A queued request as the schedulers see it.
 struct QueueEntry {
   DramRequest req;
-  bool activated = false;  // an ACT was issued on its behalf (row miss)
+  uint32_t bursts_left = 1;  // column commands still to issue
+  bool activated = false;    // an ACT was issued on its behalf (row miss)
 };
 
 }  // namespace accelsim::dram

@@ -15,7 +15,9 @@ RowNeed row_need(const QueueEntry& e, const BankTimers& banks) {
 
 bool column_ready(const QueueEntry& e, const SchedulerView& v) {
   if (v.banks.open_row(e.req.bank) != e.req.row) return false;
-  if ((!e.req.is_write || e.req.ack_write) && !v.return_space) return false;
+  // The last burst of a read (or acked write) needs a return-queue slot.
+  const bool needs_slot = (!e.req.is_write || e.req.ack_write) && e.bursts_left <= 1;
+  if (needs_slot && !v.return_space) return false;
   return v.banks.earliest_column(e.req.bank, e.req.is_write) <= v.now;
 }
 

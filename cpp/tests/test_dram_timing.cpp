@@ -192,3 +192,62 @@ TEST_CASE("512-data-bus-occupancy-burst-length") {
   CHECK_EQ(done[0].cycle, int64_t{40 + 6 + 4});
   CHECK_EQ(ch.counter(DramCounter::busy_cycles), uint64_t{4 * 4});
 }
+
+TEST_CASE("513-read-to-write-turnaround-tRTW") {
+  DramChannel ch(small_config("fcfs"), "dram0");
+  std::vector<CommandRecord> log;
+  std::vector<DramCompletion> done;
+  open_rows(ch, {0, 1}, done);
+  ch.set_command_log(&log);
+  CHECK(ch.push(rd(1, 0, 1)));
+  CHECK(ch.push(wr(2, 1, 1)));
+  run(ch, 40, 70, done);
+  // tRTW = tCL + burst + 2 turnaround - tWL = 6 + 1 + 2 - 2.
+  CHECK_EQ(cmd_cycle(log, DramCommand::write, 1) - cmd_cycle(log, DramCommand::read, 0), int64_t{7});
+}
+
+TEST_CASE("514-read-to-precharge-tRTPL-spans-the-bank-group") {
+  for (uint32_t other : {0u, 1u}) {  // bank 0 shares group 0 with bank 4; bank 1 does not
+    DramChannel ch(small_config(), "dram0");
+    std::vector<CommandRecord> log;
+    std::vector<DramCompletion> done;
+    open_rows(ch, {4, other}, done);
+    ch.set_command_log(&log);
+    CHECK(ch.push(rd(1, 4, 1)));
+    CHECK(ch.push(rd(2, other, 2)));  // needs a PRE of `other`
+    run(ch, 40, 80, done);
+    CHECK_EQ(cmd_cycle(log, DramCommand::read, 4), int64_t{40});
+    CHECK_EQ(cmd_cycle(log, DramCommand::precharge, static_cast<int>(other)), int64_t{other == 0 ? 42 : 41});
+  }
+}
+
+TEST_CASE("515-write-after-activate-tRCDWR") {
+  DramChannel ch(small_config(), "dram0");
+  std::vector<CommandRecord> log;
+  ch.set_command_log(&log);
+  std::vector<DramCompletion> done;
+  CHECK(ch.push(wr(2, 1, 1)));
+  run(ch, 0, 40, done);
+  // A write may go tRCDWR = tRCD - (tWL + 1) = 2 after its ACT (a read: tRCD = 5).
+  CHECK_EQ(cmd_cycle(log, DramCommand::activate, 1), int64_t{0});
+  CHECK_EQ(cmd_cycle(log, DramCommand::write, 1), int64_t{2});
+  CHECK(done.empty());  // not acked: completes silently
+  CHECK_EQ(ch.counter(DramCounter::writes), uint64_t{1});
+}
+
+TEST_CASE("516-large-request-one-column-command-per-burst") {
+  DramChannel ch(small_config(), "dram0");
+  std::vector<CommandRecord> log;
+  std::vector<DramCompletion> done;
+  open_rows(ch, {0}, done);
+  ch.set_command_log(&log);
+  DramRequest r = rd(1, 0, 1);
+  r.size_bytes = 128;  // four 32 B bursts, same bank: tCCDL apart
+  CHECK(ch.push(r));
+  run(ch, 40, 80, done);
+  CHECK_EQ(cmd_cycle(log, DramCommand::read, 0, 3), int64_t{40 + 3 * 4});
+  CHECK_EQ(done.size(), size_t{1});
+  CHECK_EQ(done[0].cycle, int64_t{52 + 6 + 1});
+  CHECK_EQ(ch.counter(DramCounter::reads), uint64_t{2});  // one from open_rows
+  CHECK_EQ(ch.counter(DramCounter::busy_cycles), uint64_t{5});
+}
