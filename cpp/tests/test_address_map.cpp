@@ -149,3 +149,20 @@ TEST_CASE("536-xor-bank-indexing-spreads-row-strides") {
     CHECK_EQ(used, xb ? 16 : 1);
   }
 }
+
+TEST_CASE("537-non-power-of-two-partition-counts-stay-balanced") {
+  // 12 and 24 partitions (x2 slices): IPOLY on the power-of-two factor, the
+  // odd factor by modulo. Not exactly conflict-free, but far from camping.
+  for (int64_t parts : {12, 24}) {
+    const AddressMap ipoly(params(parts, 2, "ipoly"));
+    const AddressMap linear(params(parts, 2, "linear"));
+    const int64_t n = 128 * parts;
+    const int64_t even = n / parts;
+    bool linear_camps = false;
+    for (uint64_t stride = 256; stride <= 256ull * 4096; stride *= 2) {
+      CHECK(imbalance(ipoly, parts, stride, n) * 10 <= even * 3);  // within about +-15%
+      linear_camps = linear_camps || imbalance(linear, parts, stride, n) >= 2 * even;
+    }
+    CHECK(linear_camps);
+  }
+}
