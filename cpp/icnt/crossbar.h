@@ -71,6 +71,7 @@ class Crossbar {
     uint32_t sent;
   };
   static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+  static constexpr uint32_t kBlocked = kNone - 1;  // winner_ mark: output full this cycle
   static size_t idx(uint32_t port, PortCounter c) { return port * kPortCounterCount + static_cast<size_t>(c); }
 
   void arbitrate();

@@ -43,7 +43,7 @@ void Crossbar<Payload>::tick(int64_t now) {
   arbitrate();
   count_stalls();
   for (uint32_t d = 0; d < cfg_.destinations; ++d)
-    if (winner_[d] != kNone) move_flit(winner_[d], d, now);
+    if (winner_[d] < cfg_.sources) move_flit(winner_[d], d, now);
 }
 
 // Per output: the source holding it mid-packet keeps it; otherwise the first
@@ -73,7 +73,11 @@ void Crossbar<Payload>::count_stalls() {
     const uint32_t d = inputs_[s].front().dst;
     if (winner_[d] == s) continue;
     ++src_counters_[idx(s, PortCounter::stall_cycles)];
-    if (out_used_[d] >= cfg_.out_buffer_flits) ++dst_counters_[idx(d, PortCounter::stall_cycles)];
+    // A full output counts one stall per cycle, however many sources wait.
+    if (out_used_[d] >= cfg_.out_buffer_flits && winner_[d] == kNone) {
+      ++dst_counters_[idx(d, PortCounter::stall_cycles)];
+      winner_[d] = kBlocked;
+    }
   }
 }
 
