@@ -23,24 +23,6 @@ BankTimers::BankTimers(const DramChannelConfig& cfg)
       group_next_col_(cfg.bank_groups, 0),
       group_next_pre_(cfg.bank_groups, 0) {}
 
-int64_t BankTimers::earliest_activate(uint32_t bank) const {
-  return std::max(banks_[bank].next_act, next_act_any_);
-}
-
-int64_t BankTimers::earliest_precharge(uint32_t bank) const {
-  return std::max(banks_[bank].next_pre, group_next_pre_[bank_group_of(bank, groups_)]);
-}
-
-int64_t BankTimers::earliest_column(uint32_t bank, bool is_write) const {
-  const Bank& b = banks_[bank];
-  const int64_t own = is_write ? std::max(b.next_write, next_write_any_)
-                               : std::max(b.next_read, next_read_any_);
-  const int64_t t = std::max({own, group_next_col_[bank_group_of(bank, groups_)], next_col_any_});
-  // One data bus: this command's data may not overlap the previous command's.
-  const int64_t latency = is_write ? t_[TP::tWL] : t_[TP::tCL];
-  return std::max(t, bus_free_ - latency);
-}
-
 int64_t BankTimers::earliest_refresh() const {
   int64_t t = 0;
   for (const Bank& b : banks_) t = std::max(t, b.next_act);

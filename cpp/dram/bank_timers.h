@@ -3,6 +3,7 @@
 // countdowns), so a channel can skip idle cycles and the scheduler can ask
 // "may this command issue now?" in O(1).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -58,5 +59,24 @@ class BankTimers {
   int64_t bus_free_ = 0;                 // first cycle the data bus is free
   uint32_t open_banks_ = 0;
 };
+
+// Inline: the schedulers call these for every queued request each cycle.
+inline int64_t BankTimers::earliest_activate(uint32_t bank) const {
+  return std::max(banks_[bank].next_act, next_act_any_);
+}
+
+inline int64_t BankTimers::earliest_precharge(uint32_t bank) const {
+  return std::max(banks_[bank].next_pre, group_next_pre_[bank_group_of(bank, groups_)]);
+}
+
+inline int64_t BankTimers::earliest_column(uint32_t bank, bool is_write) const {
+  const Bank& b = banks_[bank];
+  const int64_t own = is_write ? std::max(b.next_write, next_write_any_)
+                               : std::max(b.next_read, next_read_any_);
+  const int64_t t = std::max({own, group_next_col_[bank_group_of(bank, groups_)], next_col_any_});
+  // One data bus: this command's data may not overlap the previous command's.
+  const int64_t latency = is_write ? t_[TimingParam::tWL] : t_[TimingParam::tCL];
+  return std::max(t, bus_free_ - latency);
+}
 
 }  // namespace accelsim::dram

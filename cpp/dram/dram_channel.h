@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "dram/bank_queue.h"
 #include "dram/bank_timers.h"
 #include "dram/dram_counters.h"
 #include "dram/dram_request.h"
@@ -59,10 +60,15 @@ class DramChannel {
  private:
   bool separate_writes() const { return cfg_.write_queue > 0; }
   void update_drain_mode();
-  std::vector<QueueEntry>& active_queue();
+  BankQueue& active_queue();
   void step_refresh(int64_t now);
-  bool issue_column(std::vector<QueueEntry>& q, int64_t now);
-  bool issue_row(std::vector<QueueEntry>& q, int64_t now);
+  bool issue_commands(int64_t now);
+  int64_t next_command_cycle();
+  bool issue_column(BankQueue& q, int64_t now);
+  bool issue_row(BankQueue& q, int64_t now);
+  void open_row(uint32_t bank, int64_t row, int64_t now);
+  void close_row(uint32_t bank, int64_t now);
+  int64_t bank_event(const BankQueue& q, uint32_t bank) const;
   int64_t entry_event(const QueueEntry& e) const;
   void record(DramCommand cmd, uint32_t bank, int64_t now);
   void bump(DramCounter c, uint64_t n = 1) { counters_[static_cast<size_t>(c)] += n; }
@@ -71,14 +77,15 @@ class DramChannel {
   std::string name_;
   std::unique_ptr<DramScheduler> scheduler_;
   BankTimers timers_;
-  std::vector<QueueEntry> reads_;   // oldest first; also the shared queue
-  std::vector<QueueEntry> writes_;  // used only with a separate write queue
+  BankQueue reads_;   // also the shared queue when write_queue == 0
+  BankQueue writes_;  // used only with a separate write queue
   RingBuffer<DramCompletion> returns_;
   DramCounters counters_{};
   bool draining_ = false;
   bool refresh_pending_ = false;
   int64_t refresh_due_ = kNever;
   int64_t now_ = -1;
+  int64_t wake_ = 0;  // no command can issue before this cycle
   std::vector<CommandRecord>* log_ = nullptr;
 };
 

@@ -1,11 +1,12 @@
 #include "dram/dram_scheduler.h"
 
 #include <array>
-#include <bitset>
 
 #include "base/error.h"
 
 namespace accelsim::dram {
+
+constexpr int32_t kNil = BankQueue::kNil;
 
 RowNeed row_need(const QueueEntry& e, const BankTimers& banks) {
   const int64_t open = banks.open_row(e.req.bank);
@@ -29,40 +30,61 @@ bool row_ready(const QueueEntry& e, RowNeed need, const SchedulerView& v) {
 
 namespace {
 
+// Keeps the older of two candidate slots.
+int32_t older(const BankQueue& q, int32_t best, int32_t s) {
+  return best == kNil || q.age(s) < q.age(best) ? s : best;
+}
+
 // Strict arrival order: only the oldest request is served, so one row miss
 // holds up everything behind it (GPGPU-Sim's FCFS).
 class Fcfs final : public DramScheduler {
  public:
-  int pick_column(const SchedulerView& v) const override {
-    return !v.queue.empty() && column_ready(v.queue[0], v) ? 0 : -1;
+  int32_t pick_column(const SchedulerView& v) const override {
+    const int32_t s = oldest(v.queue);
+    return s != kNil && column_ready(v.queue.entry(s), v) ? s : kNil;
   }
-  int pick_row(const SchedulerView& v) const override {
-    if (v.queue.empty()) return -1;
-    return row_ready(v.queue[0], row_need(v.queue[0], v.banks), v) ? 0 : -1;
+  int32_t pick_row(const SchedulerView& v) const override {
+    const int32_t s = oldest(v.queue);
+    if (s == kNil) return kNil;
+    const QueueEntry& e = v.queue.entry(s);
+    return row_ready(e, row_need(e, v.banks), v) ? s : kNil;
+  }
+
+ private:
+  static int32_t oldest(const BankQueue& q) {
+    int32_t best = kNil;
+    for (uint32_t b = 0; b < q.bank_count(); ++b)
+      if (q.head(b) != kNil) best = older(q, best, q.head(b));
+    return best;
   }
 };
 
-// First-ready FCFS: the oldest request that hits an open row goes first; row
-// commands go to the oldest request of each bank, but a row that still has
-// queued hits is not closed.
+// First-ready FCFS: the oldest request that hits an open row and may issue
+// now goes first; row commands go to the oldest request of each bank, but a
+// row that still has queued hits is not closed.
 class FrFcfs final : public DramScheduler {
  public:
-  int pick_column(const SchedulerView& v) const override {
-    for (size_t i = 0; i < v.queue.size(); ++i)
-      if (column_ready(v.queue[i], v)) return static_cast<int>(i);
-    return -1;
-  }
-  int pick_row(const SchedulerView& v) const override {
-    std::bitset<256> has_hits, seen;
-    for (const QueueEntry& e : v.queue)
-      if (v.banks.open_row(e.req.bank) == e.req.row) has_hits.set(e.req.bank);
-    for (size_t i = 0; i < v.queue.size(); ++i) {
-      const uint32_t bank = v.queue[i].req.bank;
-      if (seen.test(bank) || has_hits.test(bank)) continue;
-      seen.set(bank);
-      if (row_ready(v.queue[i], row_need(v.queue[i], v.banks), v)) return static_cast<int>(i);
+  int32_t pick_column(const SchedulerView& v) const override {
+    int32_t best = kNil;
+    for (uint32_t b = 0; b < v.queue.bank_count(); ++b) {
+      if (v.queue.hits(b) == 0) continue;
+      for (int32_t s = v.queue.head(b); s != kNil; s = v.queue.next(s))
+        if (column_ready(v.queue.entry(s), v)) {
+          best = older(v.queue, best, s);
+          break;  // later entries of this bank are younger
+        }
     }
-    return -1;
+    return best;
+  }
+  int32_t pick_row(const SchedulerView& v) const override {
+    int32_t best = kNil;
+    for (uint32_t b = 0; b < v.queue.bank_count(); ++b) {
+      const int32_t s = v.queue.head(b);
+      if (s == kNil || v.queue.hits(b) > 0) continue;
+      const QueueEntry& e = v.queue.entry(s);
+      if (row_ready(e, row_need(e, v.banks), v)) best = older(v.queue, best, s);
+    }
+    return best;
   }
 };
 

@@ -8,13 +8,13 @@
 #include <span>
 #include <string>
 
+#include "dram/bank_queue.h"
 #include "dram/bank_timers.h"
-#include "dram/dram_request.h"
 
 namespace accelsim::dram {
 
 struct SchedulerView {
-  std::span<const QueueEntry> queue;  // oldest first
+  const BankQueue& queue;  // the queue being served this cycle
   const BankTimers& banks;
   int64_t now;
   bool return_space;  // a read (or acked write) may take a return-queue slot
@@ -29,10 +29,10 @@ bool row_ready(const QueueEntry& e, RowNeed need, const SchedulerView& v);
 class DramScheduler {
  public:
   virtual ~DramScheduler() = default;
-  // Queue index to issue a read/write for now, or -1.
-  virtual int pick_column(const SchedulerView& v) const = 0;
-  // Queue index whose bank gets its row command (row_need) now, or -1.
-  virtual int pick_row(const SchedulerView& v) const = 0;
+  // Queue slot to issue a read/write for now, or BankQueue::kNil.
+  virtual int32_t pick_column(const SchedulerView& v) const = 0;
+  // Queue slot whose bank gets its row command (row_need) now, or kNil.
+  virtual int32_t pick_row(const SchedulerView& v) const = 0;
 };
 
 std::span<const char* const> dram_scheduler_names();

@@ -52,8 +52,7 @@ void Crossbar<Payload>::tick(int64_t now) {
 template <typename Payload>
 void Crossbar<Payload>::arbitrate() {
   std::fill(winner_.begin(), winner_.end(), kNone);
-  const uint32_t n = cfg_.sources;
-  for (uint32_t s = 0; s < n; ++s) {
+  for (uint32_t s = 0; s < cfg_.sources; ++s) {
     if (inputs_[s].empty()) continue;
     const uint32_t d = inputs_[s].front().dst;
     if (out_used_[d] >= cfg_.out_buffer_flits) continue;
@@ -61,8 +60,10 @@ void Crossbar<Payload>::arbitrate() {
       winner_[d] = lock_[d];
       continue;
     }
-    const uint32_t dist = (s + n - last_grant_[d] - 1) % n;
-    if (winner_[d] == kNone || dist < (winner_[d] + n - last_grant_[d] - 1) % n) winner_[d] = s;
+    // Sources are visited in increasing order, so the first one after the
+    // last grant wins; failing that, the first one at or before it.
+    const uint32_t w = winner_[d];
+    if (w == kNone || (w <= last_grant_[d] && s > last_grant_[d])) winner_[d] = s;
   }
 }
 
