@@ -88,6 +88,15 @@ py::object next_block(PyKernelTrace& t) {
                         to_array(b.warp_begin.data(), b.warp_begin.size()));
 }
 
+// Decodes and drops up to `n` blocks (GIL released); returns how many.
+uint64_t skip(PyKernelTrace& t, uint64_t n) {
+  std::lock_guard<std::mutex> guard(t.lock);
+  py::gil_scoped_release release;
+  uint64_t done = 0;
+  while (done < n && t.reader->next_block(t.block)) ++done;
+  return done;
+}
+
 py::dict counts(PyKernelTrace& t) {
   std::lock_guard<std::mutex> guard(t.lock);
   KernelCounts c;
@@ -136,6 +145,11 @@ void register_trace(py::module_& m) {
              return std::make_shared<IsaRegistry>(dir);
            }),
            py::arg("dir"))
+      .def(py::init([](const std::string& dir, const std::vector<std::pair<std::string, std::string>>& units) {
+             py::gil_scoped_release release;
+             return std::make_shared<IsaRegistry>(dir, units);
+           }),
+           py::arg("dir"), py::arg("unit_overrides"))
       .def("versions", &IsaRegistry::versions)
       .def_property_readonly("dir", &IsaRegistry::dir)
       .def("table", [](const IsaRegistry& r, uint32_t v) {
@@ -156,6 +170,7 @@ void register_trace(py::module_& m) {
       .def_property_readonly("opcodes", [](PyKernelTrace& t) { return opcode_rows(t.reader->isa()); })
       .def_property_readonly("unit_names", [](PyKernelTrace& t) { return t.reader->isa().unit_names(); })
       .def("next_block", &next_block)
+      .def("skip", &skip, py::arg("count"))
       .def("rewind",
            [](PyKernelTrace& t) {
              std::lock_guard<std::mutex> guard(t.lock);

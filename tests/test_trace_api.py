@@ -120,3 +120,20 @@ def test_bundled_tables_load():
                               "barrier", "nop", "tex"]
     assert {"LDGSTS", "DMMA"} <= {r[0] for r in reg.table(80)[2]}
     assert {"HGMMA", "UTMALDG"} <= {r[0] for r in reg.table(90)[2]}
+
+
+def test_opcode_unit_overrides(vecadd):
+    trace = open_trace(vecadd, opcode_units={"FADD": "dp"})
+    mix = trace.instruction_mix(1).set_index("opcode")
+    assert mix.loc["FADD"].unit == "dp"
+    assert open_trace(vecadd).instruction_mix(1).set_index("opcode").loc["FADD"].unit == "sp"
+    with pytest.raises(TraceError) as info:
+        open_trace(vecadd, opcode_units={"FADDX": "dp"})
+    assert info.value.field == "opcode"
+
+
+def test_positional_access(vecadd):
+    trace = open_trace(vecadd)
+    assert trace[0] is trace.kernel(1) and trace[-1] is trace[0]
+    with pytest.raises(IndexError):
+        trace[1]

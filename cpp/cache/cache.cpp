@@ -22,8 +22,12 @@ Cache::Cache(const CacheParams& p)
       tags_(sets_for(p), p.assoc, p.line_bytes, p.sector_bytes, p.replacement, p.set_index),
       mshr_(p.mshr_entries, p.mshr_max_merge),
       miss_queue_(p.miss_queue_entries) {
-  if (p.miss_queue_entries < 2)
-    throw ConfigError(p.name + ".miss_queue", "a miss may need two slots (fetch + write-back)");
+  // Worst single miss: fetch + victim write-back (+ write-through copy).
+  const bool three = p.write_policy == WritePolicy::WRITE_THROUGH &&
+                     p.write_alloc == WriteAllocPolicy::FETCH_ON_WRITE;
+  if (p.miss_queue_entries < (three ? 3u : 2u))
+    throw ConfigError(p.name + ".miss_queue", "too small for the worst miss (fetch + write-back"
+                                              " + write-through); it would never be admitted");
   if (p.stream_slots == 0 || p.stream_slots > 256)
     throw ConfigError(p.name + ".stream_slots", "stream slots must be 1..256");
   fill_out_.resize(p.mshr_max_merge);
@@ -32,6 +36,10 @@ Cache::Cache(const CacheParams& p)
 }
 
 AccessResult Cache::access(const CacheRequest& req, uint64_t now) {
+  // One predictable branch guards the counter and MSHR-key arithmetic.
+  if (req.stream >= p_.stream_slots || req.sector >= tags_.sectors_per_line() ||
+      tags_.line_of(req.line_addr) != req.line_addr || req.type >= AccessType::COUNT)
+    throw Error(p_.name + ": malformed request (stream slot, sector or unaligned line address)");
   return is_write(req.type) ? write(req, now) : read(req, now);
 }
 
@@ -158,9 +166,10 @@ AccessResult Cache::write_validate(const CacheRequest& req, LineMeta* line, uint
 void Cache::apply_write(LineMeta& line, const CacheRequest& w) {
   const uint8_t bit = uint8_t(1u << w.sector);
   const ByteMask sector = sector_bytes(w.sector);
-  line.written |= (w.bytes & sector);
+  ByteMask& written = tags_.written(line);
+  written |= (w.bytes & sector);
   if (p_.write_policy == WritePolicy::WRITE_BACK) line.modified |= bit;
-  if (line.written.covers(sector)) line.readable |= bit;
+  if (written.covers(sector)) line.readable |= bit;
 }
 
 std::span<const CacheRequest> Cache::fill(uint64_t line_addr, uint32_t sector, uint64_t now) {

@@ -106,7 +106,7 @@ class Cache {
   AccessResult record(const CacheRequest& req, Outcome o, FailReason r = FailReason::NONE);
   bool evict_for(LineMeta& victim, uint64_t now);
   void push_writeback(const LineMeta& line, uint64_t now);
-  OutRequest writeback_of(const LineMeta& line) const;
+  OutRequest writeback_of(const LineMeta& line);
   void push_out(const OutRequest& out, uint64_t now);
   void apply_write(LineMeta& line, const CacheRequest& w);
   ByteMask sector_bytes(uint32_t sector) const;

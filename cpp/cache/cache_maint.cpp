@@ -32,7 +32,7 @@ void Cache::push_out(const OutRequest& out, uint64_t now) {
 
 // Fully readable modified sectors go back whole; partially written ones
 // carry only their written bytes (write-validate).
-OutRequest Cache::writeback_of(const LineMeta& line) const {
+OutRequest Cache::writeback_of(const LineMeta& line) {
   OutRequest out;
   out.line_addr = line.line_addr;
   out.type = p_.writeback_type;
@@ -41,7 +41,7 @@ OutRequest Cache::writeback_of(const LineMeta& line) const {
   for (uint32_t s = 0; s < tags_.sectors_per_line(); ++s) {
     if (!(line.modified >> s & 1)) continue;
     ByteMask sec = sector_bytes(s);
-    out.bytes |= (line.readable >> s & 1) ? sec : (line.written & sec);
+    out.bytes |= (line.readable >> s & 1) ? sec : (tags_.written(line) & sec);
   }
   return out;
 }
@@ -75,9 +75,9 @@ void Cache::invalidate_all() {
     if (!line.allocated) continue;
     if (line.reserved) {  // keep the tag so the pending fill lands
       line.readable = line.modified = 0;
-      line.written = ByteMask{};
+      tags_.written(line) = ByteMask{};
     } else {
-      line = LineMeta{};
+      tags_.invalidate(line);
     }
   }
 }
@@ -88,7 +88,7 @@ void Cache::flush(std::vector<OutRequest>& out) {
     OutRequest wb = writeback_of(line);
     out.push_back(wb);
     line.modified = 0;
-    line.written = ByteMask{};
+    tags_.written(line) = ByteMask{};
   }
 }
 

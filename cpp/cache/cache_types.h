@@ -93,3 +93,27 @@ struct AccessResult {
 };
 
 }  // namespace accelsim::cache
+
+namespace accelsim::cache {
+
+// One CacheRequest per sector of a coalesced line request (sector_mask bit
+// s -> sector s), in sector order; the bytes stay line-relative. Returns the
+// number written (<= 8). For the LD/ST unit feeding a sectored cache.
+inline uint32_t split_sectors(uint64_t line_addr, uint8_t sector_mask, const ByteMask& bytes,
+                              AccessType type, uint32_t tag, uint8_t stream, CacheRequest (&out)[8]) {
+  uint32_t n = 0;
+  for (uint32_t s = 0; s < 8; ++s) {
+    if (!(sector_mask >> s & 1)) continue;
+    CacheRequest& r = out[n++];
+    r = CacheRequest{};
+    r.line_addr = line_addr;
+    r.bytes = bytes;
+    r.tag = tag;
+    r.type = type;
+    r.sector = static_cast<uint8_t>(s);
+    r.stream = stream;
+  }
+  return n;
+}
+
+}  // namespace accelsim::cache

@@ -7,6 +7,7 @@
 #include <span>
 #include <vector>
 
+#include "base/flat_index.h"
 #include "cache/cache_types.h"
 
 namespace accelsim::cache {
@@ -37,17 +38,12 @@ class MshrTable {
   void release(int32_t id);
 
  private:
-  void index_insert(uint64_t key, int32_t id);
-  void index_erase(uint64_t key);
-
   uint32_t entries_, max_merge_, in_use_ = 0;
   std::vector<uint64_t> key_;           // per entry
   std::vector<uint32_t> count_;         // per entry: waiters held
   std::vector<CacheRequest> waiters_;   // entries x max_merge
   std::vector<int32_t> free_;           // free entry ids (stack)
-  std::vector<int32_t> slot_id_;        // open-addressed index: -1 = empty
-  std::vector<uint64_t> slot_key_;
-  uint64_t slot_mask_ = 0;
+  FlatIndex index_;                     // key -> entry id
 };
 
 }  // namespace accelsim::cache

@@ -1,5 +1,7 @@
 #include "cache/set_index.h"
 
+#include <bit>
+
 #include "base/named_registry.h"
 
 namespace accelsim::cache {
@@ -28,8 +30,11 @@ uint32_t ipoly_index(uint64_t n, const SetIndexParams& p) {
   const uint32_t d = p.set_bits;
   if (d == 0) return 0;
   const uint64_t poly = kPoly[d];
-  for (int bit = 63; bit >= static_cast<int>(d); --bit)
-    if ((n >> bit) & 1) n ^= poly << (bit - d);
+  // Clear the highest set bit at or above degree d until none is left.
+  while (n >> d) {
+    const int bit = 63 - std::countl_zero(n);
+    n ^= poly << (bit - d);
+  }
   return static_cast<uint32_t>(n);
 }
 

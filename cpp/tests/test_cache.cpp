@@ -1,4 +1,8 @@
 // 40x-41x: sectored cache behaviour (hits, misses, MSHR merging, fails).
+#include <bit>
+#include <random>
+#include <vector>
+
 #include "base/error.h"
 #include "cache/cache.h"
 #include "tests/harness.h"
@@ -213,4 +217,65 @@ TEST_CASE("414-cache-per-stream-counters") {
   CHECK_EQ(c.access_counts().size(), size_t{3} * kAccessTypes * kOutcomes);
   c.reset_counters();
   CHECK_EQ(c.count(AccessType::GLOBAL_R, Outcome::HIT, 1), uint64_t{0});
+}
+
+TEST_CASE("415-cache-rejects-malformed-requests") {
+  Cache c(small());
+  CHECK_THROWS(c.access(rd(0x1010, 0), 0), accelsim::Error);  // not line-aligned
+  CHECK_THROWS(c.access(rd(0x1000, 4), 0), accelsim::Error);  // sector 4 of 4
+  CHECK_THROWS(c.access(rd(0x1000, 0, 0, 1), 0), accelsim::Error);  // one stream slot
+}
+
+// Random traffic against every write-allocation mode: every accepted read or
+// merged write comes back from exactly one fill, and the line index agrees
+// with the lines themselves.
+TEST_CASE("416-cache-random-traffic-invariants") {
+  std::mt19937_64 rng(11);
+  for (bool streaming : {false, true})
+    for (WriteAllocPolicy alloc : {WriteAllocPolicy::NO_ALLOCATE, WriteAllocPolicy::FETCH_ON_WRITE,
+                                   WriteAllocPolicy::WRITE_VALIDATE}) {
+      CacheParams p = small(streaming);
+      p.write_alloc = alloc;
+      p.mshr_entries = 6;
+      Cache c(p);
+      std::vector<std::pair<uint64_t, uint8_t>> in_flight;  // fetches sent below
+      uint64_t waiting = 0, returned = 0;
+      auto drain_one = [&](uint64_t now) {
+        const OutRequest& o = c.miss_queue().front();
+        if (!o.write) in_flight.push_back({o.line_addr, uint8_t(std::countr_zero(o.sector_mask))});
+        c.miss_queue().pop();
+        (void)now;
+      };
+      auto fill_one = [&](uint64_t now) {
+        size_t k = rng() % in_flight.size();
+        auto [line, sector] = in_flight[k];
+        in_flight.erase(in_flight.begin() + static_cast<long>(k));
+        if (!c.can_fill()) drain_one(now);
+        returned += c.fill(line, sector, now).size();
+      };
+      for (uint64_t now = 0; now < 4000; ++now) {
+        CacheRequest r = rd(set0(rng() % 5) + 128 * (rng() % 2), uint8_t(rng() % 4), uint32_t(now));
+        if (rng() % 3 == 0) {
+          r.type = AccessType::GLOBAL_W;
+          r.bytes = accelsim::ByteMask::range(r.sector * 32 + uint32_t(rng() % 2) * 16, 16);
+        }
+        Outcome o = c.access(r, now).outcome;
+        bool merged_write = is_write(r.type) && alloc == WriteAllocPolicy::FETCH_ON_WRITE &&
+                            (o == Outcome::MISS || o == Outcome::SECTOR_MISS || o == Outcome::MSHR_HIT);
+        bool waits_read = !is_write(r.type) && o != Outcome::HIT && o != Outcome::RESERVATION_FAIL;
+        waiting += merged_write || waits_read;
+        if (!c.miss_queue().empty() && rng() % 2) drain_one(now);
+        if (!in_flight.empty() && rng() % 3 == 0) fill_one(now);
+      }
+      while (!c.miss_queue().empty()) drain_one(9000);
+      while (!in_flight.empty()) fill_one(9001);
+      CHECK(waiting > 400);  // the traffic really missed
+      CHECK_EQ(returned, waiting);
+      CHECK_EQ(c.mshrs().in_use(), uint32_t{0});
+      for (const LineMeta& line : c.tags().lines()) {
+        if (!line.allocated) continue;
+        CHECK(c.tags().find(line.line_addr) == &line);
+        CHECK_EQ(int(line.reserved), 0);
+      }
+    }
 }

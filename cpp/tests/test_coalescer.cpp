@@ -1,5 +1,6 @@
 // 43x: the coalescer (sub-warp sectors, Kepler lines, sizes, misalignment).
 #include "base/error.h"
+#include "cache/cache_types.h"
 #include "ldst/coalescer.h"
 #include "tests/harness.h"
 
@@ -173,4 +174,20 @@ TEST_CASE("439-coalesce-from-inst-record") {
   uint32_t n = coalesce(inst, std::span<const uint64_t, 32>(pool.data() + inst.addr_offset, 32), kPascal, out);
   CHECK_EQ(n, uint32_t{4});
   CHECK_EQ(out[0].line_addr, uint64_t{0x4000});
+}
+
+TEST_CASE("440-coalesced-request-feeds-sector-accesses") {
+  Lanes l = strided(0x1000, 8);
+  CoalescedBuffer out;
+  CoalescerParams merged = kPascal;
+  merged.merge_groups = true;
+  uint32_t n = coalesce(0xFFFFFFFFu, 8, l.a, merged, out);
+  CHECK_EQ(n, uint32_t{2});
+  accelsim::cache::CacheRequest reqs[8];
+  uint32_t k = accelsim::cache::split_sectors(out[1].line_addr, out[1].sector_mask, out[1].bytes,
+                                              accelsim::cache::AccessType::GLOBAL_R, 5, 0, reqs);
+  CHECK_EQ(k, uint32_t{4});
+  CHECK_EQ(int(reqs[3].sector), 3);
+  CHECK_EQ(reqs[3].line_addr, uint64_t{0x1080});
+  CHECK_EQ(reqs[3].tag, uint32_t{5});
 }

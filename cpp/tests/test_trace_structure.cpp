@@ -132,3 +132,12 @@ TEST_CASE("236-bundled-versions") {
   CHECK(reg.for_version(86, "x", 1).find("LDGSTS") >= 0);
   CHECK_THROWS(reg.for_version(99, "x", 1), TraceError);
 }
+
+TEST_CASE("237-registry-unit-overrides") {
+  IsaRegistry reg(accelsim::testing::isa_dir(), {{"MOV", "int"}, {"LDGSTS", "tex"}});
+  const IsaTable& volta = reg.for_version(70, "x", 1);
+  CHECK_EQ(int(volta.info(uint16_t(volta.find("MOV"))).unit), int(kUnitInt));
+  const IsaTable& ampere = reg.for_version(80, "x", 1);
+  CHECK_EQ(int(ampere.info(uint16_t(ampere.find("LDGSTS"))).unit), int(kUnitTex));
+  CHECK_THROWS(IsaRegistry(accelsim::testing::isa_dir(), {{"NOTANOP", "int"}}), TraceError);
+}

@@ -66,8 +66,8 @@ void InstDecoder::fail(int64_t line_no, const char* field, const std::string& de
 }
 
 const OpcodeSpelling& InstDecoder::spelling(std::string_view op, int64_t line_no) {
-  auto it = cache_.find(op);
-  if (it != cache_.end()) return it->second;
+  uint64_t h = SpellingCache::hash(op);
+  if (const OpcodeSpelling* hit = cache_.find(op, h)) return *hit;
   std::string_view base = op.substr(0, op.find('.'));
   int id = isa_.find(base);
   if (id < 0)
@@ -90,7 +90,7 @@ const OpcodeSpelling& InstDecoder::spelling(std::string_view op, int64_t line_no
     cg |= mod == "CG";
   }
   if ((s.flags & kFlagLoad) && ((strong && gpu) || cg)) s.flags |= kFlagBypassL1;
-  return cache_.emplace(std::string(op), s).first->second;
+  return cache_.insert(op, h, s);
 }
 
 namespace {

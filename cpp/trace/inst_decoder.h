@@ -5,21 +5,16 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "trace/inst_record.h"
 #include "trace/isa_table.h"
+#include "trace/spelling_cache.h"
 #include "trace/tokenizer.h"
 #include "trace/trace_reader.h"
 
 namespace accelsim::trace {
 
-// What one full opcode spelling means (table row + modifiers).
-struct OpcodeSpelling {
-  uint16_t id = 0;
-  uint8_t unit = 0, mem_space = kMemNone, access_bytes = 0, flags = 0;
-};
 
 // The old layout's per-line prefix "tb_x tb_y tb_z warp".
 struct OldPrefix {
@@ -47,7 +42,7 @@ class InstDecoder {
  private:
   const KernelInfo& info_;
   const IsaTable& isa_;
-  std::unordered_map<std::string, OpcodeSpelling, StringHash, std::equal_to<>> cache_;
+  SpellingCache cache_;
 
   const OpcodeSpelling& spelling(std::string_view op, int64_t line_no);
   void decode_addresses(Tokens& tok, int64_t line_no, InstRecord& out, std::vector<uint64_t>& addrs);

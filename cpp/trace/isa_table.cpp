@@ -169,6 +169,22 @@ IsaRegistry::IsaRegistry(const std::string& dir) : dir_(dir) {
   }
 }
 
+IsaRegistry::IsaRegistry(const std::string& dir,
+                         const std::vector<std::pair<std::string, std::string>>& unit_overrides)
+    : IsaRegistry(dir) {
+  for (const auto& [opcode, unit] : unit_overrides) {
+    bool found = false;
+    for (auto& table : tables_) {
+      if (table->find(opcode) < 0) continue;
+      table->set_unit(opcode, unit);
+      found = true;
+    }
+    if (!found)
+      throw TraceError(join(dir, "versions.txt"), 0, "opcode",
+                       "unit override for '" + printable(opcode) + "', which no ISA table defines");
+  }
+}
+
 std::vector<uint32_t> IsaRegistry::versions() const {
   std::vector<uint32_t> v;
   for (const auto& kv : by_version_) v.push_back(kv.first);

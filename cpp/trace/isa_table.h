@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "trace/inst_record.h"
@@ -66,6 +67,11 @@ class IsaRegistry {
  public:
   // Reads <dir>/versions.txt and the tables it names; throws TraceError.
   explicit IsaRegistry(const std::string& dir);
+  // Same, then maps opcodes to unit classes in every table that defines them
+  // (a config's opcode -> unit overrides); an opcode no table defines is a
+  // TraceError (field "opcode").
+  IsaRegistry(const std::string& dir,
+              const std::vector<std::pair<std::string, std::string>>& unit_overrides);
   // Table for a "-binary version" value; throws TraceError (path, line,
   // "binary version") if unsupported.
   const IsaTable& for_version(uint32_t binary_version, const std::string& trace_path,

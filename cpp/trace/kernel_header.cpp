@@ -56,19 +56,35 @@ struct HeaderParser {
 
 void apply(KernelInfo& k, HeaderLines& where, const HeaderParser& p, std::string_view key,
            std::string_view value) {
-  if (key == "kernel name") k.name = std::string(trim(value));
-  else if (key == "kernel id") k.id = p.u32(key, value);
-  else if (key == "grid dim") k.grid = p.dim3(key, value), where.grid = p.line;
-  else if (key == "block dim") k.block = p.dim3(key, value), where.block = p.line;
-  else if (key == "shmem") k.shmem_bytes = p.u32(key, value);
-  else if (key == "nregs") k.nregs = p.u32(key, value);
-  else if (key == "binary version") k.binary_version = p.u32(key, value), where.binary_version = p.line;
-  else if (key == "cuda stream id") k.stream = p.u64(key, value);
-  else if (key == "shmem base_addr") k.shmem_base = p.hex(key, value);
-  else if (key == "local mem base_addr") k.local_base = p.hex(key, value);
-  else if (key == "accelsim tracer version")
-    k.tracer_version = p.version(key, value), where.tracer_version = p.line;
-  else if (key == "enable lineinfo") k.lineinfo = p.u32(key, value) != 0;
+  if (key == "kernel name") {
+    k.name = std::string(trim(value));
+  } else if (key == "kernel id") {
+    k.id = p.u32(key, value);
+  } else if (key == "grid dim") {
+    k.grid = p.dim3(key, value);
+    where.grid = p.line;
+  } else if (key == "block dim") {
+    k.block = p.dim3(key, value);
+    where.block = p.line;
+  } else if (key == "shmem") {
+    k.shmem_bytes = p.u32(key, value);
+  } else if (key == "nregs") {
+    k.nregs = p.u32(key, value);
+  } else if (key == "binary version") {
+    k.binary_version = p.u32(key, value);
+    where.binary_version = p.line;
+  } else if (key == "cuda stream id") {
+    k.stream = p.u64(key, value);
+  } else if (key == "shmem base_addr") {
+    k.shmem_base = p.hex(key, value);
+  } else if (key == "local mem base_addr") {
+    k.local_base = p.hex(key, value);
+  } else if (key == "accelsim tracer version") {
+    k.tracer_version = p.version(key, value);
+    where.tracer_version = p.line;
+  } else if (key == "enable lineinfo") {
+    k.lineinfo = p.u32(key, value) != 0;
+  }
   // other keys (nvbit version, ...) are informational
 }
 

@@ -117,8 +117,8 @@ void KernelTraceReader::Impl::directive(std::string_view first, Tokens& tok, Thr
     std::string_view b = tok.next(), eq = tok.next(), xyz = trim(tok.rest());
     uint32_t c[3];
     size_t c1 = xyz.find(','), c2 = c1 == std::string_view::npos ? c1 : xyz.find(',', c1 + 1);
-    if (b != "block" || eq != "=" || c2 == std::string_view::npos || !parse_u32(xyz.substr(0, c1), c[0]) ||
-        !parse_u32(xyz.substr(c1 + 1, c2 - c1 - 1), c[1]) || !parse_u32(xyz.substr(c2 + 1), c[2]))
+    if (b != "block" || eq != "=" || c2 == std::string_view::npos || !parse_u32(trim(xyz.substr(0, c1)), c[0]) ||
+        !parse_u32(trim(xyz.substr(c1 + 1, c2 - c1 - 1)), c[1]) || !parse_u32(trim(xyz.substr(c2 + 1)), c[2]))
       fail(no, "thread block", "expected 'thread block = x,y,z'");
     out.coord = Dim3{c[0], c[1], c[2]};
     coord_seen = true;
@@ -158,9 +158,12 @@ void KernelTraceReader::Impl::instruction(std::string_view line, ThreadBlockTrac
     if (current_warp >= 0 && pre.warp != w)
       fail(no, "warpid_tb", "line is for warp " + std::to_string(pre.warp) + " but follows 'warp = " +
                                 std::to_string(w) + "'");
-    if (!coord_seen) out.coord = pre.tb, coord_seen = true;
-    else if (pre.tb.x != out.coord.x || pre.tb.y != out.coord.y || pre.tb.z != out.coord.z)
+    if (!coord_seen) {
+      out.coord = pre.tb;
+      coord_seen = true;
+    } else if (pre.tb.x != out.coord.x || pre.tb.y != out.coord.y || pre.tb.z != out.coord.z) {
       fail(no, "threadblock_x", "line names another thread block than this block's");
+    }
     w = pre.warp;
   }
   r.warp = uint8_t(w);

@@ -7,7 +7,19 @@
 
 namespace accelsim::trace {
 
-inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+// Blanks and control characters all separate tokens (one compare per byte).
+inline bool is_space(char c) { return static_cast<unsigned char>(c) <= ' '; }
+
+// Value of a hex digit, or 0xff.
+struct HexDigits {
+  uint8_t value[256];
+  constexpr HexDigits() : value() {
+    for (int i = 0; i < 256; ++i) value[i] = 0xff;
+    for (int i = 0; i < 10; ++i) value['0' + i] = uint8_t(i);
+    for (int i = 0; i < 6; ++i) value['a' + i] = value['A' + i] = uint8_t(10 + i);
+  }
+};
+inline constexpr HexDigits kHexDigits{};
 
 // Whitespace-separated tokens of one line, consumed front to back.
 class Tokens {
@@ -41,11 +53,8 @@ inline bool parse_hex(std::string_view s, uint64_t& out) {
   if (s.empty() || s.size() > 16) return false;
   uint64_t v = 0;
   for (char c : s) {
-    unsigned d;
-    if (c >= '0' && c <= '9') d = unsigned(c - '0');
-    else if (c >= 'a' && c <= 'f') d = unsigned(c - 'a' + 10);
-    else if (c >= 'A' && c <= 'F') d = unsigned(c - 'A' + 10);
-    else return false;
+    uint8_t d = kHexDigits.value[static_cast<unsigned char>(c)];
+    if (d == 0xff) return false;
     v = (v << 4) | d;
   }
   out = v;

@@ -34,9 +34,9 @@ struct KernelInfo {
 };
 
 // One thread block's decoded instructions, grouped by warp:
-// insts[warp_begin[w] .. warp_begin[w+1]) belong to warp w. A memory
-// instruction's lane addresses are addrs[addr_offset .. addr_offset+32)
-// (inactive lanes hold 0).
+// insts[warp_begin[w] .. warp_begin[w+1]) belong to warp w, in trace order.
+// An instruction with kFlagHasAddrs has its lane addresses at
+// addrs[addr_offset .. addr_offset+32) (inactive lanes hold 0).
 struct ThreadBlockTrace {
   uint32_t index = 0;                 // position in the file (0-based)
   Dim3 coord;                         // "thread block = x,y,z"
@@ -49,7 +49,9 @@ struct ThreadBlockTrace {
 class KernelTraceReader {
  public:
   // Parses the header; throws TraceError on a bad header. The ISA table is
-  // chosen from the header's binary version through `isa`.
+  // chosen from the header's binary version through `isa`, which must
+  // outlive the reader. Any TraceError from next_block() leaves the reader
+  // unusable until rewind().
   KernelTraceReader(const std::string& path, const IsaRegistry& isa);
   ~KernelTraceReader();
   KernelTraceReader(const KernelTraceReader&) = delete;

@@ -1,4 +1,5 @@
-"""The bundled ISA tables (configs/isa) as a C++ registry, loaded once per folder."""
+"""The bundled ISA tables (configs/isa) as a C++ registry, loaded once per
+(folder, unit overrides)."""
 from __future__ import annotations
 
 import functools
@@ -13,11 +14,15 @@ def default_isa_dir() -> Path:
 
 
 @functools.lru_cache(maxsize=8)
-def _registry(folder: str):
+def _registry(folder: str, overrides: tuple):
+    if overrides:
+        return _core.IsaRegistry(folder, list(overrides))
     return _core.IsaRegistry(folder)
 
 
-def isa_registry(isa_dir: str | Path | None = None):
-    """The (immutable, shared) registry of the tables in ``isa_dir``."""
+def isa_registry(isa_dir: str | Path | None = None, opcode_units: dict | None = None):
+    """The (immutable, shared) registry of the tables in ``isa_dir``, with
+    ``opcode_units`` ({opcode: unit class}) applied to every table."""
     folder = Path(isa_dir) if isa_dir is not None else default_isa_dir()
-    return _registry(str(folder.resolve()))
+    overrides = tuple(sorted((opcode_units or {}).items()))
+    return _registry(str(folder.resolve()), overrides)

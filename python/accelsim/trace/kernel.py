@@ -47,8 +47,9 @@ class Kernel:
     start when going back); ``blocks()`` walks all of them with bounded memory.
     """
 
-    def __init__(self, path, isa_dir=None, *, _registry=None, _counts_cache: dict | None = None):
-        self._registry = _registry if _registry is not None else isa_registry(isa_dir)
+    def __init__(self, path, isa_dir=None, opcode_units: dict | None = None, *, _registry=None,
+                 _counts_cache: dict | None = None):
+        self._registry = _registry if _registry is not None else isa_registry(isa_dir, opcode_units)
         self._reader = _core.KernelTrace(str(path), self._registry)
         self.info = KernelInfo(**self._reader.info)
         rows = self._reader.opcodes
@@ -82,13 +83,12 @@ class Kernel:
             if index < self._next:
                 self._reader.rewind()
                 self._next = 0
-            while True:
-                item = self._reader.next_block()
-                if item is None:  # not reached: the reader checks the block count
-                    raise IndexError(f"thread block {index} not found")
-                self._next += 1
-                if item[0] == index:
-                    return records_from_raw(item[2], item[3])
+            self._next += self._reader.skip(index - self._next)
+            item = self._reader.next_block()
+            if item is None:  # not reached: the reader checks the block count
+                raise IndexError(f"thread block {index} not found")
+            self._next += 1
+            return records_from_raw(item[2], item[3])
 
     def blocks(self) -> Iterator[tuple[tuple, np.ndarray]]:
         """Yields ``(coord, records)`` for every thread block, in file order

@@ -31,9 +31,9 @@ def resolve_trace_path(path) -> Path:
 class Trace:
     """A workload read from Accel-Sim SASS traces (see ``open_trace``)."""
 
-    def __init__(self, path, isa_dir=None):
+    def __init__(self, path, isa_dir=None, opcode_units: dict | None = None):
         self.path = resolve_trace_path(path)
-        self._registry = isa_registry(isa_dir)
+        self._registry = isa_registry(isa_dir, opcode_units)
         self._commands = _core.read_command_list(str(self.path))
         self._counts: dict = {}
         # Headers only (cheap); bodies are streamed on demand.
@@ -82,6 +82,11 @@ class Trace:
     def __iter__(self):
         return iter(self._kernels)
 
+    def __getitem__(self, position: int) -> Kernel:
+        """The kernel at ``position`` in launch order (0-based); see also
+        ``kernel(kernel_id)``."""
+        return self._kernels[position]
+
     def instruction_mix(self, kernel_id: int | None = None):
         """Counts by opcode, unit class and memory space for one kernel, or
         summed over all kernels when ``kernel_id`` is None."""
@@ -107,7 +112,9 @@ class Trace:
                 "memcpy_htod_bytes": sum(c[5] for c in self._commands if c[0] == "memcpy_htod")}
 
 
-def open_trace(path, isa_dir=None) -> Trace:
+def open_trace(path, isa_dir=None, opcode_units: dict | None = None) -> Trace:
     """Opens a traced workload: a ``kernelslist.g``, a folder containing one,
-    or a single ``kernel-N.traceg`` (plain, .gz or .xz)."""
-    return Trace(path, isa_dir=isa_dir)
+    or a single ``kernel-N.traceg`` (plain, .gz or .xz). ``isa_dir`` replaces
+    the bundled ISA tables; ``opcode_units`` maps opcodes to other unit
+    classes (as a GPU config's ``opcode_units`` does)."""
+    return Trace(path, isa_dir=isa_dir, opcode_units=opcode_units)

@@ -1,0 +1,84 @@
+"""``correlate(hw, sim)``: the whole comparison in one call."""
+from __future__ import annotations
+
+import pandas as pd
+
+from accelsim.correlate import tables
+from accelsim.correlate.evaluate import counter_values, num_sms_column, wide_frame
+from accelsim.correlate.match import paired_values, pair_workloads, unmatched_launches
+from accelsim.correlate.metricmap import MetricMap, load_metric_map
+from accelsim.correlate.mix import instruction_mix
+from accelsim.correlate.profile import read_profile
+from accelsim.correlate.result import Correlation
+from accelsim.correlate.simresult import named_rows, sim_tidy
+from accelsim.correlate.widetable import TIDY_COLUMNS
+from accelsim.errors import ProfileError
+
+
+def hardware_tidy(hw) -> pd.DataFrame:
+    """A tidy hardware frame from paths/mappings (read_profile) or a tidy frame."""
+    if isinstance(hw, pd.DataFrame):
+        missing = [c for c in TIDY_COLUMNS if c not in hw.columns]
+        if missing:
+            raise ProfileError(f"hardware frame lacks column(s) {missing}", None, None,
+                               missing[0])
+        return hw[TIDY_COLUMNS].assign(unit=hw["unit"].fillna("").astype(str))
+    return read_profile(hw)
+
+
+def _kernels(tidy: pd.DataFrame) -> pd.DataFrame:
+    """Every (workload, kernel, launch) of a side, whether or not the map uses its metrics."""
+    return tidy[["workload", "kernel", "launch"]].drop_duplicates().astype({"launch": "int64"})
+
+
+def _side_values(named, aggfunc, metric_map, side, num_sms):
+    wide = wide_frame(named, aggfunc)
+    sms = num_sms_column(wide, metric_map.num_sms_metrics, num_sms)
+    return (counter_values(wide, metric_map.counters, side, sms),
+            counter_values(wide, metric_map.mix, side, sms))
+
+
+def _missing_counters(metric_map: MetricMap, hw_values, sim_values, table) -> pd.DataFrame:
+    """Counters with no paired point, and which side lacks them."""
+    rows = []
+    for counter in metric_map.counters:
+        if (table["counter"] == counter.name).any():
+            continue
+        sides = [side for side, values in (("hardware", hw_values), ("simulator", sim_values))
+                 if not (values["counter"] == counter.name).any()]
+        reason = f"no {' or '.join(sides)} value" if sides else "no kernel has both values"
+        rows.append((counter.name, reason))
+    return pd.DataFrame(rows, columns=["counter", "reason"])
+
+
+def correlate(hw, sim, *, launches: str = "separate", num_sms: float | None = None,
+              metric_map: MetricMap | str | None = None, n_outliers: int = 10) -> Correlation:
+    """Compare hardware profiles with simulator results.
+
+    ``hw``: profiler CSV path(s), ``{workload: path(s)}``, or a tidy frame
+    (workload, kernel, launch, metric, value, unit). ``sim``: result dir(s),
+    result object(s), ``{workload: ...}`` or a simulator tidy frame.
+    ``launches``: "separate" pairs launch i with launch i; "mean" averages each
+    kernel's launches first. ``num_sms``: the GPU's SM count where a profile
+    does not record it (nvprof). ``metric_map``: a MetricMap or YAML path.
+    """
+    if not isinstance(metric_map, MetricMap):
+        metric_map = load_metric_map(metric_map)
+    hw_tidy, sim_frame = hardware_tidy(hw), sim_tidy(sim)
+    hw_values, hw_mix = _side_values(hw_tidy.assign(name=hw_tidy["metric"]), "mean",
+                                     metric_map, "hw", num_sms)
+    sim_values, sim_mix = _side_values(named_rows(sim_frame), "sum", metric_map, "sim", num_sms)
+    hw_kernels, sim_kernels = _kernels(hw_tidy), _kernels(sim_frame)
+    names = pair_workloads(hw_kernels["workload"], sim_kernels["workload"])
+    sim_kernels, sim_values, sim_mix = (frame.assign(workload=frame["workload"].map(names))
+                                        for frame in (sim_kernels, sim_values, sim_mix))
+    table = tables.point_table(paired_values(hw_values, sim_values, launches), metric_map)
+    unmatched = unmatched_launches(hw_kernels, sim_kernels, launches)
+    mix = instruction_mix(hw_mix, sim_mix, launches)
+    return Correlation(
+        table=table, summary=tables.grouped(table, []),
+        by_kernel=tables.by_kernel(table), by_workload=tables.grouped(table, ["workload"]),
+        by_suite=tables.grouped(table, ["suite"]),
+        outliers=tables.outliers(table, mix, n_outliers), unmatched=unmatched,
+        missing=_missing_counters(metric_map, hw_values, sim_values, table), mix=mix,
+        metric_map=metric_map, hw=hw_tidy, sim=sim_frame)

@@ -1,0 +1,66 @@
+"""``read_profile``: any supported profiler export into one tidy DataFrame.
+
+The format is recognised from the header row, so callers never say which
+profiler wrote a file. Columns: workload, kernel, launch, metric, value, unit;
+values are as printed (units in ``unit``), launches count from 0 per kernel.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import pandas as pd
+
+from accelsim.correlate import nsight, nvprof
+from accelsim.correlate.csvblock import read_block
+from accelsim.correlate.widetable import TIDY_COLUMNS
+
+# (recognise header, build tidy rows); the first whose test accepts the header wins.
+FORMATS = [
+    (nsight.is_header, nsight.from_block),
+    (nvprof.is_metrics_header, nvprof.metrics_from_block),
+    (nvprof.is_trace_header, nvprof.trace_from_block),
+    (nvprof.is_summary_header, nvprof.summary_error),
+]
+
+
+def _any_header(fields: list[str]) -> bool:
+    return any(test(fields) for test, _ in FORMATS)
+
+
+def read_profile_file(path: str | Path, workload: str | None = None) -> pd.DataFrame:
+    """Read one nvprof or Nsight Compute CSV export; ``workload`` defaults to the file stem."""
+    block = read_block(path, _any_header)
+    name = workload or Path(path).stem
+    for test, build in FORMATS:
+        if test(block.header):
+            return build(block, name)
+    raise AssertionError("read_block returned a header no format accepts")
+
+
+def _sources(source) -> list[tuple[str | None, Path]]:
+    """Normalise path | [paths] | {workload: path or [paths]} to (workload, path) pairs."""
+    if isinstance(source, Mapping):
+        pairs = []
+        for name, paths in source.items():
+            pairs += [(name, p) for _, p in _sources(paths)]
+        return pairs
+    if isinstance(source, (str, Path)):
+        return [(None, Path(source))]
+    if isinstance(source, Iterable):
+        return [pair for item in source for pair in _sources(item)]
+    raise TypeError(f"expected a path, a list of paths or a mapping, got {type(source).__name__}")
+
+
+def read_profile(source, workload: str | None = None) -> pd.DataFrame:
+    """Read profiler exports into one tidy frame.
+
+    ``source``: a path, a list of paths, or ``{workload: path or [paths]}``.
+    ``workload`` names the workload of every file (else the mapping key, else the
+    file stem). Several files of one workload (e.g. nvprof metrics plus its GPU
+    trace) combine: their launches line up by order per kernel.
+    """
+    frames = [read_profile_file(path, workload or name) for name, path in _sources(source)]
+    if not frames:
+        return pd.DataFrame(columns=TIDY_COLUMNS)
+    return pd.concat(frames, ignore_index=True)

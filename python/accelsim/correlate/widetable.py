@@ -1,0 +1,78 @@
+"""Turn a profiler's wide table (one row per launch, one column per metric) tidy.
+
+Both nvprof's per-launch output and Nsight Compute's raw page have that shape; the
+readers only differ in which columns identify the launch and how the kernel is
+named. Output columns: workload, kernel, launch, metric, value, unit.
+"""
+from __future__ import annotations
+
+import pandas as pd
+
+from accelsim.correlate.csvblock import CsvBlock
+from accelsim.correlate.numbers import is_missing, parse_cell
+from accelsim.errors import ProfileError
+
+TIDY_COLUMNS = ["workload", "kernel", "launch", "metric", "value", "unit"]
+
+
+def launch_numbers(names: list[str]) -> list[int]:
+    """0-based launch index of each row among the rows of the same kernel (file order)."""
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        out.append(seen.get(name, 0))
+        seen[name] = out[-1] + 1
+    return out
+
+
+def _column_values(block: CsvBlock, index: int) -> list[float | None] | None:
+    """Parsed values of one column, None for a text column (e.g. a device name).
+
+    A column with a unit, or where other cells are numbers, measures something:
+    text in it is a corrupt export, reported with its line and field.
+    """
+    cells = [(line, fields[index]) for line, fields in block.rows]
+    parsed = [None if is_missing(text) else parse_cell(text) for _, text in cells]
+    has_unit = bool(block.units and block.units[index].strip())
+    if all(value is None for value in parsed) and not has_unit:
+        return None  # a text attribute (device name, process name), not a measurement
+    for (line, text), value in zip(cells, parsed):
+        if value is None and not is_missing(text):
+            name = block.header[index]
+            raise ProfileError(f"{block.path}:{line}: field {name!r}: {text!r} is not a number",
+                               block.path, line, name)
+    return parsed
+
+
+def wide_to_tidy(block: CsvBlock, workload: str, kernel_column: str,
+                 id_columns: set[str], rename=None) -> pd.DataFrame:
+    """Tidy rows for every numeric, non-identifier column of ``block``.
+
+    ``rename`` maps a header name to the metric name to record (e.g. to give the
+    GPU-trace ``Duration`` column a distinct name); unknown names are kept.
+    """
+    kernel_at = block.column(kernel_column)
+    kernels = [fields[kernel_at] for _, fields in block.rows]
+    launches = launch_numbers(kernels)
+    records = []
+    for index, name in enumerate(block.header):
+        if name in id_columns:
+            continue
+        values = _column_values(block, index)
+        if values is None:
+            continue
+        unit = block.units[index].strip() if block.units else ""
+        metric = rename.get(name, name) if rename else name
+        records += [(workload, kernel, launch, metric, value, unit)
+                    for kernel, launch, value in zip(kernels, launches, values)
+                    if value is not None]
+    return pd.DataFrame.from_records(records, columns=TIDY_COLUMNS)
+
+
+def check_kernel_names(block: CsvBlock, kernel_column: str) -> None:
+    """Every data row must name its kernel: matching is by name."""
+    at = block.column(kernel_column)
+    for line, fields in block.rows:
+        if not fields[at].strip():
+            raise ProfileError(f"{block.path}:{line}: field {kernel_column!r} is empty",
+                               block.path, line, kernel_column)

@@ -1,0 +1,115 @@
+"""Correlation scatter plots: hardware (x) against simulator (y), one point per kernel.
+
+Functions take a correlation point table (columns counter, hw, sim, kernel,
+launch, error_kind, error_pct, as ``Correlation.table``) and return a
+``matplotlib.figure.Figure``. Figures are built without pyplot, so nothing here
+touches global state or needs a display (the Agg canvas renders them).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from accelsim.correlate import errstats
+from accelsim.correlate.names import kernel_key
+
+# Spread beyond which a linear axis squeezes most points into a corner.
+LOG_RANGE = 100.0
+
+
+def _new_figure(width: float, height: float) -> Figure:
+    # Fixed margins rather than constrained layout: that layout costs most of the
+    # drawing time with log axes, and reports draw many figures.
+    figure = Figure(figsize=(width, height), dpi=100)
+    FigureCanvasAgg(figure)  # Agg canvas: savefig and rendering work headless
+    return figure
+
+
+def wants_log(values) -> bool:
+    """Log-log when every value is positive and they span more than LOG_RANGE."""
+    values = np.asarray(values, float)
+    if values.size == 0 or np.any(values <= 0):
+        return False
+    return values.max() / values.min() > LOG_RANGE
+
+
+def _padded(low: float, high: float, log: bool) -> tuple[float, float]:
+    if log:
+        return low / 1.3, high * 1.3
+    margin = (high - low) * 0.06
+    return low - margin, high + margin
+
+
+def _caption(points: pd.DataFrame) -> str:
+    kind = points["error_kind"].iloc[0] if "error_kind" in points else "mae"
+    error = errstats.error_of(kind, points["hw"], points["sim"])
+    r = errstats.pearson(points["hw"], points["sim"])
+    r_text = "n/a" if math.isnan(r) else f"{r:.3f}"
+    return f"{kind.upper()} {error:.1f}%  r = {r_text}  n = {len(points)}"
+
+
+def _label(row) -> str:
+    launch = row.get("launch", -1)
+    suffix = f" #{int(launch)}" if pd.notna(launch) and launch >= 0 else ""
+    return f"{kernel_key(row['kernel'])}{suffix}"
+
+
+def _draw(ax, points: pd.DataFrame, title: str, n_labels: int) -> None:
+    hw, sim = points["hw"].to_numpy(float), points["sim"].to_numpy(float)
+    log = wants_log(np.concatenate([hw, sim]))
+    ax.scatter(hw, sim, s=18, alpha=0.8, color="tab:blue", edgecolors="none")
+    low, high = float(min(hw.min(), sim.min())), float(max(hw.max(), sim.max()))
+    if low == high:  # a single value still needs a visible x = y segment
+        low, high = (low * 0.5, high * 1.5) if low > 0 else (low - 1, high + 1)
+    ax.plot([low, high], [low, high], color="gray", linestyle="--", linewidth=1, label="x = y")
+    if log:
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+    limits = _padded(low, high, log)  # same range on both axes: x = y is the diagonal
+    ax.set_xlim(*limits)
+    ax.set_ylim(*limits)
+    worst = points.reindex(points["error_pct"].abs().sort_values(ascending=False).index)
+    for _, row in worst.head(n_labels).iterrows():
+        if pd.notna(row["error_pct"]) and row["error_pct"] != 0:  # exact points need no name
+            ax.annotate(_label(row), (row["hw"], row["sim"]), fontsize=7,
+                        xytext=(3, 3), textcoords="offset points")
+    ax.set_title(f"{title}\n{_caption(points)}", fontsize=9)
+    ax.set_xlabel("hardware", fontsize=8)
+    ax.set_ylabel("simulator", fontsize=8)
+    ax.tick_params(labelsize=7)
+
+
+def correlation_scatter(table: pd.DataFrame, counter: str, *, title: str | None = None,
+                        n_labels: int = 3) -> Figure:
+    """One counter's scatter with the x = y line, error and correlation in the title,
+    and the ``n_labels`` worst kernels labelled."""
+    points = table[table["counter"] == counter]
+    if points.empty:
+        raise ValueError(f"no paired values for counter {counter!r}")
+    figure = _new_figure(4.5, 4.0)
+    _draw(figure.add_subplot(), points, title or counter, n_labels)
+    figure.subplots_adjust(left=0.17, right=0.95, bottom=0.12, top=0.86)
+    return figure
+
+
+def correlation_grid(table: pd.DataFrame, *, titles: dict[str, str] | None = None,
+                     columns: int = 3, n_labels: int = 2) -> Figure:
+    """Every counter of ``table`` in one figure, for a report."""
+    counters = list(dict.fromkeys(table["counter"]))
+    if not counters:
+        raise ValueError("the table has no paired values to plot")
+    columns = min(columns, len(counters))
+    rows = math.ceil(len(counters) / columns)
+    figure = _new_figure(3.6 * columns, 3.3 * rows)
+    for index, counter in enumerate(counters):
+        ax = figure.add_subplot(rows, columns, index + 1)
+        title = (titles or {}).get(counter, counter)
+        _draw(ax, table[table["counter"] == counter], title, n_labels)
+    inch = 1.0 / figure.get_figheight()  # margins in inches, whatever the row count
+    figure.subplots_adjust(left=0.07, right=0.98, bottom=0.5 * inch, top=1 - 0.6 * inch,
+                           wspace=0.35, hspace=0.55)
+    return figure
