@@ -125,3 +125,14 @@ def test_bad_workload_raises_trace_error(tmp_path):
 def test_bad_config_raises_config_error():
     with pytest.raises(accelsim.ConfigError):
         accelsim.Simulator({"scheduler": "fifo"})
+
+
+def test_opcode_units_override_remaps_an_opcode(vecadd):
+    base = accelsim.load_config("QV100")
+    # FADD goes to a new, slow unit declared only in the config.
+    units = list(base.core_dict()["exec_units"]) + [
+        {"name": "slow", "units_per_sm": 4, "latency": 500, "initiation": 1, "classes": ["slowfp"]}]
+    d = base.core_dict()
+    d.update(exec_units=units, opcode_units={"FADD": "slowfp"})
+    slow = accelsim.Simulator(d).run(vecadd)
+    assert slow.total_cycles >= accelsim.Simulator(base).run(vecadd).total_cycles + 400
