@@ -31,6 +31,8 @@ Gpu::Gpu(const config::GpuConfig& cfg, std::unique_ptr<ldst::MemPort> below)
   }
   for (int64_t i = 0; i < cfg_.sm_count; ++i)
     sms_.push_back(std::make_unique<sm::Sm>(cfg_, uint16_t(i), unit_kinds_, below_.get()));
+  for (const auto& part : below_->clocked_parts())
+    clocks_.attach(ClockDomains::Id(part.domain), part.component);
 }
 
 Gpu::~Gpu() = default;
@@ -96,7 +98,7 @@ bool Gpu::tick_sms(uint64_t& progress_at) {
 }
 
 uint64_t Gpu::next_cycle(const KernelRun& k) const {
-  uint64_t next = sm::Sm::kNever;
+  uint64_t next = clocks_.next_core_cycle();
   for (const auto& s : sms_) next = std::min(next, s->wake_cycle());
   if (k.have_next && k.room) next = std::min(next, std::max(k.start, now_ + 1));
   return std::max(next, now_ + 1);
@@ -110,6 +112,7 @@ bool Gpu::run_kernel(KernelSource& src, stats::KernelRecord& rec, uint64_t cycle
   watchdog.progress(now_);
   uint64_t progress_at = now_;
   while (true) {
+    if (clocks_.catch_up(now_)) progress_at = now_;  // memory-side domains first
     if (k.have_next && k.room && now_ >= k.start) dispatch(k);
     if (tick_sms(progress_at)) k.room = true;
     watchdog.progress(progress_at);

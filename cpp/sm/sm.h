@@ -3,6 +3,7 @@
 // tick() is the pipeline recipe; wake_cycle() says when ticking is next
 // needed, so an SM waiting on memory costs nothing per cycle.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -37,7 +38,9 @@ class Sm {
   void launch(const CtaShape& shape, trace::ThreadBlockTrace& tb, uint64_t now);
 
   void tick(uint64_t now);
-  uint64_t wake_cycle() const { return wake_; }
+  // When ticking is next needed: its own estimate, or earlier when the level
+  // below delivered a response since (asynchronous memory models).
+  uint64_t wake_cycle() const { return std::min(wake_, ldst_.next_response()); }
   bool has_ctas() const { return resident_ctas_ > 0; }
   // CTAs retired since the last call (for the CTA dispatcher).
   uint32_t take_retired() { uint32_t r = retired_; retired_ = 0; return r; }
