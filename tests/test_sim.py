@@ -136,3 +136,10 @@ def test_opcode_units_override_remaps_an_opcode(vecadd):
     d.update(exec_units=units, opcode_units={"FADD": "slowfp"})
     slow = accelsim.Simulator(d).run(vecadd)
     assert slow.total_cycles >= accelsim.Simulator(base).run(vecadd).total_cycles + 400
+
+
+def test_on_kernel_hook_sees_each_kernel(bfs_result, shared):
+    rows = []
+    r = accelsim.Simulator({}).run(shared / "traces" / "bfs_rodinia31_sm70", on_kernel=rows.append)
+    assert [row["id"] for row in rows] == list(r.kernels["id"])
+    assert rows[3]["cycles"] == bfs_result.kernels["cycles"].iloc[3]
