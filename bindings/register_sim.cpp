@@ -62,6 +62,7 @@ py::dict kernel_columns(const RunResult& r) {
   d["l2_writes"] = column(r, [](const KernelRecord& k) { return k.l2_writes; });
   d["dram_reads"] = column(r, [](const KernelRecord& k) { return k.dram_reads; });
   d["active_sm_cycles"] = column(r, [](const KernelRecord& k) { return k.sm.active_cycles; });
+  d["sm_ticks"] = column(r, [](const KernelRecord& k) { return k.sm.ticks; });
   return d;
 }
 

@@ -20,10 +20,18 @@ LdstUnit::LdstUnit(const config::GpuConfig& cfg, uint16_t sm, MemPort* below,
   coalescer_.merge_groups = true;  // the L1D serves a whole line (its sectors) per access
   queue_.resize(std::max<int64_t>(1, cfg.ldst_units_per_sm));
   write_through_ = cfg.l1d_write_policy == "write_through";
+  if (!cfg.perfect_inst_const_cache) {
+    uint32_t ways = uint32_t(cfg.l1c_assoc), line = uint32_t(cfg.l1c_line);
+    uint32_t sets = std::max<uint32_t>(1, uint32_t(cfg.l1c_size / (int64_t(line) * ways)));
+    l1c_ = std::make_unique<cache::TagArray>(sets, ways, line, line, "lru", "linear");
+  }
   set_l1d_size(cfg.l1d_size);
 }
 
 void LdstUnit::set_l1d_size(int64_t bytes) {
+  if (l1c_)  // kernel boundary: constants change between launches
+    for (auto& line : l1c_->lines())
+      if (line.allocated) l1c_->invalidate(line);
   if (l1d_ && bytes == l1d_bytes_) {
     l1d_->invalidate_all();  // kernel boundary: L1D is not coherent
     return;
@@ -147,7 +155,25 @@ void LdstUnit::start_const(const Pending& p, uint32_t slot, uint64_t now) {
   ++counters_->const_accesses;
   busy_until_ = now + 1;
   slots_.expect(slot, 1);
-  slots_.done(slot, 1, after(now + uint64_t(cfg_.l1c_hit_latency) - 1, now), *completions_);
+  slots_.done(slot, 1, after(now + const_latency(p, now) - 1, now), *completions_);
+}
+
+// Constant cache: a hit costs l1c_hit_latency; a miss also the trip to L2
+// (a fixed cost: constants are few and read-shared).
+uint64_t LdstUnit::const_latency(const Pending& p, uint64_t now) {
+  uint64_t hit = uint64_t(cfg_.l1c_hit_latency);
+  if (!l1c_) return hit;
+  uint32_t lane = uint32_t(std::countr_zero(p.inst->active_mask));
+  uint64_t line_addr = l1c_->line_of(p.addrs[lane]);
+  if (cache::LineMeta* line = l1c_->find(line_addr)) {
+    l1c_->touch(*line, now);
+    return hit;
+  }
+  if (cache::LineMeta* victim = l1c_->victim(line_addr)) {
+    l1c_->install(*victim, line_addr, now);
+    victim->readable = 0xff;
+  }
+  return hit + uint64_t(cfg_.l2_hit_latency);
 }
 
 // Bypass, atomics, no L1D: one request per coalesced line straight below.

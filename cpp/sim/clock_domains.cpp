@@ -44,4 +44,11 @@ uint64_t ClockDomains::next_core_cycle() const {
   return best;
 }
 
+std::string ClockDomains::describe_busy() const {
+  std::string out;
+  for (const Attached& a : components_)
+    if (a.component->next_tick(a.cycle) != Clocked::kNever) out += "\n  " + a.component->describe();
+  return out;
+}
+
 }  // namespace accelsim::sim

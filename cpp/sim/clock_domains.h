@@ -5,6 +5,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "config/gpu_config.h"
@@ -29,6 +30,8 @@ class ClockDomains {
   // The first core cycle at which an attached component needs a tick.
   uint64_t next_core_cycle() const;
   bool has_components() const { return !components_.empty(); }
+  // describe() of every attached component that still wants a tick.
+  std::string describe_busy() const;
 
  private:
   struct Attached {

@@ -151,6 +151,7 @@ void Gpu::report_deadlock(const KernelRun& k, uint64_t last_progress) const {
   if (k.have_next) msg += "; CTAs still waiting to launch";
   for (const auto& s : sms_)
     if (s->has_ctas()) msg += "\n  gpu." + s->describe_wait(last_progress + cfg_.deadlock_cycles);
+  msg += clocks_.describe_busy();
   throw DeadlockError(msg);
 }
 

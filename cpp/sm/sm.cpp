@@ -29,6 +29,7 @@ Sm::Sm(const config::GpuConfig& cfg, uint16_t id, const std::vector<UnitKind>& k
 void Sm::tick(uint64_t now) {
   now_ = now;
   progress_ = false;
+  ++counters_.ticks;
   progress_ |= ldst_.deliver(now);  // data back from L1D / below
   writeback(now);                   // results retire, scoreboard released
   progress_ |= ldst_.send(now);     // L1D misses leave for the level below
