@@ -263,7 +263,7 @@ bool LdstUnit::idle() const {
 }
 
 std::string LdstUnit::describe() const {
-  std::string s = "ldst: " + std::to_string(queued_) + " queued, " +
+  std::string s = "gpu.sm[" + std::to_string(sm_) + "].ldst: " + std::to_string(queued_) + " queued, " +
                   std::to_string(slots_.in_use()) + " memory instructions in flight, " +
                   std::to_string(responses_.size()) + " responses pending";
   if (responses_.size()) s += " (next at cycle " + std::to_string(responses_.next_ready()) + ")";

@@ -81,7 +81,7 @@ std::string Sm::describe_wait(uint64_t now) const {
        " waiting on registers, " + std::to_string(pending) + " draining)";
   s += "; " + std::to_string(completions_.size()) + " results in flight";
   if (!completions_.empty()) s += " (next at cycle " + std::to_string(completions_.next_ready()) + ")";
-  s += "; " + ldst_.describe() + "; now " + std::to_string(now);
+  s += "\n  " + ldst_.describe() + "; now " + std::to_string(now);
   return s;
 }
 
