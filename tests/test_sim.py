@@ -156,3 +156,13 @@ def test_vecadd_matches_reference_simulator_cycles(tmp_path):
     assert abs(warm.cycles - 5602) <= 0.05 * 5602
     assert abs(cold.cycles - 5827) <= 0.05 * 5827
     assert cold.l2_read_misses + cold.l2_writes == 7680 and warm.l2_read_misses == 0
+
+
+def test_watchdog_raises_deadlock_error(tmp_path):
+    from accelsim.bench.workloads import pointer_chase
+
+    workload = pointer_chase(tmp_path / "chase", steps=3)
+    cfg = accelsim.load_config("QV100").with_overrides(
+        {"deadlock_cycles": 100, "dram_latency": "5000 cycles"})  # a wait longer than the watchdog
+    with pytest.raises(accelsim.DeadlockError, match=r"gpu\.sm\[0\].*waiting on registers"):
+        accelsim.Simulator(cfg).run(workload)
