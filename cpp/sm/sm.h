@@ -36,6 +36,8 @@ class Sm {
   bool can_launch(const CtaShape& shape) const;
   // Takes the CTA's decoded trace (swapped in; `tb` gets a spare buffer back).
   void launch(const CtaShape& shape, trace::ThreadBlockTrace& tb, uint64_t now);
+  // At most one CTA launch per SM per cycle.
+  bool launched_this_cycle(uint64_t now) const { return last_launch_ == now && launched_any_; }
 
   void tick(uint64_t now);
   // When ticking is next needed: its own estimate, or earlier when the level
@@ -111,6 +113,8 @@ class Sm {
   uint64_t last_progress_ = 0;
   uint64_t accounted_until_ = 0;
   uint64_t now_ = 0;  // cycle of the tick in progress
+  uint64_t last_launch_ = 0;
+  bool launched_any_ = false;
   bool progress_ = false;
   std::vector<IssueEvent>* issue_log_ = nullptr;
 };
