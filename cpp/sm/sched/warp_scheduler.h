@@ -1,0 +1,37 @@
+// Warp scheduling policy: orders the warps one scheduler owns, once per cycle.
+// Policies are chosen by name (`scheduler` in the config); see make_scheduler.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace accelsim::sm {
+
+class WarpScheduler {
+ public:
+  virtual ~WarpScheduler() = default;
+  // Warps are added in launch order (oldest first).
+  void add_warp(uint16_t slot) { warps_.push_back(slot); }
+  void remove_warp(uint16_t slot);
+  bool empty() const { return warps_.empty(); }
+  // The owned warps in this cycle's priority order (buffer reused by caller).
+  virtual void order(std::vector<uint16_t>& out) = 0;
+  // Feedback: `slot` issued this cycle.
+  virtual void issued(uint16_t slot) = 0;
+  // Feedback: `slot` waits on a long-latency result (two-level demotes it).
+  virtual void long_stall(uint16_t) {}
+
+ protected:
+  std::vector<uint16_t> warps_;  // oldest first
+};
+
+struct SchedulerParams {
+  uint32_t two_level_active = 8;
+};
+
+// Known names: lrr, gto, two_level. Unknown names throw ConfigError listing them.
+std::unique_ptr<WarpScheduler> make_scheduler(const std::string& name,
+                                              const SchedulerParams& params);
+
+}  // namespace accelsim::sm
