@@ -2,9 +2,19 @@
 // file / line / field (or key) that caused them.
 #include <pybind11/pybind11.h>
 
+#include <cstring>
+
 #include "base/error.h"
 
 namespace py = pybind11;
+
+namespace {
+// Messages embed file paths, which need not be valid UTF-8.
+py::object text(const char* s) {
+  return py::reinterpret_steal<py::object>(
+      PyUnicode_DecodeUTF8(s, Py_ssize_t(std::strlen(s)), "replace"));
+}
+}  // namespace
 
 
 void register_errors(py::module_&) {
@@ -13,19 +23,22 @@ void register_errors(py::module_&) {
       if (p) std::rethrow_exception(p);
     } catch (const accelsim::TraceError& e) {
       py::object cls = py::module_::import("accelsim.errors").attr("TraceError");
-      py::object exc = cls(e.what(), e.path(), e.line() > 0 ? py::object(py::int_(e.line())) : py::none(),
+      // Paths are bytes on Linux: decode like os.fsdecode so any name survives.
+      py::object path = py::reinterpret_steal<py::object>(
+          PyUnicode_DecodeFSDefaultAndSize(e.path().data(), Py_ssize_t(e.path().size())));
+      py::object exc = cls(text(e.what()), path, e.line() > 0 ? py::object(py::int_(e.line())) : py::none(),
                            e.field().empty() ? py::object(py::none()) : py::object(py::str(e.field())));
       PyErr_SetObject(cls.ptr(), exc.ptr());
     } catch (const accelsim::ConfigError& e) {
       py::object cls = py::module_::import("accelsim.errors").attr("ConfigError");
-      py::object exc = cls(e.what(), py::arg("key") = e.key());
+      py::object exc = cls(text(e.what()), py::arg("key") = e.key());
       PyErr_SetObject(cls.ptr(), exc.ptr());
     } catch (const accelsim::DeadlockError& e) {
       py::object cls = py::module_::import("accelsim.errors").attr("DeadlockError");
-      PyErr_SetObject(cls.ptr(), cls(e.what()).ptr());
+      PyErr_SetObject(cls.ptr(), cls(text(e.what())).ptr());
     } catch (const accelsim::Error& e) {
       py::object cls = py::module_::import("accelsim.errors").attr("AccelsimError");
-      PyErr_SetObject(cls.ptr(), cls(e.what()).ptr());
+      PyErr_SetObject(cls.ptr(), cls(text(e.what())).ptr());
     }
   });
 }

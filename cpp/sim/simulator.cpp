@@ -10,7 +10,9 @@ Simulator::Simulator(const config::GpuConfig& cfg, const std::string& isa_dir)
 }
 
 const trace::IsaRegistry& Simulator::isa() {
-  std::call_once(isa_once_, [this] { isa_ = std::make_shared<trace::IsaRegistry>(isa_dir_); });
+  std::call_once(isa_once_, [this] {  // the config's opcode -> unit overrides apply
+    isa_ = std::make_shared<trace::IsaRegistry>(isa_dir_, cfg_.opcode_units);
+  });
   return *isa_;
 }
 

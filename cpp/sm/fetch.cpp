@@ -37,14 +37,14 @@ uint64_t FetchUnit::fetch_latency(const Warp& w, uint64_t now, stats::SmCounters
 }
 
 bool FetchUnit::cycle(std::vector<Warp>& warps, uint64_t now, stats::SmCounters& counters) {
-  uint32_t fetched = 0, n = uint32_t(warps.size());
-  for (uint32_t i = 0; i < n && fetched < width_; ++i) {
-    uint32_t slot = (rr_ + i) % n;
-    Warp& w = warps[slot];
+  uint32_t fetched = 0;
+  while (size_ > 0 && fetched < width_) {
+    Warp& w = warps[ring_[head_]];
+    head_ = (head_ + 1) % ring_.size();
+    --size_;
     if (!w.active || w.finished || !w.ibuffer_empty() || w.all_issued()) continue;
     w.decode_ready = now + fetch_latency(w, now, counters);
     w.decoded_end = std::min(w.count, w.next_issue + ibuffer_entries_);
-    rr_ = slot + 1;
     ++fetched;
   }
   return fetched > 0;

@@ -16,9 +16,16 @@ namespace accelsim::sm {
 class FetchUnit {
  public:
   explicit FetchUnit(const config::GpuConfig& cfg);
-  // One fetch cycle; returns true if any warp was fetched for.
+  // Room for every warp slot's request (a reused slot may briefly hold two).
+  void resize(size_t warps) { ring_.assign(2 * warps, 0); }
+  // Warp `slot` ran out of decoded instructions (once per refill).
+  void request(uint16_t slot) {
+    ring_[(head_ + size_) % ring_.size()] = slot;
+    ++size_;
+  }
+  bool idle() const { return size_ == 0; }
+  // One fetch cycle: serves the oldest requests; true if any warp was fetched for.
   bool cycle(std::vector<Warp>& warps, uint64_t now, stats::SmCounters& counters);
-  // The cycle a decoded instruction of `w` may issue, for a fetch at `now`.
   void invalidate();
 
  private:
@@ -26,7 +33,8 @@ class FetchUnit {
 
   uint32_t width_, ibuffer_entries_;
   uint64_t miss_latency_;
-  uint32_t rr_ = 0;
+  std::vector<uint16_t> ring_;  // warps waiting for a fetch, oldest first
+  size_t head_ = 0, size_ = 0;
   std::unique_ptr<cache::TagArray> icache_;  // null = perfect
 };
 

@@ -22,7 +22,7 @@ Sm::Sm(const config::GpuConfig& cfg, uint16_t id, const std::vector<UnitKind>& k
   SchedulerParams sp{uint32_t(cfg.two_level_active_warps)};
   for (uint32_t i = 0; i < schedulers; ++i)
     subcores_.push_back(SubCore{make_scheduler(cfg.scheduler, sp), &unit_sets_[i % sets]});
-  order_.reserve(max_warps_);
+  fetch_.resize(max_warps_);
   below->connect(id, ldst_.responses());
 }
 

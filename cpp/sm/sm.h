@@ -69,6 +69,7 @@ class Sm {
   struct SubCore {
     std::unique_ptr<WarpScheduler> scheduler;
     UnitSet* units;  // own set (sub-core) or the SM's shared one
+    int candidates = 0;  // owned warps not blocked (register, barrier, done)
   };
 
   // pipeline stages (sm_*.cpp)
@@ -77,6 +78,8 @@ class Sm {
   bool issue_from(Warp& w, SubCore& sc, uint64_t now);
   bool issue_one(Warp& w, uint16_t slot, SubCore& sc, uint64_t now);
   bool head_ready(const Warp& w, uint64_t now) const;
+  bool may_issue(Warp& w, uint16_t slot, SubCore& sc, uint64_t now);
+  void refresh_candidate(Warp& w);
   void arrive_at_barrier(Warp& w);
   void release_barrier(Cta& c);
   void maybe_finish(uint16_t slot);
@@ -92,7 +95,6 @@ class Sm {
   std::vector<Cta> ctas_;
   std::vector<UnitSet> unit_sets_;
   std::vector<SubCore> subcores_;
-  std::vector<uint16_t> order_;  // scratch for scheduler order
   CompletionQueue completions_;
   stats::SmCounters counters_;
   FetchUnit fetch_;

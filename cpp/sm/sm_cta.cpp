@@ -53,7 +53,9 @@ void Sm::launch(const CtaShape& shape, trace::ThreadBlockTrace& tb, uint64_t now
     if (!warp.finished) {
       ++c.warps_alive;
       subcores_[warp.scheduler].scheduler->add_warp(uint16_t(slot));
+      fetch_.request(uint16_t(slot));
     }
+    refresh_candidate(warp);
   }
   ++resident_ctas_;
   used_threads_ += shape.threads;
@@ -68,7 +70,10 @@ void Sm::launch(const CtaShape& shape, trace::ThreadBlockTrace& tb, uint64_t now
 void Sm::retire_cta(uint16_t cslot) {
   account(now_);
   Cta& c = ctas_[cslot];
-  for (uint32_t w = 0; w < c.trace.num_warps(); ++w) warps_[c.warp_slots[w]].active = false;
+  for (uint32_t w = 0; w < c.trace.num_warps(); ++w) {
+    warps_[c.warp_slots[w]].active = false;
+    refresh_candidate(warps_[c.warp_slots[w]]);
+  }
   c.active = false;
   --resident_ctas_;
   used_threads_ -= c.shape.threads;

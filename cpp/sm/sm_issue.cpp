@@ -14,17 +14,34 @@ bool Sm::head_ready(const Warp& w, uint64_t now) const {
          w.decode_ready <= now && !w.scoreboard.collides(w.head());
 }
 
+// Cheap checks first; a warp whose head waits on a register is not looked at
+// again until one of its results is written back.
+bool Sm::may_issue(Warp& w, uint16_t slot, SubCore& sc, uint64_t now) {
+  if (!w.active || w.finished || w.at_barrier || w.waits_on_register || w.ibuffer_empty() ||
+      w.decode_ready > now)
+    return false;
+  if (!w.scoreboard.collides(w.head())) return true;
+  w.waits_on_register = true;
+  refresh_candidate(w);
+  sc.scheduler->long_stall(slot);
+  return false;
+}
+
+// Keeps each scheduler's count of warps that could issue once their
+// instructions are decoded; a scheduler with none skips the cycle.
+void Sm::refresh_candidate(Warp& w) {
+  bool now_candidate = w.active && !w.finished && !w.at_barrier && !w.waits_on_register;
+  if (now_candidate == w.candidate) return;
+  w.candidate = now_candidate;
+  subcores_[w.scheduler].candidates += now_candidate ? 1 : -1;
+}
+
 void Sm::issue(uint64_t now) {
   for (SubCore& sc : subcores_) {
-    if (sc.scheduler->empty()) continue;
-    sc.scheduler->order(order_);
-    for (uint16_t slot : order_) {
+    if (sc.candidates == 0) continue;
+    for (uint16_t slot : sc.scheduler->order()) {
       Warp& w = warps_[slot];
-      if (!head_ready(w, now)) {
-        if (w.active && !w.ibuffer_empty() && w.scoreboard.collides(w.head()))
-          sc.scheduler->long_stall(slot);
-        continue;
-      }
+      if (!may_issue(w, slot, sc, now)) continue;
       if (issue_from(w, sc, now)) {
         sc.scheduler->issued(slot);
         progress_ = true;
@@ -88,6 +105,7 @@ bool Sm::issue_one(Warp& w, uint16_t slot, SubCore& sc, uint64_t now) {
   }
   if (issue_log_) issue_log_->push_back(IssueEvent{now, slot, in.pc});
   ++w.next_issue;
+  if (w.ibuffer_empty() && !w.all_issued()) fetch_.request(slot);
   ++counters_.warp_insts;
   counters_.thread_insts += std::popcount(in.active_mask);
   return true;
@@ -96,6 +114,7 @@ bool Sm::issue_one(Warp& w, uint16_t slot, SubCore& sc, uint64_t now) {
 void Sm::arrive_at_barrier(Warp& w) {
   Cta& c = ctas_[w.cta_slot];
   w.at_barrier = true;
+  refresh_candidate(w);
   ++c.at_barrier;
   if (c.at_barrier < c.warps_alive) return;
   release_barrier(c);
@@ -108,6 +127,7 @@ void Sm::release_barrier(Cta& c) {
     if (!w.at_barrier) continue;
     w.at_barrier = false;
     w.decode_ready = std::max(w.decode_ready, now_ + 1);
+    refresh_candidate(w);
   }
   c.at_barrier = 0;
 }
@@ -118,6 +138,8 @@ void Sm::writeback(uint64_t now) {
     Warp& w = warps_[done.warp];
     if (done.kind == Completion::kRegWrite) {
       w.scoreboard.release(done.reg);
+      w.waits_on_register = false;
+      refresh_candidate(w);
       --w.pending_writes;
     } else {
       --w.pending_stores;
@@ -131,6 +153,7 @@ void Sm::maybe_finish(uint16_t slot) {
   Warp& w = warps_[slot];
   if (w.finished || !w.all_issued() || !w.drained()) return;
   w.finished = true;
+  refresh_candidate(w);
   Cta& c = ctas_[w.cta_slot];
   subcores_[w.scheduler].scheduler->remove_warp(slot);
   --c.warps_alive;

@@ -23,7 +23,9 @@ struct Warp {
   uint8_t scheduler = 0;
   bool active = false;                       // slot holds a live warp
   bool at_barrier = false;
+  bool waits_on_register = false;            // head collided; cleared by a writeback
   bool finished = false;                     // all issued and drained
+  bool candidate = false;                    // counted in its scheduler's candidates
 
   bool ibuffer_empty() const { return next_issue == decoded_end; }
   bool all_issued() const { return next_issue == count; }

@@ -3,7 +3,7 @@
 
 namespace accelsim::sm {
 
-void GtoScheduler::order(std::vector<uint16_t>& out) {
+void GtoScheduler::build_order(std::vector<uint16_t>& out) const {
   out.clear();
   bool have_last = false;
   for (uint16_t w : warps_) have_last |= (w == last_);

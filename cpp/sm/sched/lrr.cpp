@@ -3,7 +3,7 @@
 
 namespace accelsim::sm {
 
-void LrrScheduler::order(std::vector<uint16_t>& out) {
+void LrrScheduler::build_order(std::vector<uint16_t>& out) const {
   out.clear();
   size_t n = warps_.size(), start = 0;
   for (size_t i = 0; i < n; ++i)

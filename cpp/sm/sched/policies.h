@@ -5,33 +5,25 @@
 namespace accelsim::sm {
 
 class LrrScheduler : public WarpScheduler {
- public:
-  void order(std::vector<uint16_t>& out) override;
-  void issued(uint16_t slot) override { last_ = slot; }
-
- private:
-  uint16_t last_ = UINT16_MAX;
+ protected:
+  void build_order(std::vector<uint16_t>& out) const override;
 };
 
 class GtoScheduler : public WarpScheduler {
- public:
-  void order(std::vector<uint16_t>& out) override;
-  void issued(uint16_t slot) override { last_ = slot; }
-
- private:
-  uint16_t last_ = UINT16_MAX;
+ protected:
+  void build_order(std::vector<uint16_t>& out) const override;
 };
 
 class TwoLevelScheduler : public WarpScheduler {
  public:
   explicit TwoLevelScheduler(uint32_t active_size) : active_size_(active_size) {}
-  void order(std::vector<uint16_t>& out) override;
-  void issued(uint16_t slot) override { last_ = slot; }
   void long_stall(uint16_t slot) override;
+
+ protected:
+  void build_order(std::vector<uint16_t>& out) const override;
 
  private:
   uint32_t active_size_;
-  uint16_t last_ = UINT16_MAX;
 };
 
 }  // namespace accelsim::sm

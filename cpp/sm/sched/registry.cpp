@@ -8,6 +8,7 @@ namespace accelsim::sm {
 
 void WarpScheduler::remove_warp(uint16_t slot) {
   warps_.erase(std::remove(warps_.begin(), warps_.end(), slot), warps_.end());
+  dirty_ = true;
 }
 
 std::unique_ptr<WarpScheduler> make_scheduler(const std::string& name,

@@ -6,7 +6,7 @@
 
 namespace accelsim::sm {
 
-void TwoLevelScheduler::order(std::vector<uint16_t>& out) {
+void TwoLevelScheduler::build_order(std::vector<uint16_t>& out) const {
   out.clear();
   size_t active = std::min<size_t>(active_size_, warps_.size()), start = 0;
   for (size_t i = 0; i < active; ++i)
@@ -20,6 +20,7 @@ void TwoLevelScheduler::long_stall(uint16_t slot) {
   if (it == warps_.begin() + active || warps_.size() <= active) return;
   warps_.erase(it);
   warps_.push_back(slot);
+  dirty_ = true;
 }
 
 }  // namespace accelsim::sm

@@ -34,3 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     except (AccelsimError, FileNotFoundError, IsADirectoryError, PermissionError) as exc:
         print(f"accelsim {args.command}: error: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        # Output piped into e.g. `head`, which closed early: not an error of ours.
+        sys.stderr.close()
+        return 0

@@ -1,0 +1,98 @@
+// An N x M crossbar carrying packets with an opaque POD payload. Storage is
+// fixed at construction (ring buffers sized in flits), so moving a packet
+// never allocates. Flow:
+//   push(src, dst, size, payload)   into the source's input buffer (FIFO);
+//   tick(now)                        each output takes at most one flit per
+//                                    cycle, round-robin over the sources whose
+//                                    head packet wants it; a packet holds its
+//                                    output until its last flit has crossed;
+//   pop(dst, now, packet)            a packet is deliverable `latency` cycles
+//                                    after its last flit crossed.
+// Output buffers count in-flight and undelivered flits; a full output stops
+// the flits, the input buffer then fills and can_push() turns false: back
+// pressure end to end, nothing is dropped.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "base/error.h"
+#include "dram/ring_buffer.h"
+#include "icnt/crossbar_config.h"
+
+namespace accelsim::icnt {
+
+enum class PortCounter : uint8_t { flits, packets, stall_cycles, count };
+inline constexpr size_t kPortCounterCount = static_cast<size_t>(PortCounter::count);
+inline constexpr int64_t kIcntNever = std::numeric_limits<int64_t>::max();
+
+template <typename Payload>
+class Crossbar {
+  static_assert(std::is_trivially_copyable_v<Payload>, "crossbar payloads are plain values");
+
+ public:
+  struct Packet {
+    Payload payload;
+    uint32_t src;
+    uint32_t size_bytes;
+    uint32_t flits;
+    int64_t ready_cycle;
+  };
+
+  Crossbar(const CrossbarConfig& cfg, std::string name);
+
+  bool can_push(uint32_t src, uint32_t size_bytes) const {
+    return in_used_[src] + cfg_.flits_for(size_bytes) <= cfg_.in_buffer_flits;
+  }
+  // False (and nothing queued) when the input buffer lacks room.
+  bool push(uint32_t src, uint32_t dst, uint32_t size_bytes, const Payload& payload);
+  void tick(int64_t now);
+  const Packet* peek(uint32_t dst, int64_t now) const;
+  bool pop(uint32_t dst, int64_t now, Packet& out);
+
+  // now + 1 while flits wait at inputs, else the earliest delivery; kIcntNever when empty.
+  int64_t next_event_cycle() const;
+  bool idle() const { return queued_packets_ == 0 && undelivered_packets_ == 0; }
+
+  uint64_t source_counter(uint32_t src, PortCounter c) const { return src_counters_[idx(src, c)]; }
+  uint64_t destination_counter(uint32_t dst, PortCounter c) const { return dst_counters_[idx(dst, c)]; }
+  const CrossbarConfig& config() const { return cfg_; }
+  const std::string& name() const { return name_; }
+
+ private:
+  struct InPacket {
+    Payload payload;
+    uint32_t dst;
+    uint32_t size_bytes;
+    uint32_t flits;
+    uint32_t sent;
+  };
+  static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+  static constexpr uint32_t kBlocked = kNone - 1;  // winner_ mark: output full this cycle
+  static size_t idx(uint32_t port, PortCounter c) { return port * kPortCounterCount + static_cast<size_t>(c); }
+
+  void arbitrate();
+  void move_flit(uint32_t src, uint32_t dst, int64_t now);
+  void count_stalls();
+
+  CrossbarConfig cfg_;
+  std::string name_;
+  std::vector<RingBuffer<InPacket>> inputs_;
+  std::vector<RingBuffer<Packet>> outputs_;
+  std::vector<uint32_t> in_used_;   // flits per input buffer
+  std::vector<uint32_t> out_used_;  // flits per output buffer (in flight + waiting)
+  std::vector<uint32_t> lock_;      // source holding each output mid-packet
+  std::vector<uint32_t> last_grant_;
+  std::vector<uint32_t> winner_;    // per output, this cycle
+  std::vector<uint64_t> src_counters_, dst_counters_;
+  uint64_t queued_packets_ = 0;
+  uint64_t undelivered_packets_ = 0;
+  int64_t now_ = -1;
+};
+
+}  // namespace accelsim::icnt
+
+#include "icnt/crossbar_impl.h"

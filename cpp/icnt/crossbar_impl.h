@@ -1,0 +1,134 @@
+// Template bodies of Crossbar (included by crossbar.h only).
+#pragma once
+
+namespace accelsim::icnt {
+
+template <typename Payload>
+Crossbar<Payload>::Crossbar(const CrossbarConfig& cfg, std::string name)
+    : cfg_((cfg.validate(), cfg)),
+      name_(std::move(name)),
+      in_used_(cfg.sources, 0),
+      out_used_(cfg.destinations, 0),
+      lock_(cfg.destinations, kNone),
+      last_grant_(cfg.destinations, cfg.sources - 1),
+      winner_(cfg.destinations, kNone),
+      src_counters_(size_t{cfg.sources} * kPortCounterCount, 0),
+      dst_counters_(size_t{cfg.destinations} * kPortCounterCount, 0) {
+  // Every packet is at least one flit, so a buffer never holds more packets
+  // than it has flits.
+  inputs_.reserve(cfg.sources);
+  for (uint32_t s = 0; s < cfg.sources; ++s) inputs_.emplace_back(cfg.in_buffer_flits);
+  outputs_.reserve(cfg.destinations);
+  for (uint32_t d = 0; d < cfg.destinations; ++d) outputs_.emplace_back(cfg.out_buffer_flits);
+}
+
+template <typename Payload>
+bool Crossbar<Payload>::push(uint32_t src, uint32_t dst, uint32_t size_bytes, const Payload& payload) {
+  const uint32_t flits = cfg_.flits_for(size_bytes);
+  // A packet larger than either buffer could never cross: a wiring bug.
+  if (flits > cfg_.in_buffer_flits || flits > cfg_.out_buffer_flits || dst >= cfg_.destinations)
+    throw Error(name_ + ": packet of " + std::to_string(size_bytes) + " B to port " +
+                std::to_string(dst) + " cannot cross");
+  if (!can_push(src, size_bytes)) return false;
+  inputs_[src].push(InPacket{payload, dst, size_bytes, flits, 0});
+  in_used_[src] += flits;
+  ++queued_packets_;
+  return true;
+}
+
+template <typename Payload>
+void Crossbar<Payload>::tick(int64_t now) {
+  now_ = now;
+  if (queued_packets_ == 0) return;
+  arbitrate();
+  count_stalls();
+  for (uint32_t d = 0; d < cfg_.destinations; ++d)
+    if (winner_[d] < cfg_.sources) move_flit(winner_[d], d, now);
+}
+
+// Per output: the source holding it mid-packet keeps it; otherwise the first
+// requesting source after the last one granted (round robin). One pass over
+// the sources, O(sources + destinations).
+template <typename Payload>
+void Crossbar<Payload>::arbitrate() {
+  std::fill(winner_.begin(), winner_.end(), kNone);
+  for (uint32_t s = 0; s < cfg_.sources; ++s) {
+    if (inputs_[s].empty()) continue;
+    const uint32_t d = inputs_[s].front().dst;
+    if (out_used_[d] >= cfg_.out_buffer_flits) continue;
+    if (lock_[d] != kNone) {
+      winner_[d] = lock_[d];
+      continue;
+    }
+    // Sources are visited in increasing order, so the first one after the
+    // last grant wins; failing that, the first one at or before it.
+    const uint32_t w = winner_[d];
+    if (w == kNone || (w <= last_grant_[d] && s > last_grant_[d])) winner_[d] = s;
+  }
+}
+
+template <typename Payload>
+void Crossbar<Payload>::count_stalls() {
+  for (uint32_t s = 0; s < cfg_.sources; ++s) {
+    if (inputs_[s].empty()) continue;
+    const uint32_t d = inputs_[s].front().dst;
+    if (winner_[d] == s) continue;
+    ++src_counters_[idx(s, PortCounter::stall_cycles)];
+    // A full output counts one stall per cycle, however many sources wait.
+    if (out_used_[d] >= cfg_.out_buffer_flits && winner_[d] == kNone) {
+      ++dst_counters_[idx(d, PortCounter::stall_cycles)];
+      winner_[d] = kBlocked;
+    }
+  }
+}
+
+template <typename Payload>
+void Crossbar<Payload>::move_flit(uint32_t src, uint32_t dst, int64_t now) {
+  InPacket& p = inputs_[src].front();
+  ++p.sent;
+  --in_used_[src];
+  ++out_used_[dst];
+  ++src_counters_[idx(src, PortCounter::flits)];
+  ++dst_counters_[idx(dst, PortCounter::flits)];
+  if (p.sent < p.flits) {
+    lock_[dst] = src;
+    return;
+  }
+  lock_[dst] = kNone;
+  last_grant_[dst] = src;
+  outputs_[dst].push(Packet{p.payload, src, p.size_bytes, p.flits, now + cfg_.latency});
+  ++src_counters_[idx(src, PortCounter::packets)];
+  inputs_[src].pop();
+  --queued_packets_;
+  ++undelivered_packets_;
+}
+
+template <typename Payload>
+const typename Crossbar<Payload>::Packet* Crossbar<Payload>::peek(uint32_t dst, int64_t now) const {
+  const auto& q = outputs_[dst];
+  if (q.empty() || q.front().ready_cycle > now) return nullptr;
+  return &q.front();
+}
+
+template <typename Payload>
+bool Crossbar<Payload>::pop(uint32_t dst, int64_t now, Packet& out) {
+  if (peek(dst, now) == nullptr) return false;
+  out = outputs_[dst].front();
+  outputs_[dst].pop();
+  out_used_[dst] -= out.flits;
+  ++dst_counters_[idx(dst, PortCounter::packets)];
+  --undelivered_packets_;
+  return true;
+}
+
+template <typename Payload>
+int64_t Crossbar<Payload>::next_event_cycle() const {
+  if (queued_packets_ > 0) return now_ + 1;
+  int64_t t = kIcntNever;
+  if (undelivered_packets_ == 0) return t;
+  for (const auto& q : outputs_)
+    if (!q.empty() && q.front().ready_cycle < t) t = q.front().ready_cycle;
+  return t;
+}
+
+}  // namespace accelsim::icnt

@@ -1,0 +1,53 @@
+// 54x: DRAM timing presets as data files.
+#include <string>
+
+#include "base/error.h"
+#include "config/gpu_config.h"
+#include "dram/dram_timing.h"
+#include "tests/harness.h"
+
+using namespace accelsim;
+using namespace accelsim::dram;
+
+namespace {
+std::string preset_path(const char* name) {
+  return std::string(ACCELSIM_SOURCE_DIR) + "/configs/dram/" + name + ".txt";
+}
+std::string message_of(const std::string& text) {
+  try {
+    parse_dram_preset(text, "x.txt");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("540-presets-load-and-hbm2-matches-the-defaults") {
+  for (const char* n : {"gddr5", "gddr5x", "gddr6", "hbm", "hbm2"}) {
+    const DramPreset p = load_dram_preset(preset_path(n));
+    CHECK_EQ(p.name, std::string(n));
+    CHECK(p.timing[TimingParam::tRC] >= p.timing[TimingParam::tRAS]);
+  }
+  const DramPreset hbm2 = load_dram_preset(preset_path("hbm2"));
+  config::GpuConfig defaults, applied;
+  applied.dram_tRCD = 99;
+  apply_dram_preset(hbm2, applied);
+  CHECK(DramTiming::from_config(applied).cycles == DramTiming::from_config(defaults).cycles);
+  CHECK(applied.dram_dual_bus);
+  const DramPreset g6 = load_dram_preset(preset_path("gddr6"));
+  CHECK_EQ(g6.timing[TimingParam::tCL], int64_t{24});
+  CHECK(!g6.dual_bus);
+}
+
+TEST_CASE("541-preset-errors-name-file-line-and-key") {
+  const std::string bad_value = message_of("name = x\ntCL = twelve\n");
+  CHECK(bad_value.find("x.txt:2") != std::string::npos);
+  CHECK(bad_value.find("'tCL'") != std::string::npos);
+  const std::string unknown = message_of("# c\n\ntXYZ = 3\n");
+  CHECK(unknown.find("x.txt:3") != std::string::npos);
+  CHECK(unknown.find("'tXYZ'") != std::string::npos);
+  CHECK(message_of("tCL = 1\ntCL = 2\n").find("twice") != std::string::npos);
+  CHECK(message_of("name = x\n").find("missing") != std::string::npos);
+  CHECK_THROWS(load_dram_preset("/nonexistent/dram.txt"), ConfigError);
+}

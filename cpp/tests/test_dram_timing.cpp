@@ -1,0 +1,253 @@
+// 50x-51x: one test per DRAM timing rule, on a channel whose timing values
+// are all distinct (see dram_test_util.h).
+#include "dram/dram_channel.h"
+#include "tests/dram_test_util.h"
+#include "tests/harness.h"
+
+using namespace accelsim::dram;
+using namespace accelsim::dram::testutil;
+
+namespace {
+// Opens row 1 in the given banks with one read each and lets them finish.
+void open_rows(DramChannel& ch, std::initializer_list<uint32_t> banks, std::vector<DramCompletion>& done) {
+  uint32_t tag = 1000;
+  for (uint32_t b : banks) CHECK(ch.push(rd(tag++, b, 1)));
+  run(ch, 0, 40, done);
+  done.clear();
+}
+}  // namespace
+
+TEST_CASE("501-read-closed-row-latency") {
+  DramChannel ch(small_config(), "dram0");
+  std::vector<CommandRecord> log;
+  ch.set_command_log(&log);
+  std::vector<DramCompletion> done;
+  CHECK(ch.push(rd(7, 0, 3)));
+  run(ch, 0, 30, done);
+  CHECK_EQ(done.size(), size_t{1});
+  CHECK_EQ(done[0].tag, 7u);
+  CHECK_EQ(cmd_cycle(log, DramCommand::activate, 0), int64_t{0});
+  CHECK_EQ(cmd_cycle(log, DramCommand::read, 0), int64_t{5});  // tRCD
+  CHECK_EQ(done[0].cycle, int64_t{5 + 6 + 1});                 // tRCD + tCL + burst
+  CHECK_EQ(ch.counter(DramCounter::row_misses), uint64_t{1});
+  CHECK_EQ(ch.counter(DramCounter::activates), uint64_t{1});
+}
+
+TEST_CASE("502-row-hit-latency") {
+  DramChannel ch(small_config(), "dram0");
+  std::vector<DramCompletion> done;
+  open_rows(ch, {0}, done);
+  CHECK(ch.push(rd(8, 0, 1)));
+  run(ch, 40, 60, done);
+  CHECK_EQ(done.size(), size_t{1});
+  CHECK_EQ(done[0].cycle, int64_t{40 + 6 + 1});  // tCL + burst
+  CHECK_EQ(ch.counter(DramCounter::row_hits), uint64_t{1});
+  CHECK_EQ(ch.counter(DramCounter::activates), uint64_t{1});
+}
+
+TEST_CASE("503-activates-to-different-banks-tRRD-apart") {
+  DramChannel ch(small_config(), "dram0");
+  std::vector<CommandRecord> log;
+  ch.set_command_log(&log);
+  std::vector<DramCompletion> done;
+  CHECK(ch.push(rd(1, 0, 1)));
+  CHECK(ch.push(rd(2, 1, 1)));
+  CHECK(ch.push(rd(3, 2, 1)));
+  run(ch, 0, 40, done);
+  CHECK_EQ(cmd_cycle(log, DramCommand::activate, 1) - cmd_cycle(log, DramCommand::activate, 0), int64_t{3});
+  CHECK_EQ(cmd_cycle(log, DramCommand::activate, 2) - cmd_cycle(log, DramCommand::activate, 1), int64_t{3});
+}
+
+TEST_CASE("504-activate-to-activate-same-bank-tRC") {
+  DramChannel ch(small_config(), "dram0");
+  std::vector<CommandRecord> log;
+  ch.set_command_log(&log);
+  std::vector<DramCompletion> done;
+  CHECK(ch.push(rd(1, 0, 1)));
+  CHECK(ch.push(rd(2, 0, 2)));
+  run(ch, 0, 60, done);
+  // PRE at tRAS = 12 is ready for ACT at 16, but tRC = 18 holds it.
+  CHECK_EQ(cmd_cycle(log, DramCommand::activate, 0, 1), int64_t{18});
+  CHECK_EQ(done.size(), size_t{2});
+}
+
+TEST_CASE("505-precharge-not-before-tRAS") {
+  DramChannel ch(small_config(), "dram0");
+  std::vector<CommandRecord> log;
+  ch.set_command_log(&log);
+  std::vector<DramCompletion> done;
+  CHECK(ch.push(rd(1, 0, 1)));
+  CHECK(ch.push(rd(2, 0, 2)));
+  run(ch, 0, 60, done);
+  CHECK_EQ(cmd_cycle(log, DramCommand::read, 0), int64_t{5});        // read done early...
+  CHECK_EQ(cmd_cycle(log, DramCommand::precharge, 0), int64_t{12});  // ...but PRE waits tRAS
+}
+
+TEST_CASE("506-precharge-to-activate-tRP") {
+  DramChannelConfig cfg = small_config();
+  cfg.timing[TimingParam::tRC] = 10;  // make tRP the binding rule
+  DramChannel ch(cfg, "dram0");
+  std::vector<CommandRecord> log;
+  ch.set_command_log(&log);
+  std::vector<DramCompletion> done;
+  CHECK(ch.push(rd(1, 0, 1)));
+  CHECK(ch.push(rd(2, 0, 2)));
+  run(ch, 0, 60, done);
+  CHECK_EQ(cmd_cycle(log, DramCommand::activate, 0, 1) - cmd_cycle(log, DramCommand::precharge, 0),
+           int64_t{4});
+  CHECK_EQ(done.size(), size_t{2});
+  CHECK_EQ(done[1].cycle, int64_t{12 + 4 + 5 + 6 + 1});  // PRE + tRP + tRCD + tCL + burst
+}
+
+TEST_CASE("507-column-spacing-tCCDL-same-group-tCCD-across") {
+  DramChannel ch(small_config(), "dram0");
+  std::vector<CommandRecord> log;
+  std::vector<DramCompletion> done;
+  open_rows(ch, {0, 4, 1}, done);  // banks 0 and 4: group 0; bank 1: group 1
+  ch.set_command_log(&log);
+  CHECK(ch.push(rd(1, 0, 1)));
+  CHECK(ch.push(rd(2, 4, 1)));
+  run(ch, 40, 60, done);
+  CHECK_EQ(cmd_cycle(log, DramCommand::read, 4) - cmd_cycle(log, DramCommand::read, 0), int64_t{4});
+  log.clear();
+  CHECK(ch.push(rd(3, 0, 1)));
+  CHECK(ch.push(rd(4, 1, 1)));
+  run(ch, 60, 80, done);
+  CHECK_EQ(cmd_cycle(log, DramCommand::read, 1) - cmd_cycle(log, DramCommand::read, 0), int64_t{2});
+  CHECK_EQ(ch.counter(DramCounter::row_hits), uint64_t{4});
+}
+
+TEST_CASE("508-write-to-read-turnaround-tCDLR") {
+  DramChannel ch(small_config("fcfs"), "dram0");
+  std::vector<CommandRecord> log;
+  std::vector<DramCompletion> done;
+  open_rows(ch, {0, 1}, done);
+  ch.set_command_log(&log);
+  CHECK(ch.push(wr(1, 0, 1)));
+  CHECK(ch.push(rd(2, 1, 1)));
+  run(ch, 40, 70, done);
+  CHECK_EQ(cmd_cycle(log, DramCommand::write, 0), int64_t{40});
+  // Write data ends at 40 + tWL + burst = 43; the read waits tCDLR more.
+  CHECK_EQ(cmd_cycle(log, DramCommand::read, 1), int64_t{43 + 3});
+  CHECK_EQ(done.size(), size_t{1});  // the write completes silently
+}
+
+TEST_CASE("509-write-recovery-before-precharge-tWR") {
+  DramChannel ch(small_config("fcfs"), "dram0");
+  std::vector<CommandRecord> log;
+  std::vector<DramCompletion> done;
+  open_rows(ch, {0}, done);
+  ch.set_command_log(&log);
+  CHECK(ch.push(wr(1, 0, 1)));
+  CHECK(ch.push(rd(2, 0, 2)));
+  run(ch, 40, 80, done);
+  CHECK_EQ(cmd_cycle(log, DramCommand::precharge, 0), int64_t{43 + 5});  // data end + tWR
+}
+
+TEST_CASE("510-read-to-precharge-tRTPL") {
+  DramChannel ch(small_config("fcfs"), "dram0");
+  std::vector<CommandRecord> log;
+  std::vector<DramCompletion> done;
+  open_rows(ch, {0}, done);
+  ch.set_command_log(&log);
+  CHECK(ch.push(rd(1, 0, 1)));
+  CHECK(ch.push(rd(2, 0, 2)));
+  run(ch, 40, 80, done);
+  CHECK_EQ(cmd_cycle(log, DramCommand::precharge, 0), int64_t{40 + 2});
+}
+
+TEST_CASE("511-refresh-blocks-channel-for-tRFC") {
+  DramChannelConfig cfg = small_config();
+  cfg.timing[TimingParam::tREFI] = 100;
+  cfg.timing[TimingParam::tRFC] = 30;
+  DramChannel ch(cfg, "dram0");
+  std::vector<CommandRecord> log;
+  ch.set_command_log(&log);
+  std::vector<DramCompletion> done;
+  CHECK(ch.push(rd(1, 0, 1)));
+  run(ch, 0, 101, done);
+  CHECK(ch.push(rd(2, 0, 1)));  // would be a row hit, but refresh closes the row
+  run(ch, 101, 250, done);
+  CHECK_EQ(cmd_cycle(log, DramCommand::precharge, 0), int64_t{100});
+  const int64_t ref = cmd_cycle(log, DramCommand::refresh, -1);
+  CHECK_EQ(ref, int64_t{100 + 4});  // after tRP
+  CHECK_EQ(cmd_cycle(log, DramCommand::activate, 0, 1), ref + 30);
+  CHECK_EQ(done.size(), size_t{2});
+  CHECK_EQ(done[1].cycle, ref + 30 + 5 + 6 + 1);
+  CHECK_EQ(ch.counter(DramCounter::refreshes), uint64_t{2});  // second one at 200
+}
+
+TEST_CASE("512-data-bus-occupancy-burst-length") {
+  DramChannelConfig cfg = small_config();
+  cfg.burst_length = 8;  // 8 beats DDR: 4 command cycles, 128 B per burst
+  DramChannel ch(cfg, "dram0");
+  std::vector<CommandRecord> log;
+  std::vector<DramCompletion> done;
+  open_rows(ch, {0, 1}, done);
+  ch.set_command_log(&log);
+  CHECK(ch.push(rd(1, 0, 1)));
+  CHECK(ch.push(rd(2, 1, 1)));  // other group: tCCD = 2 < bus time 4
+  run(ch, 40, 70, done);
+  CHECK_EQ(cmd_cycle(log, DramCommand::read, 1) - cmd_cycle(log, DramCommand::read, 0), int64_t{4});
+  CHECK_EQ(done[0].cycle, int64_t{40 + 6 + 4});
+  CHECK_EQ(ch.counter(DramCounter::busy_cycles), uint64_t{4 * 4});
+}
+
+TEST_CASE("513-read-to-write-turnaround-tRTW") {
+  DramChannel ch(small_config("fcfs"), "dram0");
+  std::vector<CommandRecord> log;
+  std::vector<DramCompletion> done;
+  open_rows(ch, {0, 1}, done);
+  ch.set_command_log(&log);
+  CHECK(ch.push(rd(1, 0, 1)));
+  CHECK(ch.push(wr(2, 1, 1)));
+  run(ch, 40, 70, done);
+  // tRTW = tCL + burst + 2 turnaround - tWL = 6 + 1 + 2 - 2.
+  CHECK_EQ(cmd_cycle(log, DramCommand::write, 1) - cmd_cycle(log, DramCommand::read, 0), int64_t{7});
+}
+
+TEST_CASE("514-read-to-precharge-tRTPL-spans-the-bank-group") {
+  for (uint32_t other : {0u, 1u}) {  // bank 0 shares group 0 with bank 4; bank 1 does not
+    DramChannel ch(small_config(), "dram0");
+    std::vector<CommandRecord> log;
+    std::vector<DramCompletion> done;
+    open_rows(ch, {4, other}, done);
+    ch.set_command_log(&log);
+    CHECK(ch.push(rd(1, 4, 1)));
+    CHECK(ch.push(rd(2, other, 2)));  // needs a PRE of `other`
+    run(ch, 40, 80, done);
+    CHECK_EQ(cmd_cycle(log, DramCommand::read, 4), int64_t{40});
+    CHECK_EQ(cmd_cycle(log, DramCommand::precharge, static_cast<int>(other)), int64_t{other == 0 ? 42 : 41});
+  }
+}
+
+TEST_CASE("515-write-after-activate-tRCDWR") {
+  DramChannel ch(small_config(), "dram0");
+  std::vector<CommandRecord> log;
+  ch.set_command_log(&log);
+  std::vector<DramCompletion> done;
+  CHECK(ch.push(wr(2, 1, 1)));
+  run(ch, 0, 40, done);
+  // A write may go tRCDWR = tRCD - (tWL + 1) = 2 after its ACT (a read: tRCD = 5).
+  CHECK_EQ(cmd_cycle(log, DramCommand::activate, 1), int64_t{0});
+  CHECK_EQ(cmd_cycle(log, DramCommand::write, 1), int64_t{2});
+  CHECK(done.empty());  // not acked: completes silently
+  CHECK_EQ(ch.counter(DramCounter::writes), uint64_t{1});
+}
+
+TEST_CASE("516-large-request-one-column-command-per-burst") {
+  DramChannel ch(small_config(), "dram0");
+  std::vector<CommandRecord> log;
+  std::vector<DramCompletion> done;
+  open_rows(ch, {0}, done);
+  ch.set_command_log(&log);
+  DramRequest r = rd(1, 0, 1);
+  r.size_bytes = 128;  // four 32 B bursts, same bank: tCCDL apart
+  CHECK(ch.push(r));
+  run(ch, 40, 80, done);
+  CHECK_EQ(cmd_cycle(log, DramCommand::read, 0, 3), int64_t{40 + 3 * 4});
+  CHECK_EQ(done.size(), size_t{1});
+  CHECK_EQ(done[0].cycle, int64_t{52 + 6 + 1});
+  CHECK_EQ(ch.counter(DramCounter::reads), uint64_t{2});  // one from open_rows
+  CHECK_EQ(ch.counter(DramCounter::busy_cycles), uint64_t{5});
+}
