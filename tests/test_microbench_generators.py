@@ -164,14 +164,26 @@ def test_l1_bandwidth_loads_are_coalesced_and_resident(tmp_path, hw, bits):
     assert built.work == 3 * 2 * 1024 * width
 
 
-def test_shared_bandwidth_is_conflict_free(tmp_path, hw):
+def test_shared_bandwidth_is_conflict_free_dependent_chases(tmp_path, hw):
     built = get("shared_bw").generate(hw, 2, unroll=4)
     k, warps = read_back(tmp_path, built)
-    loads = opcode_rows(warps[7], "LDS")
-    assert len(loads) == 8 and all(r[4] == "shared" for r in loads)
-    for r in loads:
+    assert k.info.shmem == 32 * 1024 and len(warps) == 32
+    rows = warps[7]
+    loads, stores = opcode_rows(rows, "LDS"), opcode_rows(rows, "STS")
+    assert len(loads) == 8 and len(stores) == 8192 // 1024   # each thread initialises its words
+    assert all(r[4] == "shared" and r[2] == (r[1],) for r in loads)  # i = s[i]
+    for r in loads:                               # one word per bank
         assert sorted((a // 4) % 32 for a in r[3]) == list(range(32))
-    assert k.info.shmem >= max(a for r in loads for a in r[3]) + 4
+    # Lane l of warp 7 starts at its own index and strides by the block size.
+    assert [r[3][0] for r in loads[:2]] == [4 * (7 * 32), 4 * (7 * 32 + 1024)]
+    assert rows.index(opcode_rows(rows, "BAR")[0]) < rows.index(loads[0])
+    assert built.work == 2 * 4 * 1024 * 4
+
+
+@pytest.mark.parametrize("bits, per_iteration", [(32, 4), (64, 2), (128, 1)])
+def test_l1_bandwidth_unrolls_like_the_real_kernels(tmp_path, hw, bits, per_iteration):
+    built = get(f"l1_bw_{bits}").generate(hw, 5)
+    assert built.work == 5 * per_iteration * 1024 * bits // 8
 
 
 def test_l2_and_dram_bandwidth_use_every_sm(tmp_path, hw):

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from accelsim.microbench import sass
 from accelsim.microbench.benchmark import Built
-from accelsim.microbench.streaming import BASE, COUNTER, GID, TMP, Stream, stream_warp
+from accelsim.microbench.streaming import (COUNTER, GID, INDEX, OUT, T0, T1, TMP, Stream,
+                                           stream_warp)
 from accelsim.tracegen import Inst, Kernel, ThreadBlock
 
 # Loads as sm_70 compiles them: 32/64/128-bit per thread, cached in L1 by
 # default; .STRONG.GPU is how L1-bypassing (ld.global.cg) loads appear.
-L1_LOADS = {32: ("LDG.E", "FADD"), 64: ("LDG.E.64", "DADD"), 128: ("LDG.E.128", "FADD")}
+# The real kernels load 4 x 32-bit, 2 x 64-bit or 1 x 128-bit values per loop
+# iteration (one 128 B line or two per warp load) and add each into a sink.
+L1_LOADS = {32: ("LDG.E", "FADD", 4), 64: ("LDG.E.64", "DADD", 2), 128: ("LDG.E.128", "FADD", 1)}
 
 
 def grid_kernel(name: str, ctas: int, threads: int, warp_fn, shmem: int = 0) -> Kernel:
@@ -32,10 +35,11 @@ def resident_rounds(target: int, threads: int, width: int) -> int:
     return max(1, target // (threads * width))
 
 
-def l1_bw(bits: int, hw, reps: int, *, unroll: int = 4, threads: int | None = None) -> Built:
+def l1_bw(bits: int, hw, reps: int, *, unroll: int | None = None, threads: int | None = None) -> Built:
     """Per-SM L1 hit bandwidth for one access width; the buffer is a quarter
     of the L1 so it stays resident after the warm-up sweep."""
-    load, add = L1_LOADS[bits]
+    load, add, per_iteration = L1_LOADS[bits]
+    unroll = unroll or per_iteration
     width = bits // 8
     n = threads or hw.max_threads_per_cta
     rounds = resident_rounds(hw.l1d_bytes // 4, n, width)
@@ -45,22 +49,45 @@ def l1_bw(bits: int, hw, reps: int, *, unroll: int = 4, threads: int | None = No
     return Built(commands=[k], work=reps * unroll * n * width, sms=1)
 
 
+def shared_chase_warp(mask: int, first: int, *, threads: int, elements: int, reps: int,
+                      unroll: int) -> list[Inst]:
+    """Each thread chases its own index chain through shared memory
+    (``i = s[i]`` with ``s[i] = (i + threads) % n``): consecutive lanes read
+    consecutive words, so a warp's load touches every bank once, and each
+    thread's loads are dependent, so the 32 warps' loads overlap only with
+    each other. This is how the real shared-bandwidth benchmark is built."""
+    def addrs(step: int) -> list[int]:
+        return [4 * ((first + lane + step * threads) % elements) for lane in sass.lanes(mask)]
+
+    body = sass.global_thread_id(mask, GID, TMP) + [Inst("MOV", mask, dst=COUNTER)]
+    for k in range(-(-elements // threads)):   # s[i] = (i + stride) % n, block-strided
+        body += [Inst("IADD3", mask, dst=TMP, srcs=(GID, sass.RZ, sass.RZ)),
+                 Inst("STS", mask, srcs=(GID, TMP), addrs=addrs(k))]
+        body += sass.loop_tail(mask, COUNTER)
+    body += [Inst("MOV", mask, dst=INDEX, srcs=(GID,)), Inst("BAR.SYNC", mask),
+             sass.clock(mask, T0), Inst("MOV", mask, dst=COUNTER)]
+    for r in range(reps):
+        body += [Inst("LDS.U.32", mask, dst=INDEX, srcs=(INDEX,), addrs=addrs(r * unroll + u))
+                 for u in range(unroll)]
+        body += sass.loop_tail(mask, COUNTER)
+    body += [Inst("BAR.SYNC", mask), sass.clock(mask, T1),
+             Inst("IADD3", mask, dst=T1, srcs=(T1, T0, sass.RZ)),
+             sass.store_word(mask, OUT, INDEX, [sass.OUT_BASE + 4 * (first + i) for i in sass.lanes(mask)]),
+             Inst("EXIT", mask)]
+    return body
+
+
 def shared_bw(hw, reps: int, *, unroll: int = 4, threads: int | None = None,
-              footprint: int = 16 * 1024) -> Built:
-    """Per-SM shared memory bandwidth: 32-bit loads, a warp reads 32
-    consecutive words (one per bank, no conflicts). Each thread first
-    stores its words (the array initialisation) and the block syncs."""
+              footprint: int = 32 * 1024) -> Built:
+    """Per-SM shared memory bandwidth: a full block of threads, each reading
+    32-bit words along its own dependent chain (``unroll`` loads per loop
+    iteration, as the compiler unrolls the loop)."""
     n = threads or hw.max_threads_per_cta
     size = min(footprint, hw.shmem_per_cta)
-    rounds = max(1, size // (4 * n))
-    s = Stream("LDS.U.32", 4, "IADD3", n, footprint=rounds * n * 4, base=0)
-
-    def warp(mask: int, first: int) -> list[Inst]:
-        init = [Inst("STS", mask, srcs=(GID, TMP), addrs=s.addresses(first, mask, k))
-                for k in range(rounds)]
-        return stream_warp(s, mask, first, warm=0, reps=reps, unroll=unroll, init=init)
-
-    k = grid_kernel("_Z9shared_bwPj", 1, n, warp, shmem=rounds * n * 4)
+    elements = size // 4
+    k = grid_kernel("_Z9shared_bwPmS_Pjj", 1, n,
+                    lambda m, f: shared_chase_warp(m, f, threads=n, elements=elements, reps=reps,
+                                                   unroll=unroll), shmem=size)
     return Built(commands=[k], work=reps * unroll * n * 4, sms=1)
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from accelsim.microbench import sass
 from accelsim.tracegen import Inst
 
-GID, TMP, BASE, ADDR, COUNTER, T0, T1, OUT = 2, 3, 4, 6, 8, 10, 12, 14
+GID, TMP, BASE, ADDR, COUNTER, T0, T1, OUT, INDEX = 2, 3, 4, 6, 8, 10, 12, 14, 16
 VALUE0, ACC0 = 20, 40  # loaded values (4 registers apart: 128-bit loads), accumulators
 
 
@@ -50,21 +50,31 @@ def load_and_use(s: Stream, mask: int, first: int, ks: list[int]) -> list[Inst]:
     return loads + uses
 
 
+def next_address(mask: int) -> list[Inst]:
+    """The compiled loop's index arithmetic: i += step; i %= n (a mask: the
+    sizes are powers of two); &array[i]."""
+    return [Inst("IADD3", mask, dst=INDEX, srcs=(INDEX, sass.RZ, sass.RZ)),
+            Inst("LOP3.LUT", mask, dst=INDEX, srcs=(INDEX,)),
+            sass.element_address(mask, ADDR, INDEX, BASE)]
+
+
 def stream_warp(s: Stream, mask: int, first: int, *, warm: int, reps: int, unroll: int,
                 init: list[Inst] = ()) -> list[Inst]:
     """Prologue, ``warm`` single-load warm-up iterations, barrier, clock,
-    ``reps`` timed iterations of ``unroll`` loads each, clock, store, exit."""
+    ``reps`` timed iterations of ``unroll`` loads each, clock, store, exit.
+    Every iteration recomputes its address, as the real kernels do."""
     body = sass.global_thread_id(mask, GID, TMP)
-    body += [sass.param(mask, BASE), sass.element_address(mask, ADDR, GID, BASE),
+    body += [sass.param(mask, BASE), Inst("MOV", mask, dst=INDEX, srcs=(GID,)),
+             sass.element_address(mask, ADDR, INDEX, BASE),
              sass.param(mask, OUT), Inst("MOV", mask, dst=COUNTER)]
     body += [Inst("MOV", mask, dst=ACC0 + 2 * u) for u in range(unroll)]
     body += list(init)
     for k in range(warm):
-        body += load_and_use(s, mask, first, [k]) + sass.loop_tail(mask, COUNTER)
+        body += load_and_use(s, mask, first, [k]) + next_address(mask) + sass.loop_tail(mask, COUNTER)
     body += [Inst("BAR.SYNC", mask), sass.clock(mask, T0), Inst("MOV", mask, dst=COUNTER)]
     for r in range(reps):
         ks = [warm + r * unroll + u for u in range(unroll)]
-        body += load_and_use(s, mask, first, ks) + sass.loop_tail(mask, COUNTER)
+        body += load_and_use(s, mask, first, ks) + next_address(mask) + sass.loop_tail(mask, COUNTER)
     body += [sass.clock(mask, T1), Inst("IADD3", mask, dst=T1, srcs=(T1, T0, sass.RZ))]
     body += [Inst(s.add, mask, dst=ACC0, srcs=(ACC0, ACC0 + 2 * u)) for u in range(1, unroll)]
     body += [sass.store_word(mask, OUT, ACC0, [sass.OUT_BASE + 4 * (first + i) for i in sass.lanes(mask)]),
