@@ -46,9 +46,5 @@ class HardwareDef:
             shmem_per_cta=int(config["shmem_per_cta"]),
         )
 
-    @property
-    def full_mask(self) -> int:
-        return (1 << self.warp_size) - 1
-
     def warps(self, threads: int) -> int:
         return -(-threads // self.warp_size)
