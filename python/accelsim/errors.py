@@ -6,8 +6,8 @@ class AccelsimError(Exception):
     """Base class of every accelsim error."""
 
 
-class TraceError(AccelsimError, ValueError):
-    """A trace file is malformed: ``path``, ``line`` (1-based) and ``field`` say where."""
+class _InputError(AccelsimError, ValueError):
+    """An input file is malformed: ``path``, ``line`` (1-based) and ``field`` say where."""
 
     def __init__(self, message: str, path: str | None = None, line: int | None = None,
                  field: str | None = None):
@@ -15,6 +15,14 @@ class TraceError(AccelsimError, ValueError):
         self.path = path
         self.line = line
         self.field = field
+
+
+class TraceError(_InputError):
+    """A trace file is malformed: ``path``, ``line`` (1-based) and ``field`` say where."""
+
+
+class ProfileError(_InputError):
+    """A hardware profiler export could not be read: ``path``, ``line`` and ``field`` say where."""
 
 
 class ConfigError(AccelsimError, ValueError):
@@ -30,14 +38,3 @@ class ConfigError(AccelsimError, ValueError):
 
 class DeadlockError(AccelsimError, RuntimeError):
     """The simulation made no progress while work was outstanding."""
-
-
-class ProfileError(AccelsimError, ValueError):
-    """A hardware profiler export could not be read: ``path``, ``line`` and ``field`` say where."""
-
-    def __init__(self, message: str, path: str | None = None, line: int | None = None,
-                 field: str | None = None):
-        super().__init__(message)
-        self.path = path
-        self.line = line
-        self.field = field
