@@ -40,6 +40,7 @@ class LdstUnit {
   uint64_t next_event(uint64_t now) const;
   bool idle() const;
   ResponseQueue* responses() { return &responses_; }
+  uint64_t next_response() const { return responses_.next_ready(); }
   const cache::Cache* l1d() const { return l1d_.get(); }
   std::string describe() const;
 

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 
+#include "base/byte_mask.h"
 #include "sm/ready_heap.h"
 
 namespace accelsim::ldst {
@@ -14,6 +15,7 @@ struct MemRequest {
   uint16_t sm = 0;
   uint8_t sector_mask = 0;  // 32 B sectors of the line
   uint8_t kind = 0;         // MemKind
+  ByteMask bytes;           // writes/atomics: line-relative bytes written (none = whole sectors)
 };
 
 enum MemKind : uint8_t { kMemRead = 0, kMemWrite = 1, kMemAtomic = 2, kMemInst = 3 };
@@ -36,6 +38,11 @@ class MemPort {
   virtual bool send(const MemRequest& req, uint64_t now) = 0;
   // Requests accepted whose responses are not yet delivered.
   virtual uint64_t outstanding() const = 0;
+  // Models with internal state advance to core cycle `now` (called once per
+  // visited core cycle, before the SMs). Fixed-latency models do nothing.
+  virtual void tick(uint64_t now) { (void)now; }
+  // The next core cycle at which tick() has work; UINT64_MAX when idle.
+  virtual uint64_t next_event() const { return UINT64_MAX; }
 };
 
 }  // namespace accelsim::ldst

@@ -23,11 +23,18 @@ Gpu::Gpu(const config::GpuConfig& cfg, std::unique_ptr<ldst::MemPort> below)
     : cfg_(cfg), clocks_(cfg), unit_kinds_(sm::unit_kinds_from_config(cfg)), below_(std::move(below)) {
   config::validate(cfg_);
   if (!below_) {
-    if (cfg_.memory_model != "simple")
-      throw ConfigError("memory_model", "'" + cfg_.memory_model + "' is not available yet; use 'simple'");
-    auto simple = std::make_unique<mem::SimpleMemory>(cfg_, uint32_t(cfg_.sm_count));
-    simple_ = simple.get();
-    below_ = std::move(simple);
+    if (cfg_.memory_model == "detailed") {
+      auto detailed = std::make_unique<mem::DetailedMemory>(cfg_, uint32_t(cfg_.sm_count));
+      detailed_ = detailed.get();
+      below_ = std::move(detailed);
+    } else if (cfg_.memory_model == "simple") {
+      auto simple = std::make_unique<mem::SimpleMemory>(cfg_, uint32_t(cfg_.sm_count));
+      simple_ = simple.get();
+      below_ = std::move(simple);
+    } else {
+      throw ConfigError("memory_model", "unknown memory model '" + cfg_.memory_model +
+                                            "'; known: simple, detailed");
+    }
   }
   for (int64_t i = 0; i < cfg_.sm_count; ++i)
     sms_.push_back(std::make_unique<sm::Sm>(cfg_, uint16_t(i), unit_kinds_, below_.get()));
@@ -37,6 +44,7 @@ Gpu::~Gpu() = default;
 
 void Gpu::memcpy_to_device(uint64_t address, uint64_t bytes) {
   if (simple_ && cfg_.memcpy_timing) simple_->warm(address, bytes, now_);
+  if (detailed_) now_ = detailed_->copy_to_device(address, bytes, now_);
 }
 
 stats::SmCounters Gpu::sum_counters() const {
@@ -67,6 +75,7 @@ void Gpu::begin_kernel(KernelRun& k, stats::KernelRecord& rec) {
   rec.l1d_size = uint64_t(sms_[0]->ldst().l1d_size());
   before_ = sum_counters();
   if (simple_) mem_before_ = simple_->counters();
+  if (detailed_) detailed_before_ = detailed_->summary();
 }
 
 // One CTA per SM per cycle, round robin from where the last pass stopped.
@@ -87,7 +96,8 @@ void Gpu::dispatch(KernelRun& k) {
 bool Gpu::tick_sms(uint64_t& progress_at) {
   bool retired = false;
   for (auto& s : sms_) {
-    if (s->wake_cycle() > now_) continue;
+    // Responses pushed by the memory model also wake an SM.
+    if (s->wake_cycle() > now_ && s->ldst().next_response() > now_) continue;
     s->tick(now_);
     retired |= s->take_retired() > 0;
     progress_at = std::max(progress_at, s->last_progress());
@@ -97,7 +107,8 @@ bool Gpu::tick_sms(uint64_t& progress_at) {
 
 uint64_t Gpu::next_cycle(const KernelRun& k) const {
   uint64_t next = sm::Sm::kNever;
-  for (const auto& s : sms_) next = std::min(next, s->wake_cycle());
+  for (const auto& s : sms_) next = std::min({next, s->wake_cycle(), s->ldst().next_response()});
+  next = std::min(next, below_->next_event());
   if (k.have_next && k.room) next = std::min(next, std::max(k.start, now_ + 1));
   return std::max(next, now_ + 1);
 }
@@ -110,6 +121,7 @@ bool Gpu::run_kernel(KernelSource& src, stats::KernelRecord& rec, uint64_t cycle
   watchdog.progress(now_);
   uint64_t progress_at = now_;
   while (true) {
+    below_->tick(now_);  // the memory system catches up to this core cycle first
     if (k.have_next && k.room && now_ >= k.start) dispatch(k);
     if (tick_sms(progress_at)) k.room = true;
     watchdog.progress(progress_at);
@@ -139,6 +151,18 @@ void Gpu::finish_kernel(stats::KernelRecord& rec) {
     rec.l2_writes = m.l2_writes - mem_before_.l2_writes;
     rec.dram_reads = m.dram_reads - mem_before_.dram_reads;
   }
+  if (detailed_) {
+    const mem::MemorySummary m = detailed_->summary();
+    const mem::MemorySummary& b = detailed_before_;
+    rec.l2_read_hits = m.l2_read_hits - b.l2_read_hits;
+    rec.l2_read_misses = m.l2_read_misses - b.l2_read_misses;
+    rec.l2_writes = m.l2_writes - b.l2_writes;
+    rec.dram_reads = m.dram_reads - b.dram_reads;
+    rec.dram_writes = m.dram_writes - b.dram_writes;
+    rec.dram_activates = m.dram_activates - b.dram_activates;
+    rec.dram_row_hits = m.dram_row_hits - b.dram_row_hits;
+    rec.dram_row_misses = m.dram_row_misses - b.dram_row_misses;
+  }
 }
 
 void Gpu::report_deadlock(const KernelRun& k, uint64_t last_progress) const {
@@ -148,6 +172,7 @@ void Gpu::report_deadlock(const KernelRun& k, uint64_t last_progress) const {
   if (k.have_next) msg += "; CTAs still waiting to launch";
   for (const auto& s : sms_)
     if (s->has_ctas()) msg += "\n  gpu." + s->describe_wait(last_progress + cfg_.deadlock_cycles);
+  if (detailed_) msg += "\n  gpu." + detailed_->describe();
   throw DeadlockError(msg);
 }
 

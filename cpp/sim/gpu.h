@@ -9,6 +9,7 @@
 
 #include "config/gpu_config.h"
 #include "ldst/mem_port.h"
+#include "mem/detailed_memory.h"
 #include "mem/simple_memory.h"
 #include "sim/clock_domains.h"
 #include "sim/kernel_source.h"
@@ -36,6 +37,8 @@ class Gpu {
   const config::GpuConfig& config() const { return cfg_; }
   const ClockDomains& clocks() const { return clocks_; }
   sm::Sm& sm(size_t i) { return *sms_[i]; }
+  // The detailed memory model, or null when another model is in use.
+  const mem::DetailedMemory* detailed_memory() const { return detailed_; }
   size_t num_sms() const { return sms_.size(); }
 
  private:
@@ -53,11 +56,13 @@ class Gpu {
   std::vector<sm::UnitKind> unit_kinds_;
   std::unique_ptr<ldst::MemPort> below_;
   mem::SimpleMemory* simple_ = nullptr;  // below_ when it is the simple model
+  mem::DetailedMemory* detailed_ = nullptr;  // below_ when it is the detailed model
   std::vector<std::unique_ptr<sm::Sm>> sms_;
   uint64_t now_ = 0;
   uint32_t next_sm_ = 0;  // round-robin CTA dispatch start
   stats::SmCounters before_;
   mem::SimpleMemoryCounters mem_before_;
+  mem::MemorySummary detailed_before_;
 };
 
 }  // namespace accelsim::sim
