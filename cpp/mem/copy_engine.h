@@ -20,6 +20,7 @@ class CopyEngine {
     cur_ = address;
     end_ = address + bytes;
     next_ps_ = t_ps;
+    if (injecting()) next_ps_ += transfer_ps(peek().bytes);
   }
   bool injecting() const { return cur_ < end_; }
   bool busy() const { return injecting() || outstanding_ > 0; }
@@ -31,7 +32,8 @@ class CopyEngine {
     uint32_t bytes;
     uint8_t sector;
   };
-  // The next sector-sized piece (up to the sector boundary).
+  // The next sector-sized piece (up to the sector boundary); next_ps() is
+  // when it has fully arrived from the host.
   Chunk peek() const {
     const uint64_t line = cur_ & ~uint64_t(line_ - 1);
     const uint32_t off = uint32_t(cur_ - line);
@@ -39,10 +41,11 @@ class CopyEngine {
     const uint64_t stop = std::min<uint64_t>(end_, line + uint64_t(sector + 1) * sector_);
     return Chunk{line, off, uint32_t(stop - cur_), uint8_t(sector)};
   }
-  // The chunk was handed to its L2 slice.
+  // The chunk was handed to its L2 slice; the next one is due once its
+  // bytes have crossed the host link.
   void advance(const Chunk& c) {
     cur_ += c.bytes;
-    next_ps_ += c.bytes * ps_per_kb_ / 1000;
+    if (injecting()) next_ps_ += transfer_ps(peek().bytes);
     ++outstanding_;
     ++sectors_;
   }
@@ -50,6 +53,8 @@ class CopyEngine {
   uint64_t sectors_copied() const { return sectors_; }
 
  private:
+  uint64_t transfer_ps(uint32_t bytes) const { return bytes * ps_per_kb_ / 1000; }
+
   uint32_t line_, sector_;
   uint64_t ps_per_kb_;
   uint64_t cur_ = 0, end_ = 0, next_ps_ = 0;
