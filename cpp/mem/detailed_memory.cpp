@@ -49,7 +49,7 @@ DetailedMemory::DetailedMemory(const config::GpuConfig& cfg, uint32_t num_sms)
   for (uint32_t s = 0; s < nslices; ++s) {
     cache::CacheParams p = cp;
     p.name = "gpu.l2[" + std::to_string(s) + "]";
-    slices_.emplace_back(p, q, s);
+    slices_.emplace_back(p, q, uint32_t(cfg.l2_rop_latency), s);
   }
   const dram::DramChannelConfig dc = dram::DramChannelConfig::from_config(cfg);
   // The latency pipe must not throttle: it holds everything the slices can

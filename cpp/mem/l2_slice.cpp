@@ -10,11 +10,11 @@ namespace accelsim::mem {
 using cache::AccessType;
 using cache::Outcome;
 
-L2Slice::L2Slice(const cache::CacheParams& p, uint32_t queue_entries, uint32_t id)
+L2Slice::L2Slice(const cache::CacheParams& p, uint32_t queue_entries, uint32_t rop_cycles, uint32_t id)
     : cache_(p),
       id_(id),
       fetch_on_write_(p.write_alloc == cache::WriteAllocPolicy::FETCH_ON_WRITE),
-      rop_(queue_entries),
+      rop_(queue_entries + rop_cycles + 1),
       fills_(queue_entries + 8),
       // A fill may finish every request merged on the sector at once.
       done_(queue_entries + p.mshr_max_merge) {}

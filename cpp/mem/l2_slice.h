@@ -33,7 +33,10 @@ struct L2SliceCounters {
 
 class L2Slice {
  public:
-  L2Slice(const cache::CacheParams& p, uint32_t queue_entries, uint32_t id);
+  // `rop_cycles`: the ROP latency in L2 cycles. The ROP pipe holds every
+  // request in its latency (one arrival per cycle) plus `queue_entries`
+  // waiting for the cache, so the latency itself never throttles.
+  L2Slice(const cache::CacheParams& p, uint32_t queue_entries, uint32_t rop_cycles, uint32_t id);
 
   uint32_t id() const { return id_; }
   cache::Cache& cache() { return cache_; }
