@@ -59,7 +59,10 @@ DetailedMemory::DetailedMemory(const config::GpuConfig& cfg, uint32_t num_sms)
   for (uint32_t p = 0; p < uint32_t(cfg.memory_partitions); ++p)
     parts_.emplace_back(dc, amap_, p, p * per, per, pipe, sector_bytes_, "gpu.dram[" + std::to_string(p) + "]");
   slice_wake_.assign(nslices, kIdle);
-  part_wake_.assign(parts_.size(), kIdle);
+  // Channels run from time 0 even without requests: refresh falls due on its
+  // own schedule (a channel first ticked late would owe every refresh since).
+  part_wake_.assign(parts_.size(), 0);
+  wake_[kDram] = 0;
 }
 
 DetailedMemory::~DetailedMemory() = default;
