@@ -14,12 +14,13 @@ namespace {
 uint64_t period_ps(double mhz) { return uint64_t(std::llround(1e6 / mhz)); }
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-// Requests in flight are bounded by what the buffers can hold; this is a
-// generous fixed bound (send() back-pressures when it is reached).
+// Requests in flight: a bound well above what the SMs can have outstanding
+// (L1 MSHRs + direct requests) plus room for the copy engine; send()
+// back-pressures if it is ever reached.
 uint32_t pool_capacity(const config::GpuConfig& cfg, uint32_t sms) {
   const uint64_t slices = uint64_t(cfg.memory_partitions * cfg.l2_slices_per_partition);
-  uint64_t n = uint64_t(sms) * 256 + slices * uint64_t(cfg.l2_mshrs * cfg.l2_mshr_merge + 2 * cfg.partition_queue_entries);
-  return uint32_t(std::min<uint64_t>(n, 1u << 22));
+  const uint64_t per_sm = uint64_t(std::max<int64_t>(cfg.l1d_mshrs, 64)) + 64;
+  return uint32_t(std::min<uint64_t>(uint64_t(sms) * per_sm + slices * 32, 1u << 22));
 }
 
 }  // namespace

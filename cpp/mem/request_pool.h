@@ -1,10 +1,12 @@
 // Requests in flight below L1 in the detailed memory model: one fixed pool of
 // plain records, addressed by a 32-bit id that travels through the crossbar,
-// the L2 slice queues and the cache's MSHR tags. Allocated once; alloc() and
-// release() are a stack push/pop.
+// the L2 slice queues and the cache's MSHR tags. Allocated once, but left
+// untouched until used (ids are handed out in order before any is reused),
+// so a generous capacity costs no resident memory; alloc() and release()
+// are a stack push/pop.
 #pragma once
 #include <cstdint>
-#include <vector>
+#include <memory>
 
 #include "base/byte_mask.h"
 
@@ -26,30 +28,38 @@ struct InFlight {
   uint8_t stream = 0;      // stream slot (per-stream counters)
 };
 
+// Raw storage for a record (no initialisation, so untouched pages stay
+// unmapped); a record is assigned in full before it is read.
+union InFlightSlot {
+  InFlightSlot() {}
+  InFlight rec;
+};
+
 class RequestPool {
  public:
   static constexpr uint32_t kNone = UINT32_MAX;
 
-  explicit RequestPool(uint32_t capacity) : recs_(capacity) {
-    free_.reserve(capacity);
-    for (uint32_t i = capacity; i-- > 0;) free_.push_back(i);
-  }
-  bool full() const { return free_.empty(); }
-  uint32_t in_use() const { return uint32_t(recs_.size() - free_.size()); }
-  uint32_t capacity() const { return uint32_t(recs_.size()); }
-  // Precondition: !full().
+  explicit RequestPool(uint32_t capacity)
+      : recs_(new InFlightSlot[capacity]), free_(new uint32_t[capacity]), cap_(capacity) {}
+  bool full() const { return used_ == cap_; }
+  uint32_t in_use() const { return used_; }
+  uint32_t capacity() const { return cap_; }
+  // Precondition: !full(). Released ids first, then never-used ones.
   uint32_t alloc() {
-    uint32_t id = free_.back();
-    free_.pop_back();
-    return id;
+    ++used_;
+    return nfree_ ? free_[--nfree_] : fresh_++;
   }
-  void release(uint32_t id) { free_.push_back(id); }
-  InFlight& operator[](uint32_t id) { return recs_[id]; }
-  const InFlight& operator[](uint32_t id) const { return recs_[id]; }
+  void release(uint32_t id) {
+    free_[nfree_++] = id;
+    --used_;
+  }
+  InFlight& operator[](uint32_t id) { return recs_[id].rec; }
+  const InFlight& operator[](uint32_t id) const { return recs_[id].rec; }
 
  private:
-  std::vector<InFlight> recs_;
-  std::vector<uint32_t> free_;
+  std::unique_ptr<InFlightSlot[]> recs_;
+  std::unique_ptr<uint32_t[]> free_;  // released ids (stack), uninitialised
+  uint32_t cap_, used_ = 0, nfree_ = 0, fresh_ = 0;
 };
 
 }  // namespace accelsim::mem
