@@ -4,7 +4,10 @@
 #pragma once
 #include <cstdint>
 
+#include <vector>
+
 #include "base/byte_mask.h"
+#include "sim/clocked.h"
 #include "sm/ready_heap.h"
 
 namespace accelsim::ldst {
@@ -38,11 +41,13 @@ class MemPort {
   virtual bool send(const MemRequest& req, uint64_t now) = 0;
   // Requests accepted whose responses are not yet delivered.
   virtual uint64_t outstanding() const = 0;
-  // Models with internal state advance to core cycle `now` (called once per
-  // visited core cycle, before the SMs). Fixed-latency models do nothing.
-  virtual void tick(uint64_t now) { (void)now; }
-  // The next core cycle at which tick() has work; UINT64_MAX when idle.
-  virtual uint64_t next_event() const { return UINT64_MAX; }
+  // Components to tick on the other clock domains (interconnect, L2, DRAM),
+  // as (ClockDomains::Id, component). The simple model has none.
+  struct ClockedPart {
+    uint8_t domain;
+    sim::Clocked* component;
+  };
+  virtual std::vector<ClockedPart> clocked_parts() { return {}; }
 };
 
 }  // namespace accelsim::ldst

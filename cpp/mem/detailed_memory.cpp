@@ -7,6 +7,7 @@
 #include "base/error.h"
 #include "cache/cache.h"
 #include "icnt/crossbar_config.h"
+#include "sim/clock_domains.h"
 
 namespace accelsim::mem {
 namespace {
@@ -141,7 +142,16 @@ void DetailedMemory::tick(uint64_t now) {
 
 uint64_t DetailedMemory::next_event() const {
   const uint64_t t = std::min({wake_[kIcnt], wake_[kL2], wake_[kDram]});
-  return t == kIdle ? UINT64_MAX : ceil_div(t, core_period_);
+  return t == kIdle ? kNever : ceil_div(t, core_period_);
+}
+
+uint64_t DetailedMemory::next_tick(uint64_t core_cycle) const {
+  const uint64_t n = next_event();
+  return n == kNever ? kNever : std::max(n, core_cycle);
+}
+
+std::vector<ldst::MemPort::ClockedPart> DetailedMemory::clocked_parts() {
+  return {ClockedPart{sim::ClockDomains::kCore, this}};
 }
 
 // ---- interconnect cycle: move flits, deliver packets at both ends ------------
@@ -270,7 +280,7 @@ uint64_t DetailedMemory::copy_to_device(uint64_t address, uint64_t bytes, uint64
     tick(c);
     if (!copy_.busy()) break;
     const uint64_t n = next_event();
-    if (n == UINT64_MAX) throw Error("gpu.copy_engine: copy stalled with nothing scheduled");
+    if (n == kNever) throw Error("gpu.copy_engine: copy stalled with nothing scheduled");
     c = std::max(c + 1, n);
   }
   return c;
@@ -329,7 +339,7 @@ bool DetailedMemory::idle() const {
 }
 
 std::string DetailedMemory::describe() const {
-  std::string s = "memory: " + std::to_string(pool_.in_use()) + " requests in flight";
+  std::string s = "gpu.memory: " + std::to_string(pool_.in_use()) + " requests in flight";
   if (!icnt_.idle()) s += ", interconnect busy";
   uint32_t busy_slices = 0, busy_parts = 0;
   for (const L2Slice& sl : slices_) busy_slices += !sl.idle() || !sl.cache().miss_queue().empty();

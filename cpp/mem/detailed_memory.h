@@ -7,8 +7,12 @@
 // plus the copy engine, which writes MemcpyHtoD data into L2. Three clock
 // domains (interconnect, L2, DRAM) run at their own periods; time is kept in
 // picoseconds. Each component has a wake-up time and is ticked only when it
-// has work, and the whole model jumps over idle stretches: the GPU loop calls
-// tick(core_cycle) and asks next_event() for the next core cycle that matters.
+// has work, and the whole model jumps over idle stretches. The three domains
+// are interleaved in time here (a hand-off from one domain to another must
+// see the other's earlier edges first), so the model registers with the GPU
+// as one Clocked component on the core clock: tick(c) brings every domain up
+// to the time of core cycle c, next_tick() names the next core cycle at
+// which any of them has work.
 // Nothing is allocated per request: requests live in a fixed pool and travel
 // as 32-bit ids.
 #pragma once
@@ -25,6 +29,7 @@
 #include "mem/l2_slice.h"
 #include "mem/memory_partition.h"
 #include "mem/request_pool.h"
+#include "sim/clocked.h"
 
 namespace accelsim::mem {
 
@@ -41,7 +46,7 @@ struct MemorySummary {
   uint64_t icnt_request_flits = 0, icnt_reply_flits = 0;
 };
 
-class DetailedMemory : public ldst::MemPort {
+class DetailedMemory : public ldst::MemPort, public sim::Clocked {
  public:
   DetailedMemory(const config::GpuConfig& cfg, uint32_t num_sms);
   ~DetailedMemory() override;
@@ -49,8 +54,14 @@ class DetailedMemory : public ldst::MemPort {
   void connect(uint16_t sm, ldst::ResponseQueue* responses) override;
   bool send(const ldst::MemRequest& req, uint64_t now) override;
   uint64_t outstanding() const override { return pool_.in_use(); }
-  void tick(uint64_t now) override;
-  uint64_t next_event() const override;
+  std::vector<ClockedPart> clocked_parts() override;
+
+  // sim::Clocked, on core cycles.
+  void tick(uint64_t core_cycle) override;
+  uint64_t next_tick(uint64_t core_cycle) const override;
+  std::string describe() const override;  // what is queued where (deadlock reports)
+  // The next core cycle at which any domain has work; kNever when idle.
+  uint64_t next_event() const;
 
   // Host-to-device copy starting at core cycle `now`: with memcpy_timing the
   // data is written into L2 through the copy engine and the call returns the
@@ -59,7 +70,6 @@ class DetailedMemory : public ldst::MemPort {
 
   MemorySummary summary() const;
   bool idle() const;
-  std::string describe() const;  // what is queued where (deadlock reports)
 
   // Components, for tests and statistics.
   const AddressMap& address_map() const { return amap_; }

@@ -17,7 +17,8 @@ FetchUnit::FetchUnit(const config::GpuConfig& cfg)
 
 void FetchUnit::invalidate() {
   if (!icache_) return;
-  for (auto& line : icache_->lines()) line = cache::LineMeta{};
+  for (auto& line : icache_->lines())
+    if (line.allocated) icache_->invalidate(line);
 }
 
 uint64_t FetchUnit::fetch_latency(const Warp& w, uint64_t now, stats::SmCounters& counters) {
@@ -43,7 +44,7 @@ bool FetchUnit::cycle(std::vector<Warp>& warps, uint64_t now, stats::SmCounters&
     head_ = (head_ + 1) % ring_.size();
     --size_;
     if (!w.active || w.finished || !w.ibuffer_empty() || w.all_issued()) continue;
-    w.decode_ready = now + fetch_latency(w, now, counters);
+    w.decode_ready = std::max(w.decode_ready, now + fetch_latency(w, now, counters));
     w.decoded_end = std::min(w.count, w.next_issue + ibuffer_entries_);
     ++fetched;
   }

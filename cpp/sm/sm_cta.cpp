@@ -27,6 +27,8 @@ bool Sm::can_launch(const CtaShape& shape) const {
 
 void Sm::launch(const CtaShape& shape, trace::ThreadBlockTrace& tb, uint64_t now) {
   now_ = std::max(now_, now);
+  last_launch_ = now;
+  launched_any_ = true;
   account(now);
   int cslot = free_cta_slot();
   Cta& c = ctas_[cslot];
@@ -44,6 +46,7 @@ void Sm::launch(const CtaShape& shape, trace::ThreadBlockTrace& tb, uint64_t now
     warp.insts = c.trace.insts.data() + c.trace.warp_begin[w];
     warp.count = c.trace.warp_begin[w + 1] - c.trace.warp_begin[w];
     warp.age = next_age_++;
+    warp.decode_ready = now + uint64_t(cfg_.cta_launch_latency);  // CTA setup
     warp.cta_slot = uint16_t(cslot);
     warp.warp_in_cta = uint16_t(w);
     warp.scheduler = uint8_t(slot % subcores_.size());
@@ -80,6 +83,7 @@ void Sm::retire_cta(uint16_t cslot) {
   used_warps_ -= c.shape.warps;
   used_regs_ -= c.shape.registers;
   used_shmem_ -= c.shape.shmem_bytes;
+  if (c.shape.resident) --*c.shape.resident;
   ++retired_;
 }
 
