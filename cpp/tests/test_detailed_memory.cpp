@@ -251,3 +251,23 @@ TEST_CASE("588-atomics-execute-at-l2") {
   CHECK_EQ(rec.dram_reads, 1u);  // the second finds the line in L2
   CHECK_EQ(rec.l2_writes, 0u);
 }
+
+TEST_CASE("589-refresh-keeps-its-schedule-across-idle-time") {
+  // A channel first used long after time 0 must not owe every refresh since:
+  // the first access after a long idle stretch costs about what it costs at once.
+  uint64_t lat[2];
+  for (int late = 0; late < 2; ++late) {
+    config::GpuConfig cfg = detailed_config();
+    cfg.dram_tREFI = 3315;
+    cfg.dram_tRFC = 298;
+    cfg.kernel_launch_latency = late ? 400000 : 0;
+    sim::Gpu gpu(cfg);
+    BlockBuilder b(1);
+    b.mem(0, 1, 10, trace::kMemGlobal, kLoadBypass, 4, [](int) { return uint64_t(0x50000); });
+    b.add(0, iadd(2, {1})).add(0, exit_inst());
+    std::vector<sm::Sm::IssueEvent> log;
+    run(gpu, {b}, 32, &log);
+    lat[late] = issue_cycle(log, 0, 16) - issue_cycle(log, 0, 0);
+  }
+  CHECK(lat[1] < lat[0] + 450);  // at most one refresh (tRFC ~ 400 core cycles) in the way
+}
