@@ -39,6 +39,8 @@ DetailedMemory::DetailedMemory(const config::GpuConfig& cfg, uint32_t num_sms)
       pool_(pool_capacity(cfg, num_sms)),
       icnt_(icnt::request_network(cfg), icnt::reply_network(cfg), "gpu.icnt"),
       sms_(num_sms, nullptr),
+      req_active_(size_t(cfg.memory_partitions * cfg.l2_slices_per_partition)),
+      rep_active_(num_sms),
       copy_(uint32_t(cfg.l2_line), uint32_t(cfg.l2_sector),
             uint64_t(std::llround(1000.0 * double(period_ps(cfg.core_clock)) / double(cfg.copy_bandwidth)))) {
   if (uint32_t(cfg.sm_count) != num_sms)
@@ -117,6 +119,7 @@ bool DetailedMemory::send(const ldst::MemRequest& req, uint64_t now) {
   const uint32_t id = pool_.alloc();
   pool_[id] = r;
   icnt_.request().push(req.sm, r.slice, size, IcntPacket{id});
+  req_active_.add(r.slice);
   wake(kIcnt, now * core_period_);
   return true;
 }
@@ -156,28 +159,43 @@ std::vector<ldst::MemPort::ClockedPart> DetailedMemory::clocked_parts() {
 
 // ---- interconnect cycle: move flits, deliver packets at both ends ------------
 
+template <class Take>
+void DetailedMemory::deliver(icnt::Crossbar<IcntPacket>& net, ActiveSet& active, int64_t cycle, Take take) {
+  icnt::Crossbar<IcntPacket>::Packet pkt;
+  for (size_t i = 0; i < active.list.size();) {
+    const uint32_t d = active.list[i];
+    while (net.peek(d, cycle) && take(d, *net.peek(d, cycle))) {
+      net.pop(d, cycle, pkt);
+      --active.count[d];
+    }
+    if (active.count[d] == 0) {  // swap-remove; the order of outputs does not matter
+      active.list[i] = active.list.back();
+      active.list.pop_back();
+    } else {
+      ++i;
+    }
+  }
+}
+
 void DetailedMemory::run_icnt(uint64_t cycle, uint64_t t) {
   const int64_t c = int64_t(cycle);
   icnt_.tick(c);
-  auto& rq = icnt_.request();
-  icnt::Crossbar<IcntPacket>::Packet pkt;
-  for (uint32_t s = 0; s < slices_.size(); ++s) {
+  using Packet = icnt::Crossbar<IcntPacket>::Packet;
+  const uint64_t ready = t + rop_ps_;
+  deliver(icnt_.request(), req_active_, c, [&](uint32_t s, const Packet& p) {
     L2Slice& sl = slices_[s];
-    while (sl.can_accept() && rq.pop(s, c, pkt)) {
-      const uint64_t ready = t + rop_ps_;
-      sl.accept(pkt.payload.id, ready);
-      wake_slice(s, ready);
-    }
-  }
-  auto& rp = icnt_.reply();
+    if (!sl.can_accept()) return false;
+    sl.accept(p.payload.id, ready);
+    wake_slice(s, ready);
+    return true;
+  });
   const uint64_t core_cycle = ceil_div(t, core_period_);
-  for (uint32_t m = 0; m < sms_.size(); ++m) {
-    while (rp.pop(m, c, pkt)) {
-      const InFlight& r = pool_[pkt.payload.id];
-      sms_[m]->push(core_cycle, ldst::MemResponse{r.line_addr, r.token, r.sector_mask, r.kind});
-      pool_.release(pkt.payload.id);
-    }
-  }
+  deliver(icnt_.reply(), rep_active_, c, [&](uint32_t m, const Packet& p) {
+    const InFlight& r = pool_[p.payload.id];
+    sms_[m]->push(core_cycle, ldst::MemResponse{r.line_addr, r.token, r.sector_mask, r.kind});
+    pool_.release(p.payload.id);
+    return true;
+  });
   const int64_t ev = icnt_.next_event_cycle();
   if (ev != icnt::kIcntNever) wake(kIcnt, uint64_t(std::max<int64_t>(c + 1, ev)) * period_[kIcnt]);
 }
@@ -215,6 +233,7 @@ void DetailedMemory::drain_done(L2Slice& s, uint64_t t) {
       copy_.finished();
     } else {
       if (!icnt_.reply().push(s.id(), r.sm, reply_bytes(r), IcntPacket{id})) break;
+      rep_active_.add(r.sm);
       wake(kIcnt, t);
     }
     q.pop();

@@ -102,6 +102,21 @@ class DetailedMemory : public ldst::MemPort, public sim::Clocked {
     if (t < wake_[d]) wake_[d] = t;
   }
   void wake_slice(uint32_t s, uint64_t t);
+
+  // Destinations of one network with packets in flight (pushed, not yet
+  // popped), so a crossbar cycle visits only those outputs.
+  struct ActiveSet {
+    std::vector<uint32_t> count;  // per destination
+    std::vector<uint32_t> list;   // destinations with count > 0
+    explicit ActiveSet(size_t n) : count(n, 0) { list.reserve(n); }
+    void add(uint32_t d) {
+      if (count[d]++ == 0) list.push_back(d);
+    }
+  };
+  // Pops every deliverable packet of `net` for the active destinations;
+  // `take(dst, packet)` returns false when that destination cannot take more.
+  template <class Take>
+  void deliver(icnt::Crossbar<IcntPacket>& net, ActiveSet& active, int64_t cycle, Take take);
   void wake_partition(uint32_t p, uint64_t t);
 
   const config::GpuConfig& cfg_;
@@ -118,6 +133,7 @@ class DetailedMemory : public ldst::MemPort, public sim::Clocked {
   std::vector<L2Slice> slices_;
   std::vector<MemoryPartition> parts_;
   std::vector<uint64_t> slice_wake_, part_wake_;  // ps
+  ActiveSet req_active_, rep_active_;
   std::vector<ldst::ResponseQueue*> sms_;
   CopyEngine copy_;
 };
