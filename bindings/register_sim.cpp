@@ -61,6 +61,10 @@ py::dict kernel_columns(const RunResult& r) {
   d["l2_read_misses"] = column(r, [](const KernelRecord& k) { return k.l2_read_misses; });
   d["l2_writes"] = column(r, [](const KernelRecord& k) { return k.l2_writes; });
   d["dram_reads"] = column(r, [](const KernelRecord& k) { return k.dram_reads; });
+  d["dram_writes"] = column(r, [](const KernelRecord& k) { return k.dram_writes; });
+  d["dram_activates"] = column(r, [](const KernelRecord& k) { return k.dram_activates; });
+  d["dram_row_hits"] = column(r, [](const KernelRecord& k) { return k.dram_row_hits; });
+  d["dram_row_misses"] = column(r, [](const KernelRecord& k) { return k.dram_row_misses; });
   d["active_sm_cycles"] = column(r, [](const KernelRecord& k) { return k.sm.active_cycles; });
   d["sm_ticks"] = column(r, [](const KernelRecord& k) { return k.sm.ticks; });
   return d;

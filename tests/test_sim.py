@@ -71,7 +71,7 @@ def test_config_forms(vecadd):
     assert by_name.total_cycles == by_config.total_cycles == by_dict.total_cycles
     assert accelsim.Simulator({}).run(vecadd).warp_instructions == by_name.warp_instructions
     slower = accelsim.Simulator(accelsim.load_config("QV100").with_overrides(
-        {"l2_hit_latency": "600 cycles"})).run(vecadd)  # inputs were copied: L2 hits
+        {"l2_rop_latency": "600 cycles"})).run(vecadd)  # inputs were copied: L2 hits (detailed model)
     assert slower.total_cycles > by_name.total_cycles
 
 

@@ -76,6 +76,7 @@ class Cache {
 
   // Requests for the level below; pop the front once it is ready and sent.
   TimedQueue<OutRequest>& miss_queue() { return miss_queue_; }
+  const TimedQueue<OutRequest>& miss_queue() const { return miss_queue_; }
 
   // Drops every line's data (kernel-boundary L1 invalidation). Sectors with a
   // fill pending stay reserved so the fill still lands. Dirty data is lost:

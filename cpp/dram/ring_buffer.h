@@ -6,16 +6,18 @@
 #pragma once
 #include <bit>
 #include <cstddef>
-#include <vector>
+#include <memory>
 
 namespace accelsim {
 
 template <typename T>
 class RingBuffer {
  public:
+  // Slots are default-initialised, not value-initialised: for plain structs
+  // the memory stays untouched (not resident) until first used.
   explicit RingBuffer(size_t capacity)
-      : slots_(std::bit_ceil(capacity == 0 ? size_t{1} : capacity)),
-        mask_(slots_.size() - 1),
+      : slots_(std::make_unique_for_overwrite<T[]>(std::bit_ceil(capacity == 0 ? size_t{1} : capacity))),
+        mask_(std::bit_ceil(capacity == 0 ? size_t{1} : capacity) - 1),
         cap_(capacity) {}
 
   size_t size() const { return size_; }
@@ -39,7 +41,7 @@ class RingBuffer {
   }
 
  private:
-  std::vector<T> slots_;
+  std::unique_ptr<T[]> slots_;
   size_t mask_;
   size_t cap_;
   size_t head_ = 0;

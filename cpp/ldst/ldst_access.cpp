@@ -123,7 +123,7 @@ bool LdstUnit::direct_step(uint64_t now) {
   const InstRecord& in = *cur_.inst;
   uint8_t kind = (in.flags & trace::kFlagAtomic) ? kMemAtomic
                  : (in.flags & trace::kFlagStore) ? kMemWrite : kMemRead;
-  MemRequest req{r.line_addr, cur_slot_ | kDirect, sm_, r.sector_mask, kind};
+  MemRequest req{r.line_addr, cur_slot_ | kDirect, sm_, r.sector_mask, kind, r.bytes};
   if (!below_->send(req, now)) return false;
   if (kind == kMemRead) counters_->l1d_bypass += std::popcount(r.sector_mask);
   if (++next_req_ == nreq_) busy_ = false;

@@ -84,7 +84,7 @@ bool LdstUnit::send(uint64_t now) {
   const cache::OutRequest& out = q.front();
   uint8_t kind = out.write ? kMemWrite : kMemRead;
   uint32_t token = out.write ? (out.tag | kDirect) : 0;
-  MemRequest req{out.line_addr, token, sm_, out.sector_mask, kind};
+  MemRequest req{out.line_addr, token, sm_, out.sector_mask, kind, out.bytes};
   if (!below_->send(req, now)) return false;
   q.pop();
   return true;

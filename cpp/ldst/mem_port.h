@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "base/byte_mask.h"
 #include "sim/clocked.h"
 #include "sm/ready_heap.h"
 
@@ -17,6 +18,7 @@ struct MemRequest {
   uint16_t sm = 0;
   uint8_t sector_mask = 0;  // 32 B sectors of the line
   uint8_t kind = 0;         // MemKind
+  ByteMask bytes;           // writes/atomics: line-relative bytes written (none = whole sectors)
 };
 
 enum MemKind : uint8_t { kMemRead = 0, kMemWrite = 1, kMemAtomic = 2, kMemInst = 3 };

@@ -12,11 +12,18 @@ Gpu::Gpu(const config::GpuConfig& cfg, std::unique_ptr<ldst::MemPort> below)
     : cfg_(cfg), clocks_(cfg), unit_kinds_(sm::unit_kinds_from_config(cfg)), below_(std::move(below)) {
   config::validate(cfg_);
   if (!below_) {
-    if (cfg_.memory_model != "simple")
-      throw ConfigError("memory_model", "'" + cfg_.memory_model + "' is not available yet; use 'simple'");
-    auto simple = std::make_unique<mem::SimpleMemory>(cfg_, uint32_t(cfg_.sm_count));
-    simple_ = simple.get();
-    below_ = std::move(simple);
+    if (cfg_.memory_model == "detailed") {
+      auto detailed = std::make_unique<mem::DetailedMemory>(cfg_, uint32_t(cfg_.sm_count));
+      detailed_ = detailed.get();
+      below_ = std::move(detailed);
+    } else if (cfg_.memory_model == "simple") {
+      auto simple = std::make_unique<mem::SimpleMemory>(cfg_, uint32_t(cfg_.sm_count));
+      simple_ = simple.get();
+      below_ = std::move(simple);
+    } else {
+      throw ConfigError("memory_model", "unknown memory model '" + cfg_.memory_model +
+                                            "'; known: simple, detailed");
+    }
   }
   for (int64_t i = 0; i < cfg_.sm_count; ++i)
     sms_.push_back(std::make_unique<sm::Sm>(cfg_, uint16_t(i), unit_kinds_, below_.get()));
@@ -28,6 +35,7 @@ Gpu::~Gpu() = default;
 
 void Gpu::memcpy_to_device(uint64_t address, uint64_t bytes) {
   if (simple_ && cfg_.memcpy_timing) simple_->warm(address, bytes, now_);
+  if (detailed_) now_ = detailed_->copy_to_device(address, bytes, now_);
 }
 
 stats::SmCounters Gpu::sum_counters() const {
@@ -55,6 +63,7 @@ void Gpu::begin_kernel(KernelSource& src, stats::KernelRecord& rec) {
   rec.l1d_size = uint64_t(sms_[0]->ldst().l1d_size());
   before_ = sum_counters();
   if (simple_) mem_before_ = simple_->counters();
+  if (detailed_) detailed_before_ = detailed_->summary();
 }
 
 bool Gpu::tick_sms(uint64_t& progress_at) {
@@ -110,6 +119,18 @@ void Gpu::finish_kernel(stats::KernelRecord& rec) {
     rec.l2_read_misses = m.l2_read_misses - mem_before_.l2_read_misses;
     rec.l2_writes = m.l2_writes - mem_before_.l2_writes;
     rec.dram_reads = m.dram_reads - mem_before_.dram_reads;
+  }
+  if (detailed_) {
+    const mem::MemorySummary m = detailed_->summary();
+    const mem::MemorySummary& b = detailed_before_;
+    rec.l2_read_hits = m.l2_read_hits - b.l2_read_hits;
+    rec.l2_read_misses = m.l2_read_misses - b.l2_read_misses;
+    rec.l2_writes = m.l2_writes - b.l2_writes;
+    rec.dram_reads = m.dram_reads - b.dram_reads;
+    rec.dram_writes = m.dram_writes - b.dram_writes;
+    rec.dram_activates = m.dram_activates - b.dram_activates;
+    rec.dram_row_hits = m.dram_row_hits - b.dram_row_hits;
+    rec.dram_row_misses = m.dram_row_misses - b.dram_row_misses;
   }
 }
 

@@ -9,6 +9,7 @@
 
 #include "config/gpu_config.h"
 #include "ldst/mem_port.h"
+#include "mem/detailed_memory.h"
 #include "mem/simple_memory.h"
 #include "sim/clock_domains.h"
 #include "sim/cta_dispatcher.h"
@@ -37,6 +38,8 @@ class Gpu {
   const config::GpuConfig& config() const { return cfg_; }
   const ClockDomains& clocks() const { return clocks_; }
   sm::Sm& sm(size_t i) { return *sms_[i]; }
+  // The detailed memory model, or null when another model is in use.
+  const mem::DetailedMemory* detailed_memory() const { return detailed_; }
   size_t num_sms() const { return sms_.size(); }
 
  private:
@@ -52,12 +55,14 @@ class Gpu {
   std::vector<sm::UnitKind> unit_kinds_;
   std::unique_ptr<ldst::MemPort> below_;
   mem::SimpleMemory* simple_ = nullptr;  // below_ when it is the simple model
+  mem::DetailedMemory* detailed_ = nullptr;  // below_ when it is the detailed model
   std::vector<std::unique_ptr<sm::Sm>> sms_;
   CtaDispatcher dispatcher_;
   const CtaDispatcher::Kernel* kernel_ = nullptr;  // the kernel being run
   uint64_t now_ = 0;
   stats::SmCounters before_;
   mem::SimpleMemoryCounters mem_before_;
+  mem::MemorySummary detailed_before_;
 };
 
 }  // namespace accelsim::sim

@@ -22,6 +22,8 @@ struct KernelRecord {
   uint64_t l1d_size = 0;      // after the adaptive split
   SmCounters sm;              // summed over SMs, this kernel only
   uint64_t l2_read_hits = 0, l2_read_misses = 0, l2_writes = 0, dram_reads = 0;
+  // Detailed memory model only (0 with the simple one).
+  uint64_t dram_writes = 0, dram_activates = 0, dram_row_hits = 0, dram_row_misses = 0;
 
   uint64_t cycles() const { return end_cycle - launch_cycle; }
   double ipc() const { return cycles() ? double(sm.warp_insts) / double(cycles()) : 0.0; }

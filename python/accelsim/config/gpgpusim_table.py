@@ -53,6 +53,7 @@ DIRECT = {
     "gpgpu_n_mem": ("memory_partitions", _int),
     "gpgpu_n_sub_partition_per_mchannel": ("l2_slices_per_partition", _int),
     "gpgpu_l2_rop_latency": ("l2_rop_latency", _int),
+    "dram_latency": ("dram_fixed_latency", _int),  # the detailed model's L2 <-> DRAM pipe latency
     "gpgpu_frfcfs_dram_sched_queue_size": ("dram_queue", _int),
     "gpgpu_dram_return_queue_size": ("dram_return_queue", _int),
     "gpgpu_dram_buswidth": ("dram_bus_width", _int),
@@ -263,8 +264,6 @@ IGNORED = {
     "gpgpu_tex_cache:l1": "texture cache not modelled: TEX instructions use a fixed-latency unit",
     "gpgpu_n_mem_per_ctrlr": "one DRAM channel per memory controller",
     "gpgpu_mem_address_mask": "addresses are used whole (64-bit)",
-    "dram_latency": "GPGPU-Sim's fixed extra DRAM pipeline latency; accelsim's simple model "
-                    "uses an end-to-end dram_latency, the detailed one derives it from timing",
     "dram_bnkgrp_indexing_policy": "bank groups are indexed by the low bank bits",
     "network_mode": "accelsim's interconnect is always a crossbar",
     "icnt_subnets": "request and reply networks are always separate",

@@ -1,0 +1,371 @@
+#include "mem/detailed_memory.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include "base/error.h"
+#include "cache/cache.h"
+#include "icnt/crossbar_config.h"
+#include "sim/clock_domains.h"
+
+namespace accelsim::mem {
+namespace {
+
+uint64_t period_ps(double mhz) { return uint64_t(std::llround(1e6 / mhz)); }
+uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+// Requests in flight: a bound well above what the SMs can have outstanding
+// (L1 MSHRs + direct requests) plus room for the copy engine; send()
+// back-pressures if it is ever reached.
+uint32_t pool_capacity(const config::GpuConfig& cfg, uint32_t sms) {
+  const uint64_t slices = uint64_t(cfg.memory_partitions * cfg.l2_slices_per_partition);
+  const uint64_t per_sm = uint64_t(std::max<int64_t>(cfg.l1d_mshrs, 64)) + 64;
+  return uint32_t(std::min<uint64_t>(uint64_t(sms) * per_sm + slices * 32, 1u << 22));
+}
+
+}  // namespace
+
+DetailedMemory::DetailedMemory(const config::GpuConfig& cfg, uint32_t num_sms)
+    : cfg_(cfg),
+      period_{period_ps(cfg.icnt_clock), period_ps(cfg.l2_clock), period_ps(cfg.dram_clock)},
+      core_period_(period_ps(cfg.core_clock)),
+      wake_{kIdle, kIdle, kIdle},
+      ran_{0, 0, 0},
+      rop_ps_(uint64_t(cfg.l2_rop_latency) * period_[kL2]),
+      dram_fixed_ps_(uint64_t(cfg.dram_fixed_latency) * period_[kL2]),
+      sector_bytes_(uint32_t(cfg.l2_sector)),
+      amap_(AddressMapParams::from_config(cfg)),
+      pool_(pool_capacity(cfg, num_sms)),
+      icnt_(icnt::request_network(cfg), icnt::reply_network(cfg), "gpu.icnt"),
+      sms_(num_sms, nullptr),
+      req_active_(size_t(cfg.memory_partitions * cfg.l2_slices_per_partition)),
+      rep_active_(num_sms),
+      copy_(uint32_t(cfg.l2_line), uint32_t(cfg.l2_sector),
+            uint64_t(std::llround(1000.0 * double(period_ps(cfg.core_clock)) / double(cfg.copy_bandwidth)))) {
+  if (uint32_t(cfg.sm_count) != num_sms)
+    throw ConfigError("sm_count", "detailed memory built for a different SM count");
+  const uint32_t per = uint32_t(cfg.l2_slices_per_partition);
+  const uint32_t nslices = uint32_t(cfg.memory_partitions) * per;
+  const cache::CacheParams cp = cache::l2_slice_params(cfg, 1);
+  const uint32_t q = uint32_t(cfg.partition_queue_entries);
+  slices_.reserve(nslices);
+  for (uint32_t s = 0; s < nslices; ++s) {
+    cache::CacheParams p = cp;
+    p.name = "gpu.l2[" + std::to_string(s) + "]";
+    slices_.emplace_back(p, q, uint32_t(cfg.l2_rop_latency), s);
+  }
+  const dram::DramChannelConfig dc = dram::DramChannelConfig::from_config(cfg);
+  // The latency pipe must not throttle: it holds everything the slices can
+  // push (one entry per slice per L2 cycle) during the fixed latency.
+  const uint32_t pipe = q + per * uint32_t(cfg.dram_fixed_latency + 1);
+  parts_.reserve(size_t(cfg.memory_partitions));
+  for (uint32_t p = 0; p < uint32_t(cfg.memory_partitions); ++p)
+    parts_.emplace_back(dc, amap_, p, p * per, per, pipe, sector_bytes_, "gpu.dram[" + std::to_string(p) + "]");
+  slice_wake_.assign(nslices, kIdle);
+  // Channels run from time 0 even without requests: refresh falls due on its
+  // own schedule (a channel first ticked late would owe every refresh since).
+  part_wake_.assign(parts_.size(), 0);
+  wake_[kDram] = 0;
+}
+
+DetailedMemory::~DetailedMemory() = default;
+
+void DetailedMemory::connect(uint16_t sm, ldst::ResponseQueue* responses) { sms_.at(sm) = responses; }
+
+uint32_t DetailedMemory::request_bytes(const InFlight& r) const {
+  if (r.kind == ldst::kMemRead || r.kind == ldst::kMemInst) return header_bytes_;
+  return header_bytes_ + uint32_t(std::popcount(r.sector_mask)) * sector_bytes_;
+}
+
+uint32_t DetailedMemory::reply_bytes(const InFlight& r) const {
+  if (r.kind == ldst::kMemWrite) return header_bytes_;
+  return header_bytes_ + uint32_t(std::popcount(r.sector_mask)) * sector_bytes_;
+}
+
+uint64_t DetailedMemory::edge(Domain d, uint64_t t) const {
+  if (t == kIdle) return kIdle;
+  const uint64_t e = ceil_div(t, period_[d]) * period_[d];
+  return std::max(e, ran_[d]);
+}
+
+void DetailedMemory::wake_slice(uint32_t s, uint64_t t) {
+  if (t < slice_wake_[s]) slice_wake_[s] = t;
+  wake(kL2, t);
+}
+
+void DetailedMemory::wake_partition(uint32_t p, uint64_t t) {
+  if (t < part_wake_[p]) part_wake_[p] = t;
+  wake(kDram, t);
+}
+
+bool DetailedMemory::send(const ldst::MemRequest& req, uint64_t now) {
+  if (pool_.full()) return false;
+  InFlight r;
+  r.bytes = req.bytes;
+  r.line_addr = req.line_addr;
+  r.token = req.token;
+  r.sm = req.sm;
+  r.sector_mask = req.sector_mask;
+  r.kind = req.kind;
+  r.pending = req.sector_mask;
+  if (r.sector_mask == 0) {  // nothing to move: answered at once
+    sms_[req.sm]->push(now + 1, ldst::MemResponse{req.line_addr, req.token, 0, req.kind});
+    return true;
+  }
+  const uint32_t size = request_bytes(r);
+  if (!icnt_.request().can_push(req.sm, size)) return false;
+  r.slice = uint16_t(amap_.global_slice(req.line_addr));
+  const uint32_t id = pool_.alloc();
+  pool_[id] = r;
+  icnt_.request().push(req.sm, r.slice, size, IcntPacket{id});
+  req_active_.add(r.slice);
+  wake(kIcnt, now * core_period_);
+  return true;
+}
+
+void DetailedMemory::tick(uint64_t now) {
+  const uint64_t T = now * core_period_;
+  while (true) {
+    Domain d = kIcnt;
+    for (uint8_t i = 1; i < kDomains; ++i)
+      if (wake_[i] < wake_[d]) d = Domain(i);
+    const uint64_t t = wake_[d];
+    if (t > T) break;
+    wake_[d] = kIdle;
+    ran_[d] = t + period_[d];
+    const uint64_t cycle = t / period_[d];
+    switch (d) {
+      case kIcnt: run_icnt(cycle, t); break;
+      case kL2: run_l2(cycle, t); break;
+      default: run_dram(cycle, t); break;
+    }
+  }
+}
+
+uint64_t DetailedMemory::next_event() const {
+  const uint64_t t = std::min({wake_[kIcnt], wake_[kL2], wake_[kDram]});
+  return t == kIdle ? kNever : ceil_div(t, core_period_);
+}
+
+uint64_t DetailedMemory::next_tick(uint64_t core_cycle) const {
+  const uint64_t n = next_event();
+  return n == kNever ? kNever : std::max(n, core_cycle);
+}
+
+std::vector<ldst::MemPort::ClockedPart> DetailedMemory::clocked_parts() {
+  return {ClockedPart{sim::ClockDomains::kCore, this}};
+}
+
+// ---- interconnect cycle: move flits, deliver packets at both ends ------------
+
+template <class Take>
+void DetailedMemory::deliver(icnt::Crossbar<IcntPacket>& net, ActiveSet& active, int64_t cycle, Take take) {
+  icnt::Crossbar<IcntPacket>::Packet pkt;
+  for (size_t i = 0; i < active.list.size();) {
+    const uint32_t d = active.list[i];
+    while (net.peek(d, cycle) && take(d, *net.peek(d, cycle))) {
+      net.pop(d, cycle, pkt);
+      --active.count[d];
+    }
+    if (active.count[d] == 0) {  // swap-remove; the order of outputs does not matter
+      active.list[i] = active.list.back();
+      active.list.pop_back();
+    } else {
+      ++i;
+    }
+  }
+}
+
+void DetailedMemory::run_icnt(uint64_t cycle, uint64_t t) {
+  const int64_t c = int64_t(cycle);
+  icnt_.tick(c);
+  using Packet = icnt::Crossbar<IcntPacket>::Packet;
+  const uint64_t ready = t + rop_ps_;
+  deliver(icnt_.request(), req_active_, c, [&](uint32_t s, const Packet& p) {
+    L2Slice& sl = slices_[s];
+    if (!sl.can_accept()) return false;
+    sl.accept(p.payload.id, ready);
+    wake_slice(s, ready);
+    return true;
+  });
+  const uint64_t core_cycle = ceil_div(t, core_period_);
+  deliver(icnt_.reply(), rep_active_, c, [&](uint32_t m, const Packet& p) {
+    const InFlight& r = pool_[p.payload.id];
+    sms_[m]->push(core_cycle, ldst::MemResponse{r.line_addr, r.token, r.sector_mask, r.kind});
+    pool_.release(p.payload.id);
+    return true;
+  });
+  const int64_t ev = icnt_.next_event_cycle();
+  if (ev != icnt::kIcntNever) wake(kIcnt, uint64_t(std::max<int64_t>(c + 1, ev)) * period_[kIcnt]);
+}
+
+// ---- L2 cycle: copy engine, slices, replies out, misses towards DRAM ---------
+
+void DetailedMemory::inject_copy(uint64_t t) {
+  while (copy_.injecting() && copy_.next_ps() <= t && !pool_.full()) {
+    const CopyEngine::Chunk c = copy_.peek();
+    const uint32_t s = amap_.global_slice(c.line_addr);
+    L2Slice& sl = slices_[s];
+    if (!sl.can_accept()) break;
+    InFlight r;
+    r.line_addr = c.line_addr;
+    r.sm = kCopySource;
+    r.slice = uint16_t(s);
+    r.kind = ldst::kMemWrite;
+    r.sector_mask = r.pending = uint8_t(1u << c.sector);
+    r.bytes = ByteMask::range(c.first_byte, c.bytes);
+    const uint32_t id = pool_.alloc();
+    pool_[id] = r;
+    sl.accept(id, t);
+    wake_slice(s, t);
+    copy_.advance(c);
+  }
+}
+
+void DetailedMemory::drain_done(L2Slice& s, uint64_t t) {
+  auto& q = s.done();
+  while (!q.empty()) {
+    const uint32_t id = q.front();
+    const InFlight& r = pool_[id];
+    if (r.sm == kCopySource) {
+      pool_.release(id);
+      copy_.finished();
+    } else {
+      if (!icnt_.reply().push(s.id(), r.sm, reply_bytes(r), IcntPacket{id})) break;
+      rep_active_.add(r.sm);
+      wake(kIcnt, t);
+    }
+    q.pop();
+  }
+}
+
+void DetailedMemory::run_l2(uint64_t cycle, uint64_t t) {
+  const uint64_t P = period_[kL2];
+  uint64_t next = kIdle;
+  if (copy_.injecting()) {
+    inject_copy(t);
+    if (copy_.injecting()) next = std::max(copy_.next_ps(), t + P);
+  }
+  const uint32_t per = uint32_t(cfg_.l2_slices_per_partition);
+  for (uint32_t s = 0; s < slices_.size(); ++s) {
+    if (slice_wake_[s] > t) {
+      next = std::min(next, slice_wake_[s]);
+      continue;
+    }
+    L2Slice& sl = slices_[s];
+    sl.tick(cycle, t, pool_);
+    drain_done(sl, t);
+    const uint32_t p = s / per;
+    const uint64_t arrival = parts_[p].collect(sl, cycle, t, dram_fixed_ps_);
+    if (arrival) wake_partition(p, arrival);
+    uint64_t w = sl.next_event_ps(t, P);
+    const auto& mq = sl.cache().miss_queue();
+    if (!mq.empty()) w = std::min(w, std::max(t + P, mq.front_ready_cycle() * P));
+    slice_wake_[s] = w;
+    next = std::min(next, w);
+  }
+  wake(kL2, next);
+}
+
+// ---- DRAM cycle: channels, fills back to the slices ---------------------------
+
+void DetailedMemory::run_dram(uint64_t cycle, uint64_t t) {
+  const uint64_t P = period_[kDram];
+  uint64_t next = kIdle;
+  for (uint32_t p = 0; p < parts_.size(); ++p) {
+    if (part_wake_[p] > t) {
+      next = std::min(next, part_wake_[p]);
+      continue;
+    }
+    MemoryPartition& mp = parts_[p];
+    if (mp.tick(int64_t(cycle), t, slices_))
+      for (uint32_t i = 0; i < mp.slice_count(); ++i) wake_slice(mp.first_slice() + i, t);
+    part_wake_[p] = mp.next_event_ps(t, P);
+    next = std::min(next, part_wake_[p]);
+  }
+  wake(kDram, next);
+}
+
+// ---- copy engine -------------------------------------------------------------------
+
+uint64_t DetailedMemory::copy_to_device(uint64_t address, uint64_t bytes, uint64_t now) {
+  if (!cfg_.memcpy_timing || bytes == 0) return now;
+  const uint64_t t = now * core_period_;
+  copy_.start(address, bytes, t);
+  wake(kL2, t);
+  uint64_t c = now;
+  while (true) {
+    tick(c);
+    if (!copy_.busy()) break;
+    const uint64_t n = next_event();
+    if (n == kNever) throw Error("gpu.copy_engine: copy stalled with nothing scheduled");
+    c = std::max(c + 1, n);
+  }
+  return c;
+}
+
+// ---- statistics and reports ---------------------------------------------------------
+
+MemorySummary DetailedMemory::summary() const {
+  using cache::AccessType;
+  using cache::Outcome;
+  MemorySummary m;
+  const size_t per_stream = size_t(cache::kAccessTypes) * cache::kOutcomes;
+  auto at = [](AccessType ty, Outcome o) { return size_t(ty) * cache::kOutcomes + size_t(o); };
+  for (const L2Slice& s : slices_) {
+    std::span<const uint64_t> c = s.cache().access_counts();
+    for (size_t base = 0; base + per_stream <= c.size(); base += per_stream) {
+      for (AccessType ty : {AccessType::GLOBAL_R, AccessType::LOCAL_R}) {
+        m.l2_read_hits += c[base + at(ty, Outcome::HIT)];
+        m.l2_read_misses += c[base + at(ty, Outcome::MISS)] + c[base + at(ty, Outcome::SECTOR_MISS)];
+        m.l2_read_merged += c[base + at(ty, Outcome::HIT_RESERVED)] + c[base + at(ty, Outcome::MSHR_HIT)];
+        m.l2_reservation_fails += c[base + at(ty, Outcome::RESERVATION_FAIL)];
+      }
+      for (AccessType ty : {AccessType::GLOBAL_W, AccessType::LOCAL_W}) {
+        for (int o = 0; o < cache::kOutcomes; ++o)
+          if (Outcome(o) != Outcome::RESERVATION_FAIL) m.l2_writes += c[base + at(ty, Outcome(o))];
+        m.l2_reservation_fails += c[base + at(ty, Outcome::RESERVATION_FAIL)];
+      }
+    }
+    m.l2_atomics += s.counters().atomics;
+  }
+  // Atomics' read-modify-write appears as a read plus a write hit: count the
+  // write part under atomics, not under writes.
+  m.l2_writes -= m.l2_atomics;
+  for (const MemoryPartition& p : parts_) {
+    const dram::DramChannel& ch = p.channel();
+    m.dram_reads += ch.counter(dram::DramCounter::reads);
+    m.dram_writes += ch.counter(dram::DramCounter::writes);
+    m.dram_activates += ch.counter(dram::DramCounter::activates);
+    m.dram_row_hits += ch.counter(dram::DramCounter::row_hits);
+    m.dram_row_misses += ch.counter(dram::DramCounter::row_misses);
+  }
+  for (uint32_t s = 0; s < icnt_.request().config().sources; ++s)
+    m.icnt_request_flits += icnt_.request().source_counter(s, icnt::PortCounter::flits);
+  for (uint32_t s = 0; s < icnt_.reply().config().sources; ++s)
+    m.icnt_reply_flits += icnt_.reply().source_counter(s, icnt::PortCounter::flits);
+  return m;
+}
+
+bool DetailedMemory::idle() const {
+  if (!icnt_.idle() || copy_.busy()) return false;
+  for (const L2Slice& s : slices_)
+    if (!s.idle() || !s.cache().miss_queue().empty()) return false;
+  for (const MemoryPartition& p : parts_)
+    if (!p.idle()) return false;
+  return true;
+}
+
+std::string DetailedMemory::describe() const {
+  std::string s = "gpu.memory: " + std::to_string(pool_.in_use()) + " requests in flight";
+  if (!icnt_.idle()) s += ", interconnect busy";
+  uint32_t busy_slices = 0, busy_parts = 0;
+  for (const L2Slice& sl : slices_) busy_slices += !sl.idle() || !sl.cache().miss_queue().empty();
+  for (const MemoryPartition& p : parts_) busy_parts += !p.idle();
+  s += ", " + std::to_string(busy_slices) + " L2 slices and " + std::to_string(busy_parts) +
+       " DRAM channels with work";
+  return s;
+}
+
+}  // namespace accelsim::mem

@@ -1,0 +1,141 @@
+// The detailed memory system below L1 (memory_model: detailed):
+//
+//   SM --request crossbar--> L2 slice (ROP pipe, sectored cache, MSHRs)
+//        --latency pipe--> DRAM channel (per partition) --fills--> L2 slice
+//   L2 slice --reply crossbar--> SM response queue
+//
+// plus the copy engine, which writes MemcpyHtoD data into L2. Three clock
+// domains (interconnect, L2, DRAM) run at their own periods; time is kept in
+// picoseconds. Each component has a wake-up time and is ticked only when it
+// has work, and the whole model jumps over idle stretches. The three domains
+// are interleaved in time here (a hand-off from one domain to another must
+// see the other's earlier edges first), so the model registers with the GPU
+// as one Clocked component on the core clock: tick(c) brings every domain up
+// to the time of core cycle c, next_tick() names the next core cycle at
+// which any of them has work.
+// Nothing is allocated per request: requests live in a fixed pool and travel
+// as 32-bit ids.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/gpu_config.h"
+#include "icnt/interconnect.h"
+#include "ldst/mem_port.h"
+#include "mem/address_map.h"
+#include "mem/copy_engine.h"
+#include "mem/l2_slice.h"
+#include "mem/memory_partition.h"
+#include "mem/request_pool.h"
+#include "sim/clocked.h"
+
+namespace accelsim::mem {
+
+// Totals over the whole memory system; per-kernel numbers are differences.
+struct MemorySummary {
+  uint64_t l2_read_hits = 0;     // sectors read from L2 without waiting
+  uint64_t l2_read_misses = 0;   // sectors that started a DRAM fetch (MISS + SECTOR_MISS)
+  uint64_t l2_read_merged = 0;   // sectors merged on a fetch in flight (HIT_RESERVED + MSHR_HIT)
+  uint64_t l2_writes = 0;        // sector writes accepted
+  uint64_t l2_atomics = 0;
+  uint64_t l2_reservation_fails = 0;
+  uint64_t dram_reads = 0, dram_writes = 0;  // column commands (bursts)
+  uint64_t dram_activates = 0, dram_row_hits = 0, dram_row_misses = 0;
+  uint64_t icnt_request_flits = 0, icnt_reply_flits = 0;
+};
+
+class DetailedMemory : public ldst::MemPort, public sim::Clocked {
+ public:
+  DetailedMemory(const config::GpuConfig& cfg, uint32_t num_sms);
+  ~DetailedMemory() override;
+
+  void connect(uint16_t sm, ldst::ResponseQueue* responses) override;
+  bool send(const ldst::MemRequest& req, uint64_t now) override;
+  uint64_t outstanding() const override { return pool_.in_use(); }
+  std::vector<ClockedPart> clocked_parts() override;
+
+  // sim::Clocked, on core cycles.
+  void tick(uint64_t core_cycle) override;
+  uint64_t next_tick(uint64_t core_cycle) const override;
+  std::string describe() const override;  // what is queued where (deadlock reports)
+  // The next core cycle at which any domain has work; kNever when idle.
+  uint64_t next_event() const;
+
+  // Host-to-device copy starting at core cycle `now`: with memcpy_timing the
+  // data is written into L2 through the copy engine and the call returns the
+  // core cycle at which the last sector landed; without, nothing happens.
+  uint64_t copy_to_device(uint64_t address, uint64_t bytes, uint64_t now);
+
+  MemorySummary summary() const;
+  bool idle() const;
+
+  // Components, for tests and statistics.
+  const AddressMap& address_map() const { return amap_; }
+  size_t slice_count() const { return slices_.size(); }
+  const L2Slice& slice(size_t i) const { return slices_[i]; }
+  size_t partition_count() const { return parts_.size(); }
+  const MemoryPartition& partition(size_t i) const { return parts_[i]; }
+  MemoryPartition& partition(size_t i) { return parts_[i]; }
+  struct IcntPacket {
+    uint32_t id;
+  };
+  using Network = icnt::Interconnect<IcntPacket, IcntPacket>;
+  const Network& interconnect() const { return icnt_; }
+
+ private:
+  enum Domain : uint8_t { kIcnt, kL2, kDram, kDomains };
+  static constexpr uint64_t kIdle = UINT64_MAX;
+
+  void run_icnt(uint64_t cycle, uint64_t t);
+  void run_l2(uint64_t cycle, uint64_t t);
+  void run_dram(uint64_t cycle, uint64_t t);
+  void inject_copy(uint64_t t);
+  void drain_done(L2Slice& s, uint64_t t);
+  uint32_t request_bytes(const InFlight& r) const;
+  uint32_t reply_bytes(const InFlight& r) const;
+  // First clock edge of domain d at or after t that it has not run yet.
+  uint64_t edge(Domain d, uint64_t t) const;
+  void wake(Domain d, uint64_t t) {
+    t = edge(d, t);
+    if (t < wake_[d]) wake_[d] = t;
+  }
+  void wake_slice(uint32_t s, uint64_t t);
+
+  // Destinations of one network with packets in flight (pushed, not yet
+  // popped), so a crossbar cycle visits only those outputs.
+  struct ActiveSet {
+    std::vector<uint32_t> count;  // per destination
+    std::vector<uint32_t> list;   // destinations with count > 0
+    explicit ActiveSet(size_t n) : count(n, 0) { list.reserve(n); }
+    void add(uint32_t d) {
+      if (count[d]++ == 0) list.push_back(d);
+    }
+  };
+  // Pops every deliverable packet of `net` for the active destinations;
+  // `take(dst, packet)` returns false when that destination cannot take more.
+  template <class Take>
+  void deliver(icnt::Crossbar<IcntPacket>& net, ActiveSet& active, int64_t cycle, Take take);
+  void wake_partition(uint32_t p, uint64_t t);
+
+  const config::GpuConfig& cfg_;
+  uint64_t period_[kDomains];
+  uint64_t core_period_;
+  uint64_t wake_[kDomains];      // next edge (ps) each domain must run, kIdle
+  uint64_t ran_[kDomains];       // time (ps) of the last edge run + 1 (0 = none)
+  uint64_t rop_ps_, dram_fixed_ps_;
+  uint32_t header_bytes_ = 8;    // control bytes of every packet
+  uint32_t sector_bytes_;
+  AddressMap amap_;
+  RequestPool pool_;
+  Network icnt_;
+  std::vector<L2Slice> slices_;
+  std::vector<MemoryPartition> parts_;
+  std::vector<uint64_t> slice_wake_, part_wake_;  // ps
+  ActiveSet req_active_, rep_active_;
+  std::vector<ldst::ResponseQueue*> sms_;
+  CopyEngine copy_;
+};
+
+}  // namespace accelsim::mem

@@ -1,0 +1,119 @@
+#include "mem/l2_slice.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "ldst/mem_port.h"
+
+namespace accelsim::mem {
+
+using cache::AccessType;
+using cache::Outcome;
+
+L2Slice::L2Slice(const cache::CacheParams& p, uint32_t queue_entries, uint32_t rop_cycles, uint32_t id)
+    : cache_(p),
+      id_(id),
+      fetch_on_write_(p.write_alloc == cache::WriteAllocPolicy::FETCH_ON_WRITE),
+      rop_(queue_entries + rop_cycles + 1),
+      fills_(queue_entries + 8),
+      // A fill may finish every request merged on the sector at once.
+      done_(queue_entries + p.mshr_max_merge) {}
+
+bool L2Slice::tick(uint64_t now, uint64_t t_ps, RequestPool& pool) {
+  bool moved = do_fill(now, t_ps, pool);
+  if (rop_.front_ready(t_ps)) moved |= do_access(now, pool);
+  if (moved) ++counters_.busy_cycles;
+  return moved;
+}
+
+// A sector came back from DRAM: the cache marks it readable and hands back the
+// requests merged on it. The L2 allocates lines on miss (not streaming), so a
+// fill never evicts and needs no miss-queue slot.
+bool L2Slice::do_fill(uint64_t now, uint64_t t_ps, RequestPool& pool) {
+  if (!fills_.front_ready(t_ps)) return false;
+  if (done_.free_slots() < cache_.params().mshr_max_merge) return false;
+  const FillItem f = fills_.front();
+  fills_.pop();
+  ++counters_.fills;
+  for (const cache::CacheRequest& w : cache_.fill(f.line_addr, f.sector, now)) {
+    const InFlight& r = pool[w.tag];
+    if (r.kind == ldst::kMemAtomic) apply_atomic(r, w.sector, now);
+    served(w.tag, uint8_t(1u << w.sector), pool, now);
+  }
+  return true;
+}
+
+// The head request presents its next sector to the cache.
+bool L2Slice::do_access(uint64_t now, RequestPool& pool) {
+  if (done_.full()) return false;
+  const uint32_t id = rop_.front();
+  InFlight& r = pool[id];
+  const uint8_t left = uint8_t(r.sector_mask & ~r.issued);
+  const uint32_t s = uint32_t(std::countr_zero(left));
+  const uint8_t bit = uint8_t(1u << s);
+  const uint32_t sector_bytes = cache_.params().sector_bytes;
+  const ByteMask sector = ByteMask::range(s * sector_bytes, sector_bytes);
+  const bool write = r.kind == ldst::kMemWrite;
+
+  cache::CacheRequest cr;
+  cr.line_addr = r.line_addr;
+  cr.sector = uint8_t(s);
+  cr.tag = id;
+  cr.stream = r.stream;
+  cr.type = write ? AccessType::GLOBAL_W : AccessType::GLOBAL_R;
+  cr.bytes = write ? (r.bytes & sector) : sector;
+  if (cr.bytes.none()) cr.bytes = sector;
+  const cache::AccessResult res = cache_.access(cr, now);
+  if (res.outcome == Outcome::RESERVATION_FAIL) {
+    ++counters_.access_stalls;
+    return false;
+  }
+  ++counters_.sector_accesses;
+  if (r.issued == 0) ++counters_.requests;
+  r.issued |= bit;
+  bool now_served;
+  if (write) {
+    // Write-validate (and any write hit) completes at once; fetch-on-write
+    // misses wait in the MSHR for their sector.
+    now_served = !(fetch_on_write_ && (res.outcome == Outcome::MISS || res.outcome == Outcome::SECTOR_MISS ||
+                                       res.outcome == Outcome::MSHR_HIT));
+  } else {
+    now_served = res.outcome == Outcome::HIT;
+    if (now_served && r.kind == ldst::kMemAtomic) apply_atomic(r, s, now);
+  }
+  if (r.issued == r.sector_mask) rop_.pop();
+  if (now_served) served(id, bit, pool, now);
+  return true;
+}
+
+void L2Slice::served(uint32_t id, uint8_t bit, RequestPool& pool, uint64_t now) {
+  InFlight& r = pool[id];
+  r.pending &= uint8_t(~bit);
+  if (r.pending == 0) done_.push(id, now);
+}
+
+// Atomics execute at L2: once the sector is readable the result is written
+// back into it (the line becomes modified).
+void L2Slice::apply_atomic(const InFlight& r, uint32_t sector, uint64_t now) {
+  const uint32_t sector_bytes = cache_.params().sector_bytes;
+  cache::CacheRequest w;
+  w.line_addr = r.line_addr;
+  w.sector = uint8_t(sector);
+  w.type = AccessType::GLOBAL_W;
+  w.stream = r.stream;
+  w.bytes = r.bytes & ByteMask::range(sector * sector_bytes, sector_bytes);
+  if (w.bytes.none()) w.bytes = ByteMask::range(sector * sector_bytes, sector_bytes);
+  cache_.access(w, now);  // a write hit on a readable sector: never fails
+  ++counters_.atomics;
+}
+
+uint64_t L2Slice::next_event_ps(uint64_t t_ps, uint64_t period_ps) const {
+  uint64_t next = UINT64_MAX;
+  const uint64_t soon = t_ps + period_ps;
+  if (!done_.empty()) next = soon;  // waits for the reply network
+  if (!fills_.empty()) next = std::min(next, std::max(soon, fills_.front_ready_cycle()));
+  if (!rop_.empty()) next = std::min(next, std::max(soon, rop_.front_ready_cycle()));
+  return next;
+}
+
+}  // namespace accelsim::mem
