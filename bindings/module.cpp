@@ -6,10 +6,12 @@ namespace py = pybind11;
 void register_errors(py::module_& m);
 void register_config(py::module_& m);
 void register_trace(py::module_& m);
+void register_sim(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "accelsim C++ timing core (private; use the accelsim package)";
   register_errors(m);
   register_config(m);
   register_trace(m);
+  register_sim(m);
 }

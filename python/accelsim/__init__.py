@@ -6,12 +6,13 @@ from accelsim.errors import AccelsimError, ConfigError, DeadlockError, ProfileEr
 # Binds the name ``correlate`` to the function (the subpackage stays importable as
 # ``from accelsim.correlate import ...``).
 from accelsim.correlate import correlate, load_sim_tidy, read_profile
+from accelsim.sim import SimResult, Simulator
 from accelsim.trace import Trace, open_trace
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "AccelsimError", "Config", "ConfigError", "DeadlockError", "ProfileError", "Trace",
-    "TraceError", "correlate", "import_gpgpusim_config", "list_configs", "load_config",
-    "load_sim_tidy", "open_trace", "read_profile",
+    "AccelsimError", "Config", "ConfigError", "DeadlockError", "ProfileError", "SimResult",
+    "Simulator", "Trace", "TraceError", "correlate", "import_gpgpusim_config", "list_configs",
+    "load_config", "load_sim_tidy", "open_trace", "read_profile",
 ]

@@ -1,0 +1,100 @@
+// accelsim._core.Simulator: runs a workload with the GIL released and returns
+// the per-kernel table as columns (lists) for pandas.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <string>
+
+#include "config_convert.h"
+#include "sim/simulator.h"
+
+namespace py = pybind11;
+using accelsim::sim::RunOptions;
+using accelsim::sim::RunResult;
+using accelsim::sim::Simulator;
+using accelsim::stats::KernelRecord;
+
+namespace {
+
+template <class F>
+py::list column(const RunResult& r, F f) {
+  py::list out;
+  for (const KernelRecord& k : r.kernels) out.append(f(k));
+  return out;
+}
+
+py::dict kernel_columns(const RunResult& r) {
+  py::dict d;
+  d["id"] = column(r, [](const KernelRecord& k) { return k.id; });
+  d["name"] = column(r, [](const KernelRecord& k) { return k.name; });
+  d["stream"] = column(r, [](const KernelRecord& k) { return k.stream; });
+  d["launch_cycle"] = column(r, [](const KernelRecord& k) { return k.launch_cycle; });
+  d["start_cycle"] = column(r, [](const KernelRecord& k) { return k.start_cycle; });
+  d["end_cycle"] = column(r, [](const KernelRecord& k) { return k.end_cycle; });
+  d["cycles"] = column(r, [](const KernelRecord& k) { return k.cycles(); });
+  d["warp_instructions"] = column(r, [](const KernelRecord& k) { return k.sm.warp_insts; });
+  d["thread_instructions"] = column(r, [](const KernelRecord& k) { return k.sm.thread_insts; });
+  d["ipc"] = column(r, [](const KernelRecord& k) { return k.ipc(); });
+  uint32_t mw = r.max_warps_per_sm;
+  d["occupancy"] = column(r, [mw](const KernelRecord& k) { return k.achieved_occupancy(mw); });
+  d["theoretical_occupancy"] = column(r, [](const KernelRecord& k) { return k.theoretical_occupancy; });
+  d["ctas"] = column(r, [](const KernelRecord& k) { return k.grid_ctas; });
+  d["threads_per_cta"] = column(r, [](const KernelRecord& k) { return k.threads_per_cta; });
+  d["ctas_per_sm"] = column(r, [](const KernelRecord& k) { return k.ctas_per_sm; });
+  d["occupancy_limiter"] = column(r, [](const KernelRecord& k) { return k.occupancy_limiter; });
+  d["l1d_size"] = column(r, [](const KernelRecord& k) { return k.l1d_size; });
+  d["mem_instructions"] = column(r, [](const KernelRecord& k) { return k.sm.mem_insts; });
+  d["l1d_hits"] = column(r, [](const KernelRecord& k) { return k.sm.l1d_hits; });
+  d["l1d_misses"] = column(r, [](const KernelRecord& k) { return k.sm.l1d_misses; });
+  d["l1d_mshr_merges"] = column(r, [](const KernelRecord& k) { return k.sm.l1d_mshr_merges; });
+  d["l1d_writes"] = column(r, [](const KernelRecord& k) { return k.sm.l1d_writes; });
+  d["l1d_bypass"] = column(r, [](const KernelRecord& k) { return k.sm.l1d_bypass; });
+  d["l1d_reservation_fails"] =
+      column(r, [](const KernelRecord& k) { return k.sm.l1d_reservation_fails; });
+  d["shmem_accesses"] = column(r, [](const KernelRecord& k) { return k.sm.shmem_accesses; });
+  d["shmem_bank_cycles"] = column(r, [](const KernelRecord& k) { return k.sm.shmem_bank_cycles; });
+  d["const_accesses"] = column(r, [](const KernelRecord& k) { return k.sm.const_accesses; });
+  d["icache_misses"] = column(r, [](const KernelRecord& k) { return k.sm.icache_misses; });
+  d["l2_read_hits"] = column(r, [](const KernelRecord& k) { return k.l2_read_hits; });
+  d["l2_read_misses"] = column(r, [](const KernelRecord& k) { return k.l2_read_misses; });
+  d["l2_writes"] = column(r, [](const KernelRecord& k) { return k.l2_writes; });
+  d["dram_reads"] = column(r, [](const KernelRecord& k) { return k.dram_reads; });
+  d["active_sm_cycles"] = column(r, [](const KernelRecord& k) { return k.sm.active_cycles; });
+  return d;
+}
+
+py::dict to_python(const RunResult& r) {
+  py::dict d;
+  d["kernels"] = kernel_columns(r);
+  d["total_cycles"] = r.total_cycles;
+  d["completed"] = r.completed;
+  d["sm_count"] = r.sm_count;
+  d["max_warps_per_sm"] = r.max_warps_per_sm;
+  d["core_period_ps"] = r.core_period_ps;
+  return d;
+}
+
+}  // namespace
+
+void register_sim(py::module_& m) {
+  py::class_<Simulator, std::shared_ptr<Simulator>>(m, "Simulator")
+      .def(py::init([](const py::dict& cfg, const std::string& isa_dir) {
+             return std::make_shared<Simulator>(accelsim::bindings::config_from_dict(cfg), isa_dir);
+           }),
+           py::arg("config"), py::arg("isa_dir"))
+      .def(
+          "run",
+          [](Simulator& s, const std::string& path, py::object max_cycles) {
+            RunOptions opts;
+            if (!max_cycles.is_none()) opts.max_cycles = max_cycles.cast<uint64_t>();
+            RunResult r;
+            {
+              py::gil_scoped_release release;
+              r = s.run(path, opts);
+            }
+            return to_python(r);
+          },
+          py::arg("path"), py::arg("max_cycles") = py::none(),
+          "Runs a kernelslist.g or kernel trace; returns {'kernels': columns, ...}.");
+}

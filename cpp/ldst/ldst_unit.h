@@ -1,0 +1,90 @@
+// The LD/ST unit of one SM: takes warp memory instructions in order, coalesces
+// global accesses into sector requests for the L1D (or straight below when
+// bypassing), times shared memory by bank conflicts and constants by the
+// constant cache, and turns returning data into completions for the SM.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cache/cache.h"
+#include "config/gpu_config.h"
+#include "ldst/coalescer.h"
+#include "ldst/mem_op_slots.h"
+#include "ldst/mem_port.h"
+#include "sm/completion.h"
+#include "stats/sm_counters.h"
+#include "trace/inst_record.h"
+
+namespace accelsim::ldst {
+
+class LdstUnit {
+ public:
+  LdstUnit(const config::GpuConfig& cfg, uint16_t sm, MemPort* below,
+           sm::CompletionQueue* completions, stats::SmCounters* counters);
+
+  // Kernel boundary: rebuilds the L1D at `bytes` (adaptive L1 / shared split).
+  void set_l1d_size(int64_t bytes);
+  int64_t l1d_size() const { return l1d_bytes_; }
+
+  bool can_accept() const { return queued_ < queue_.size(); }
+  // `addrs` = the instruction's 32 lane addresses (kept alive by the CTA).
+  void issue(const trace::InstRecord& inst, const uint64_t* addrs, uint16_t warp, uint64_t now);
+
+  // Pipeline stages, in the order the SM calls them each cycle.
+  bool deliver(uint64_t now);  // responses from below fill L1D, complete loads
+  bool access(uint64_t now);   // the instruction at the head does its accesses
+  bool send(uint64_t now);     // L1D miss queue -> level below
+
+  uint64_t next_event(uint64_t now) const;
+  bool idle() const;
+  ResponseQueue* responses() { return &responses_; }
+  const cache::Cache* l1d() const { return l1d_.get(); }
+  std::string describe() const;
+
+ private:
+  struct Pending {
+    const trace::InstRecord* inst = nullptr;
+    const uint64_t* addrs = nullptr;
+    uint16_t warp = 0;
+  };
+  static constexpr uint32_t kDirect = 1u << 31;  // token: bypass/atomic, low bits = slot
+
+  void start(const Pending& p, uint64_t now);
+  void start_shared(const Pending& p, uint32_t slot, uint64_t now);
+  void start_const(const Pending& p, uint32_t slot, uint64_t now);
+  bool banked_steps(uint64_t now);
+  bool global_step(uint64_t now);
+  bool direct_step(uint64_t now);
+  bool l1_step(uint64_t now);
+  void pop_head();
+  static uint64_t after(uint64_t ready, uint64_t now);
+  bool is_direct(const trace::InstRecord& in) const;
+
+  const config::GpuConfig& cfg_;
+  uint16_t sm_;
+  MemPort* below_;
+  sm::CompletionQueue* completions_;
+  stats::SmCounters* counters_;
+  CoalescerParams coalescer_;
+  std::unique_ptr<cache::Cache> l1d_;
+  int64_t l1d_bytes_ = 0;
+  bool write_through_ = true;
+  ResponseQueue responses_;
+  MemOpSlots slots_;
+
+  std::vector<Pending> queue_;  // ring of issued, not yet started instructions
+  uint32_t head_ = 0, queued_ = 0;
+
+  // the instruction being accessed
+  bool busy_ = false;
+  Pending cur_;
+  uint32_t cur_slot_ = 0;
+  uint32_t nreq_ = 0, next_req_ = 0;
+  uint8_t done_sectors_ = 0;  // sectors of reqs_[next_req_] already accepted
+  uint64_t busy_until_ = 0;   // shared-memory conflicts / constant port
+  CoalescedRequest reqs_[kMaxCoalescedRequests];
+};
+
+}  // namespace accelsim::ldst

@@ -1,0 +1,41 @@
+// What an SM's LD/ST unit sends below L1, and how answers come back. The
+// level below stamps each response with the cycle it arrives; the SM pops it
+// then. A simple fixed-latency model and a detailed one fit behind it.
+#pragma once
+#include <cstdint>
+
+#include "sm/ready_heap.h"
+
+namespace accelsim::ldst {
+
+struct MemRequest {
+  uint64_t line_addr = 0;   // line-aligned address
+  uint32_t token = 0;       // handed back in the response
+  uint16_t sm = 0;
+  uint8_t sector_mask = 0;  // 32 B sectors of the line
+  uint8_t kind = 0;         // MemKind
+};
+
+enum MemKind : uint8_t { kMemRead = 0, kMemWrite = 1, kMemAtomic = 2, kMemInst = 3 };
+
+struct MemResponse {
+  uint64_t line_addr = 0;
+  uint32_t token = 0;
+  uint8_t sector_mask = 0;
+  uint8_t kind = 0;
+};
+
+using ResponseQueue = sm::ReadyHeap<MemResponse>;
+
+class MemPort {
+ public:
+  virtual ~MemPort() = default;
+  // Connects SM `sm`'s response queue; responses are pushed there.
+  virtual void connect(uint16_t sm, ResponseQueue* responses) = 0;
+  // False = busy this cycle (back-pressure); the sender retries later.
+  virtual bool send(const MemRequest& req, uint64_t now) = 0;
+  // Requests accepted whose responses are not yet delivered.
+  virtual uint64_t outstanding() const = 0;
+};
+
+}  // namespace accelsim::ldst

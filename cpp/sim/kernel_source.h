@@ -1,0 +1,59 @@
+// Where a kernel's thread blocks come from: a trace file read one block at a
+// time, or blocks held in memory (tests, generated workloads).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "trace/trace_reader.h"
+
+namespace accelsim::sim {
+
+class KernelSource {
+ public:
+  virtual ~KernelSource() = default;
+  virtual const trace::KernelInfo& info() const = 0;
+  // ISA unit class names (index = class id) for the unit mapping.
+  virtual const std::vector<std::string>& unit_class_names() const = 0;
+  // Next thread block (buffers reused); false after the last.
+  virtual bool next_block(trace::ThreadBlockTrace& out) = 0;
+};
+
+// The fixed class names (alu, sp, int, ...) in UnitClass order.
+const std::vector<std::string>& default_unit_class_names();
+
+class TraceKernelSource : public KernelSource {
+ public:
+  TraceKernelSource(const std::string& path, const trace::IsaRegistry& isa)
+      : reader_(path, isa) {}
+  const trace::KernelInfo& info() const override { return reader_.info(); }
+  const std::vector<std::string>& unit_class_names() const override {
+    return reader_.isa().unit_names();
+  }
+  bool next_block(trace::ThreadBlockTrace& out) override { return reader_.next_block(out); }
+
+ private:
+  trace::KernelTraceReader reader_;
+};
+
+class MemoryKernelSource : public KernelSource {
+ public:
+  MemoryKernelSource(trace::KernelInfo info, std::vector<trace::ThreadBlockTrace> blocks)
+      : info_(std::move(info)), blocks_(std::move(blocks)) {}
+  const trace::KernelInfo& info() const override { return info_; }
+  const std::vector<std::string>& unit_class_names() const override {
+    return default_unit_class_names();
+  }
+  bool next_block(trace::ThreadBlockTrace& out) override {
+    if (next_ >= blocks_.size()) return false;
+    out = blocks_[next_++];
+    return true;
+  }
+
+ private:
+  trace::KernelInfo info_;
+  std::vector<trace::ThreadBlockTrace> blocks_;
+  size_t next_ = 0;
+};
+
+}  // namespace accelsim::sim

@@ -1,0 +1,78 @@
+#include "sm/exec/unit_set.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace accelsim::sm {
+
+namespace {
+UnitKind make_kind(std::string name, int64_t count, int64_t lat, int64_t init,
+                   std::vector<std::string> classes) {
+  return UnitKind{std::move(name), uint32_t(count), uint32_t(lat), uint32_t(init),
+                  std::move(classes)};
+}
+}  // namespace
+
+std::vector<UnitKind> unit_kinds_from_config(const config::GpuConfig& cfg) {
+  std::vector<UnitKind> kinds;
+  for (const auto& u : cfg.exec_units)
+    kinds.push_back(make_kind(u.name, u.units_per_sm, u.latency, u.initiation, u.classes));
+  if (!kinds.empty()) return kinds;
+  // Default set: the published Volta trace-mode values, one pipeline per scheduler.
+  const int64_t n = cfg.schedulers_per_sm;
+  kinds.push_back(make_kind("sp", n, 2, 2, {"sp", "alu"}));
+  kinds.push_back(make_kind("int", n, 2, 2, {"int"}));
+  kinds.push_back(make_kind("dp", n, 8, 4, {"dp"}));
+  kinds.push_back(make_kind("sfu", n, 20, 8, {"sfu"}));
+  kinds.push_back(make_kind("tensor", n, 2, 2, {"tensor"}));
+  kinds.push_back(make_kind("branch", n, 4, 4, {"branch"}));
+  kinds.push_back(make_kind("tex", n, 200, 4, {"tex"}));
+  return kinds;
+}
+
+void UnitMap::build(const std::vector<UnitKind>& kinds,
+                    const std::vector<std::string>& class_names) {
+  map_.fill(kNoUnit);
+  for (size_t c = 0; c < class_names.size() && c < map_.size(); ++c)
+    for (size_t k = 0; k < kinds.size(); ++k)
+      for (const auto& name : kinds[k].classes)
+        if (name == class_names[c]) map_[c] = int8_t(k);
+}
+
+void UnitSet::build(const std::vector<UnitKind>& kinds, uint32_t share) {
+  kinds_.clear();
+  for (const auto& k : kinds) {
+    Kind kind;
+    kind.latency = k.latency;
+    kind.initiation = k.initiation;
+    kind.next_free.assign(std::max<uint32_t>(1, k.pipelines_per_sm / share), 0);
+    kinds_.push_back(std::move(kind));
+  }
+}
+
+int UnitSet::free_pipeline(int kind, uint64_t now) const {
+  const auto& stamps = kinds_[kind].next_free;
+  for (size_t i = 0; i < stamps.size(); ++i)
+    if (stamps[i] <= now) return int(i);
+  return -1;
+}
+
+uint64_t UnitSet::occupy(int kind, int pipe, uint64_t now) {
+  Kind& k = kinds_[kind];
+  k.next_free[pipe] = now + k.initiation;
+  return now + k.latency;
+}
+
+uint64_t UnitSet::next_free_after(uint64_t now) const {
+  uint64_t best = std::numeric_limits<uint64_t>::max();
+  for (const auto& k : kinds_)
+    for (uint64_t t : k.next_free)
+      if (t > now) best = std::min(best, t);
+  return best;
+}
+
+void UnitSet::reset() {
+  for (auto& k : kinds_) std::fill(k.next_free.begin(), k.next_free.end(), 0);
+}
+
+}  // namespace accelsim::sm

@@ -1,0 +1,60 @@
+// Execution units: which unit kinds exist (from config), which ISA unit
+// classes each executes, and the pipelines one scheduler (sub-core) or the
+// whole SM (shared model) may issue to. Pipelines are ready-cycle stamps.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config/gpu_config.h"
+
+namespace accelsim::sm {
+
+struct UnitKind {
+  std::string name;
+  uint32_t pipelines_per_sm = 1;
+  uint32_t latency = 1;
+  uint32_t initiation = 1;
+  std::vector<std::string> classes;
+};
+
+// The configured unit kinds; the default set when the config lists none.
+std::vector<UnitKind> unit_kinds_from_config(const config::GpuConfig& cfg);
+
+// ISA unit class id -> unit kind index, built from a table's class names.
+// Classes no unit executes map to kNoUnit (mem/exit/barrier/nop are the SM's).
+class UnitMap {
+ public:
+  static constexpr int8_t kNoUnit = -1;
+  UnitMap() { map_.fill(kNoUnit); }
+  void build(const std::vector<UnitKind>& kinds, const std::vector<std::string>& class_names);
+  int8_t kind_of(uint8_t unit_class) const { return map_[unit_class]; }
+
+ private:
+  std::array<int8_t, 256> map_{};
+};
+
+// The pipelines of every kind available to one issuer.
+class UnitSet {
+ public:
+  // `share` = how many issuers split the SM's pipelines (schedulers in the
+  // sub-core model, 1 in the shared model).
+  void build(const std::vector<UnitKind>& kinds, uint32_t share);
+  // Index of a pipeline of `kind` free at `now`, or -1.
+  int free_pipeline(int kind, uint64_t now) const;
+  // Occupy it; returns the cycle the result is written.
+  uint64_t occupy(int kind, int pipe, uint64_t now);
+  // Earliest cycle after `now` when a busy pipeline frees (UINT64_MAX if none).
+  uint64_t next_free_after(uint64_t now) const;
+  void reset();
+
+ private:
+  struct Kind {
+    uint32_t latency = 1, initiation = 1;
+    std::vector<uint64_t> next_free;  // one stamp per pipeline
+  };
+  std::vector<Kind> kinds_;
+};
+
+}  // namespace accelsim::sm

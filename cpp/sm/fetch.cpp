@@ -1,0 +1,53 @@
+#include "sm/fetch.h"
+
+#include <algorithm>
+
+namespace accelsim::sm {
+
+FetchUnit::FetchUnit(const config::GpuConfig& cfg)
+    : width_(uint32_t(cfg.inst_fetch_width)),
+      ibuffer_entries_(uint32_t(cfg.ibuffer_entries)),
+      miss_latency_(uint64_t(cfg.l1i_miss_latency)) {
+  if (!cfg.perfect_inst_const_cache) {
+    uint32_t ways = uint32_t(cfg.l1i_assoc), line = uint32_t(cfg.l1i_line);
+    uint32_t sets = std::max<uint32_t>(1, uint32_t(cfg.l1i_size / (int64_t(line) * ways)));
+    icache_ = std::make_unique<cache::TagArray>(sets, ways, line, line, "lru", "linear");
+  }
+}
+
+void FetchUnit::invalidate() {
+  if (!icache_) return;
+  for (auto& line : icache_->lines()) line = cache::LineMeta{};
+}
+
+uint64_t FetchUnit::fetch_latency(const Warp& w, uint64_t now, stats::SmCounters& counters) {
+  if (!icache_) return 1;
+  // Kernel code is modelled at its trace PC; one access per fetch.
+  uint64_t line_addr = icache_->line_of(w.head().pc);
+  if (cache::LineMeta* hit = icache_->find(line_addr)) {
+    icache_->touch(*hit, now);
+    return 1;
+  }
+  ++counters.icache_misses;
+  if (cache::LineMeta* victim = icache_->victim(line_addr)) {
+    icache_->install(*victim, line_addr, now);
+    victim->readable = 0xff;
+  }
+  return 1 + miss_latency_;
+}
+
+bool FetchUnit::cycle(std::vector<Warp>& warps, uint64_t now, stats::SmCounters& counters) {
+  uint32_t fetched = 0;
+  while (size_ > 0 && fetched < width_) {
+    Warp& w = warps[ring_[head_]];
+    head_ = (head_ + 1) % ring_.size();
+    --size_;
+    if (!w.active || w.finished || !w.ibuffer_empty() || w.all_issued()) continue;
+    w.decode_ready = now + fetch_latency(w, now, counters);
+    w.decoded_end = std::min(w.count, w.next_issue + ibuffer_entries_);
+    ++fetched;
+  }
+  return fetched > 0;
+}
+
+}  // namespace accelsim::sm

@@ -1,0 +1,41 @@
+// Fetch/decode: refills the instruction buffers of warps whose buffer ran
+// empty, a few warps per cycle, through the instruction cache (perfect, or a
+// tag array whose misses add a fixed penalty).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "cache/tag_array.h"
+#include "config/gpu_config.h"
+#include "sm/warp.h"
+#include "stats/sm_counters.h"
+
+namespace accelsim::sm {
+
+class FetchUnit {
+ public:
+  explicit FetchUnit(const config::GpuConfig& cfg);
+  // Room for every warp slot's request (a reused slot may briefly hold two).
+  void resize(size_t warps) { ring_.assign(2 * warps, 0); }
+  // Warp `slot` ran out of decoded instructions (once per refill).
+  void request(uint16_t slot) {
+    ring_[(head_ + size_) % ring_.size()] = slot;
+    ++size_;
+  }
+  bool idle() const { return size_ == 0; }
+  // One fetch cycle: serves the oldest requests; true if any warp was fetched for.
+  bool cycle(std::vector<Warp>& warps, uint64_t now, stats::SmCounters& counters);
+  void invalidate();
+
+ private:
+  uint64_t fetch_latency(const Warp& w, uint64_t now, stats::SmCounters& counters);
+
+  uint32_t width_, ibuffer_entries_;
+  uint64_t miss_latency_;
+  std::vector<uint16_t> ring_;  // warps waiting for a fetch, oldest first
+  size_t head_ = 0, size_ = 0;
+  std::unique_ptr<cache::TagArray> icache_;  // null = perfect
+};
+
+}  // namespace accelsim::sm

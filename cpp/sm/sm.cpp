@@ -1,0 +1,87 @@
+// SM construction, the per-cycle recipe, and when to tick next.
+#include "sm/sm.h"
+
+#include <algorithm>
+
+namespace accelsim::sm {
+
+Sm::Sm(const config::GpuConfig& cfg, uint16_t id, const std::vector<UnitKind>& kinds,
+       ldst::MemPort* below)
+    : cfg_(cfg),
+      id_(id),
+      max_warps_(uint32_t(cfg.max_threads_per_sm / cfg.warp_size)),
+      issue_width_(uint32_t(cfg.issue_width)),
+      fetch_(cfg),
+      ldst_(cfg, id, below, &completions_, &counters_) {
+  warps_.resize(max_warps_);
+  ctas_.resize(size_t(cfg.max_ctas_per_sm));
+  uint32_t schedulers = uint32_t(cfg.schedulers_per_sm);
+  uint32_t sets = cfg.sub_core_model ? schedulers : 1;
+  unit_sets_.resize(sets);
+  for (auto& s : unit_sets_) s.build(kinds, sets);
+  SchedulerParams sp{uint32_t(cfg.two_level_active_warps)};
+  for (uint32_t i = 0; i < schedulers; ++i)
+    subcores_.push_back(SubCore{make_scheduler(cfg.scheduler, sp), &unit_sets_[i % sets]});
+  fetch_.resize(max_warps_);
+  below->connect(id, ldst_.responses());
+}
+
+void Sm::tick(uint64_t now) {
+  now_ = now;
+  progress_ = false;
+  progress_ |= ldst_.deliver(now);  // data back from L1D / below
+  writeback(now);                   // results retire, scoreboard released
+  progress_ |= ldst_.send(now);     // L1D misses leave for the level below
+  progress_ |= ldst_.access(now);   // LD/ST head instruction accesses memory
+  issue(now);                       // schedulers issue to units / LD/ST
+  progress_ |= fetch_.cycle(warps_, now, counters_);  // refill instruction buffers
+  if (progress_) last_progress_ = now;
+  wake_ = compute_wake(now);
+}
+
+uint64_t Sm::compute_wake(uint64_t now) const {
+  if (resident_ctas_ == 0 && ldst_.idle()) return kNever;
+  if (progress_) return now + 1;
+  uint64_t next = std::min(completions_.next_ready(), ldst_.next_event(now));
+  for (const auto& set : unit_sets_) next = std::min(next, set.next_free_after(now));
+  for (const Warp& w : warps_)
+    if (w.active && w.decode_ready > now) next = std::min(next, w.decode_ready);
+  return std::max(next, now + 1);
+}
+
+void Sm::account(uint64_t now) {
+  if (now <= accounted_until_) return;
+  uint64_t dt = now - accounted_until_;
+  counters_.warp_cycles += uint64_t(used_warps_) * dt;
+  if (resident_ctas_ > 0) counters_.active_cycles += dt;
+  accounted_until_ = now;
+}
+
+void Sm::configure_kernel(uint32_t shmem_carveout_bytes) {
+  shmem_capacity_ = shmem_carveout_bytes;
+  int64_t l1 = cfg_.adaptive_l1_shmem ? cfg_.unified_l1_shmem_size - int64_t(shmem_carveout_bytes)
+                                      : cfg_.l1d_size;
+  ldst_.set_l1d_size(std::max<int64_t>(0, l1));
+  fetch_.invalidate();
+  for (auto& s : unit_sets_) s.reset();
+}
+
+std::string Sm::describe_wait(uint64_t now) const {
+  std::string s = "sm[" + std::to_string(id_) + "]: " + std::to_string(resident_ctas_) +
+                  " CTAs, " + std::to_string(used_warps_) + " warps";
+  uint32_t barrier = 0, scoreboard = 0, pending = 0;
+  for (const Warp& w : warps_) {
+    if (!w.active || w.finished) continue;
+    barrier += w.at_barrier;
+    scoreboard += !w.ibuffer_empty() && w.scoreboard.collides(w.head());
+    pending += w.all_issued();
+  }
+  s += " (" + std::to_string(barrier) + " at a barrier, " + std::to_string(scoreboard) +
+       " waiting on registers, " + std::to_string(pending) + " draining)";
+  s += "; " + std::to_string(completions_.size()) + " results in flight";
+  if (!completions_.empty()) s += " (next at cycle " + std::to_string(completions_.next_ready()) + ")";
+  s += "; " + ldst_.describe() + "; now " + std::to_string(now);
+  return s;
+}
+
+}  // namespace accelsim::sm

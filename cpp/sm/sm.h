@@ -1,0 +1,115 @@
+// One streaming multiprocessor: resident CTAs and warps, fetch/decode, the
+// schedulers with their execution units (sub-cores), and the LD/ST unit.
+// tick() is the pipeline recipe; wake_cycle() says when ticking is next
+// needed, so an SM waiting on memory costs nothing per cycle.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/gpu_config.h"
+#include "ldst/ldst_unit.h"
+#include "sm/completion.h"
+#include "sm/cta_shape.h"
+#include "sm/exec/unit_set.h"
+#include "sm/fetch.h"
+#include "sm/sched/warp_scheduler.h"
+#include "sm/warp.h"
+#include "stats/sm_counters.h"
+#include "trace/trace_reader.h"
+
+namespace accelsim::sm {
+
+class Sm {
+ public:
+  static constexpr uint64_t kNever = UINT64_MAX;
+
+  Sm(const config::GpuConfig& cfg, uint16_t id, const std::vector<UnitKind>& kinds,
+     ldst::MemPort* below);
+
+  uint16_t id() const { return id_; }
+  // Kernel boundary: sets the L1D / shared split (bytes of shared memory).
+  void configure_kernel(uint32_t shmem_carveout_bytes);
+  // Whether one more CTA of this shape fits (occupancy limits).
+  bool can_launch(const CtaShape& shape) const;
+  // Takes the CTA's decoded trace (swapped in; `tb` gets a spare buffer back).
+  void launch(const CtaShape& shape, trace::ThreadBlockTrace& tb, uint64_t now);
+
+  void tick(uint64_t now);
+  uint64_t wake_cycle() const { return wake_; }
+  bool has_ctas() const { return resident_ctas_ > 0; }
+  // CTAs retired since the last call (for the CTA dispatcher).
+  uint32_t take_retired() { uint32_t r = retired_; retired_ = 0; return r; }
+  uint64_t last_progress() const { return last_progress_; }
+  // Accounts resident-warp cycles up to `now` (occupancy statistics).
+  void account(uint64_t now);
+
+  const stats::SmCounters& counters() const { return counters_; }
+  const ldst::LdstUnit& ldst() const { return ldst_; }
+  // Test/trace hook: when set, every issue is appended (cycle, warp slot, pc).
+  struct IssueEvent {
+    uint64_t cycle;
+    uint16_t warp;
+    uint32_t pc;
+  };
+  void set_issue_log(std::vector<IssueEvent>* log) { issue_log_ = log; }
+  // What the SM waits on, for the deadlock report.
+  std::string describe_wait(uint64_t now) const;
+
+ private:
+  struct Cta {
+    trace::ThreadBlockTrace trace;
+    CtaShape shape;
+    uint16_t warp_slots[32];  // up to 1024 threads
+    uint32_t warps_alive = 0;
+    uint32_t at_barrier = 0;
+    bool active = false;
+  };
+  struct SubCore {
+    std::unique_ptr<WarpScheduler> scheduler;
+    UnitSet* units;  // own set (sub-core) or the SM's shared one
+    int candidates = 0;  // owned warps not blocked (register, barrier, done)
+  };
+
+  // pipeline stages (sm_*.cpp)
+  void writeback(uint64_t now);
+  void issue(uint64_t now);
+  bool issue_from(Warp& w, SubCore& sc, uint64_t now);
+  bool issue_one(Warp& w, uint16_t slot, SubCore& sc, uint64_t now);
+  bool head_ready(const Warp& w, uint64_t now) const;
+  bool may_issue(Warp& w, uint16_t slot, SubCore& sc, uint64_t now);
+  void refresh_candidate(Warp& w);
+  void arrive_at_barrier(Warp& w);
+  void release_barrier(Cta& c);
+  void maybe_finish(uint16_t slot);
+  void retire_cta(uint16_t cta_slot);
+  uint64_t compute_wake(uint64_t now) const;
+  int free_cta_slot() const;
+  int free_warp_slot(int from) const;
+
+  const config::GpuConfig& cfg_;
+  uint16_t id_;
+  uint32_t max_warps_, issue_width_;
+  std::vector<Warp> warps_;
+  std::vector<Cta> ctas_;
+  std::vector<UnitSet> unit_sets_;
+  std::vector<SubCore> subcores_;
+  CompletionQueue completions_;
+  stats::SmCounters counters_;
+  FetchUnit fetch_;
+  ldst::LdstUnit ldst_;
+  // occupancy bookkeeping
+  uint32_t resident_ctas_ = 0, used_threads_ = 0, used_warps_ = 0, used_regs_ = 0,
+           used_shmem_ = 0, shmem_capacity_ = 0;
+  uint32_t retired_ = 0;
+  uint64_t next_age_ = 0;
+  uint64_t wake_ = kNever;
+  uint64_t last_progress_ = 0;
+  uint64_t accounted_until_ = 0;
+  uint64_t now_ = 0;  // cycle of the tick in progress
+  bool progress_ = false;
+  std::vector<IssueEvent>* issue_log_ = nullptr;
+};
+
+}  // namespace accelsim::sm

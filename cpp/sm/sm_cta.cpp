@@ -1,0 +1,86 @@
+// CTA residency: occupancy checks, launch onto free warp slots, retirement.
+#include <algorithm>
+
+#include "sm/sm.h"
+
+namespace accelsim::sm {
+
+int Sm::free_cta_slot() const {
+  for (size_t i = 0; i < ctas_.size(); ++i)
+    if (!ctas_[i].active) return int(i);
+  return -1;
+}
+
+int Sm::free_warp_slot(int from) const {
+  for (size_t i = size_t(from); i < warps_.size(); ++i)
+    if (!warps_[i].active) return int(i);
+  return -1;
+}
+
+bool Sm::can_launch(const CtaShape& shape) const {
+  return resident_ctas_ < std::min<uint32_t>(shape.max_ctas_per_sm, uint32_t(ctas_.size())) &&
+         used_threads_ + shape.threads <= uint32_t(cfg_.max_threads_per_sm) &&
+         used_warps_ + shape.warps <= max_warps_ &&
+         used_regs_ + shape.registers <= uint32_t(cfg_.registers_per_sm) &&
+         used_shmem_ + shape.shmem_bytes <= shmem_capacity_;
+}
+
+void Sm::launch(const CtaShape& shape, trace::ThreadBlockTrace& tb, uint64_t now) {
+  now_ = std::max(now_, now);
+  account(now);
+  int cslot = free_cta_slot();
+  Cta& c = ctas_[cslot];
+  std::swap(c.trace, tb);
+  c.shape = shape;
+  c.active = true;
+  c.at_barrier = 0;
+  c.warps_alive = 0;
+  int next = 0;
+  for (uint32_t w = 0; w < c.trace.num_warps(); ++w) {
+    int slot = free_warp_slot(next);
+    next = slot + 1;
+    Warp& warp = warps_[slot];
+    warp = Warp{};
+    warp.insts = c.trace.insts.data() + c.trace.warp_begin[w];
+    warp.count = c.trace.warp_begin[w + 1] - c.trace.warp_begin[w];
+    warp.age = next_age_++;
+    warp.cta_slot = uint16_t(cslot);
+    warp.warp_in_cta = uint16_t(w);
+    warp.scheduler = uint8_t(slot % subcores_.size());
+    warp.active = true;
+    warp.finished = warp.count == 0;
+    c.warp_slots[w] = uint16_t(slot);
+    if (!warp.finished) {
+      ++c.warps_alive;
+      subcores_[warp.scheduler].scheduler->add_warp(uint16_t(slot));
+      fetch_.request(uint16_t(slot));
+    }
+    refresh_candidate(warp);
+  }
+  ++resident_ctas_;
+  used_threads_ += shape.threads;
+  used_warps_ += shape.warps;
+  used_regs_ += shape.registers;
+  used_shmem_ += shape.shmem_bytes;
+  ++counters_.ctas_launched;
+  wake_ = now;
+  if (c.warps_alive == 0) retire_cta(uint16_t(cslot));
+}
+
+void Sm::retire_cta(uint16_t cslot) {
+  account(now_);
+  Cta& c = ctas_[cslot];
+  for (uint32_t w = 0; w < c.trace.num_warps(); ++w) {
+    warps_[c.warp_slots[w]].active = false;
+    refresh_candidate(warps_[c.warp_slots[w]]);
+  }
+  c.active = false;
+  --resident_ctas_;
+  used_threads_ -= c.shape.threads;
+  used_warps_ -= c.shape.warps;
+  used_regs_ -= c.shape.registers;
+  used_shmem_ -= c.shape.shmem_bytes;
+  ++retired_;
+}
+
+}  // namespace accelsim::sm

@@ -1,0 +1,167 @@
+// The issue stage: each scheduler picks a warp by its policy and issues up to
+// issue_width instructions from it, to its execution units or the LD/ST unit.
+#include <algorithm>
+#include <bit>
+
+#include "sm/sm.h"
+
+namespace accelsim::sm {
+
+using trace::InstRecord;
+
+bool Sm::head_ready(const Warp& w, uint64_t now) const {
+  return w.active && !w.finished && !w.at_barrier && !w.ibuffer_empty() &&
+         w.decode_ready <= now && !w.scoreboard.collides(w.head());
+}
+
+// Cheap checks first; a warp whose head waits on a register is not looked at
+// again until one of its results is written back.
+bool Sm::may_issue(Warp& w, uint16_t slot, SubCore& sc, uint64_t now) {
+  if (!w.active || w.finished || w.at_barrier || w.waits_on_register || w.ibuffer_empty() ||
+      w.decode_ready > now)
+    return false;
+  if (!w.scoreboard.collides(w.head())) return true;
+  w.waits_on_register = true;
+  refresh_candidate(w);
+  sc.scheduler->long_stall(slot);
+  return false;
+}
+
+// Keeps each scheduler's count of warps that could issue once their
+// instructions are decoded; a scheduler with none skips the cycle.
+void Sm::refresh_candidate(Warp& w) {
+  bool now_candidate = w.active && !w.finished && !w.at_barrier && !w.waits_on_register;
+  if (now_candidate == w.candidate) return;
+  w.candidate = now_candidate;
+  subcores_[w.scheduler].candidates += now_candidate ? 1 : -1;
+}
+
+void Sm::issue(uint64_t now) {
+  for (SubCore& sc : subcores_) {
+    if (sc.candidates == 0) continue;
+    for (uint16_t slot : sc.scheduler->order()) {
+      Warp& w = warps_[slot];
+      if (!may_issue(w, slot, sc, now)) continue;
+      if (issue_from(w, sc, now)) {
+        sc.scheduler->issued(slot);
+        progress_ = true;
+        break;
+      }
+    }
+  }
+}
+
+bool Sm::issue_from(Warp& w, SubCore& sc, uint64_t now) {
+  uint16_t slot = uint16_t(&w - warps_.data());
+  int first_unit = -2;
+  uint32_t issued = 0;
+  while (issued < issue_width_ && head_ready(w, now)) {
+    int unit = w.head().unit;
+    if (issued > 0 && cfg_.dual_issue_diff_units && unit == first_unit) break;
+    if (!issue_one(w, slot, sc, now)) break;
+    first_unit = unit;
+    ++issued;
+  }
+  if (issued > 0) maybe_finish(slot);
+  return issued > 0;
+}
+
+bool Sm::issue_one(Warp& w, uint16_t slot, SubCore& sc, uint64_t now) {
+  const InstRecord& in = w.head();
+  const CtaShape& shape = ctas_[w.cta_slot].shape;
+  switch (in.unit) {
+    case trace::kUnitMem: {
+      if (!ldst_.can_accept()) return false;
+      const auto& tb = ctas_[w.cta_slot].trace;
+      const uint64_t* addrs = (in.flags & trace::kFlagHasAddrs) ? tb.addrs.data() + in.addr_offset
+                                                                : nullptr;
+      if (in.dst != trace::kNoReg) {
+        w.scoreboard.reserve(in.dst);
+        ++w.pending_writes;
+      } else {
+        ++w.pending_stores;
+      }
+      ldst_.issue(in, addrs, slot, now);
+      break;
+    }
+    case trace::kUnitBarrier:
+      arrive_at_barrier(w);
+      break;
+    case trace::kUnitExit:
+    case trace::kUnitNop:
+      break;
+    default: {
+      int kind = shape.units ? shape.units->kind_of(in.unit) : UnitMap::kNoUnit;
+      if (kind == UnitMap::kNoUnit) break;  // no unit executes it: behaves as a NOP
+      int pipe = sc.units->free_pipeline(kind, now);
+      if (pipe < 0) return false;
+      uint64_t ready = sc.units->occupy(kind, pipe, now);
+      if (in.dst != trace::kNoReg) {
+        w.scoreboard.reserve(in.dst);
+        ++w.pending_writes;
+        completions_.push(ready, Completion{slot, in.dst, Completion::kRegWrite});
+      }
+    }
+  }
+  if (issue_log_) issue_log_->push_back(IssueEvent{now, slot, in.pc});
+  ++w.next_issue;
+  if (w.ibuffer_empty() && !w.all_issued()) fetch_.request(slot);
+  ++counters_.warp_insts;
+  counters_.thread_insts += std::popcount(in.active_mask);
+  return true;
+}
+
+void Sm::arrive_at_barrier(Warp& w) {
+  Cta& c = ctas_[w.cta_slot];
+  w.at_barrier = true;
+  refresh_candidate(w);
+  ++c.at_barrier;
+  if (c.at_barrier < c.warps_alive) return;
+  release_barrier(c);
+}
+
+// Everyone arrived: the waiting warps may issue again from the next cycle.
+void Sm::release_barrier(Cta& c) {
+  for (uint32_t i = 0; i < c.trace.num_warps(); ++i) {
+    Warp& w = warps_[c.warp_slots[i]];
+    if (!w.at_barrier) continue;
+    w.at_barrier = false;
+    w.decode_ready = std::max(w.decode_ready, now_ + 1);
+    refresh_candidate(w);
+  }
+  c.at_barrier = 0;
+}
+
+void Sm::writeback(uint64_t now) {
+  while (completions_.due(now)) {
+    Completion done = completions_.pop();
+    Warp& w = warps_[done.warp];
+    if (done.kind == Completion::kRegWrite) {
+      w.scoreboard.release(done.reg);
+      w.waits_on_register = false;
+      refresh_candidate(w);
+      --w.pending_writes;
+    } else {
+      --w.pending_stores;
+    }
+    progress_ = true;
+    maybe_finish(done.warp);
+  }
+}
+
+void Sm::maybe_finish(uint16_t slot) {
+  Warp& w = warps_[slot];
+  if (w.finished || !w.all_issued() || !w.drained()) return;
+  w.finished = true;
+  refresh_candidate(w);
+  Cta& c = ctas_[w.cta_slot];
+  subcores_[w.scheduler].scheduler->remove_warp(slot);
+  --c.warps_alive;
+  if (c.warps_alive == 0) {
+    retire_cta(w.cta_slot);
+  } else if (c.at_barrier > 0 && c.at_barrier >= c.warps_alive) {
+    release_barrier(c);  // the exiting warp was the last one missing
+  }
+}
+
+}  // namespace accelsim::sm

@@ -1,0 +1,36 @@
+// One resident warp: a cursor into its thread block's decoded trace, its
+// instruction buffer (a window of that trace), scoreboard and wait states.
+#pragma once
+#include <cstdint>
+
+#include "sm/scoreboard.h"
+#include "trace/inst_record.h"
+
+namespace accelsim::sm {
+
+struct Warp {
+  const trace::InstRecord* insts = nullptr;  // this warp's instructions
+  uint32_t count = 0;                        // how many
+  uint32_t next_issue = 0;                   // first instruction not yet issued
+  uint32_t decoded_end = 0;                  // ibuffer = [next_issue, decoded_end)
+  uint64_t decode_ready = 0;                 // cycle the ibuffer contents may issue
+  uint64_t age = 0;                          // launch order (GTO "oldest")
+  Scoreboard scoreboard;
+  uint32_t pending_writes = 0;               // results in flight (registers)
+  uint32_t pending_stores = 0;               // stores not yet acknowledged
+  uint16_t cta_slot = 0;
+  uint16_t warp_in_cta = 0;
+  uint8_t scheduler = 0;
+  bool active = false;                       // slot holds a live warp
+  bool at_barrier = false;
+  bool waits_on_register = false;            // head collided; cleared by a writeback
+  bool finished = false;                     // all issued and drained
+  bool candidate = false;                    // counted in its scheduler's candidates
+
+  bool ibuffer_empty() const { return next_issue == decoded_end; }
+  bool all_issued() const { return next_issue == count; }
+  const trace::InstRecord& head() const { return insts[next_issue]; }
+  bool drained() const { return pending_writes == 0 && pending_stores == 0; }
+};
+
+}  // namespace accelsim::sm

@@ -1,0 +1,33 @@
+// One row of the per-kernel table the simulator returns.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "stats/sm_counters.h"
+
+namespace accelsim::stats {
+
+struct KernelRecord {
+  uint32_t id = 0;
+  std::string name;
+  uint64_t stream = 0;
+  uint64_t launch_cycle = 0;  // command reached the GPU
+  uint64_t start_cycle = 0;   // first CTA could start (after launch latency)
+  uint64_t end_cycle = 0;     // last CTA retired
+  uint64_t grid_ctas = 0;
+  uint32_t threads_per_cta = 0;
+  uint32_t ctas_per_sm = 0;   // occupancy limit
+  std::string occupancy_limiter;
+  double theoretical_occupancy = 0;
+  uint64_t l1d_size = 0;      // after the adaptive split
+  SmCounters sm;              // summed over SMs, this kernel only
+  uint64_t l2_read_hits = 0, l2_read_misses = 0, l2_writes = 0, dram_reads = 0;
+
+  uint64_t cycles() const { return end_cycle - launch_cycle; }
+  double ipc() const { return cycles() ? double(sm.warp_insts) / double(cycles()) : 0.0; }
+  double achieved_occupancy(uint32_t max_warps) const {
+    return sm.active_cycles ? double(sm.warp_cycles) / double(sm.active_cycles) / max_warps : 0.0;
+  }
+};
+
+}  // namespace accelsim::stats

@@ -1,0 +1,102 @@
+// 25x: SM pipeline timing properties.
+#include "base/error.h"
+#include "tests/harness.h"
+#include "tests/test_sm_util.h"
+
+using namespace accelsim;
+using namespace accelsim::testing;
+
+namespace {
+// Runs one block on SM 0 of a 1-SM GPU and returns the issue log.
+std::vector<sm::Sm::IssueEvent> run_block(const config::GpuConfig& cfg, const BlockBuilder& b,
+                                          stats::KernelRecord* out = nullptr, uint32_t threads = 0) {
+  sim::Gpu gpu(cfg);
+  std::vector<sm::Sm::IssueEvent> log;
+  gpu.sm(0).set_issue_log(&log);
+  auto src = kernel(kernel_info(1, threads ? threads : uint32_t(b.warps.size() * 32)), {b.build()});
+  stats::KernelRecord rec;
+  CHECK(gpu.run_kernel(*src, rec));
+  if (out) *out = rec;
+  return log;
+}
+}  // namespace
+
+TEST_CASE("251-dependent-ffma-issues-after-fp32-latency") {
+  BlockBuilder b(1);
+  b.add(0, ffma(1, {2, 3})).add(0, ffma(4, {1, 3})).add(0, exit_inst());
+  auto log = run_block(small_config(), b);
+  CHECK_EQ(issue_cycle(log, 0, 16) - issue_cycle(log, 0, 0), 4u);  // sp latency 4
+}
+
+TEST_CASE("252-independent-ffma-issues-after-initiation-interval") {
+  BlockBuilder b(1);
+  b.add(0, ffma(1, {2, 3})).add(0, ffma(4, {5, 3})).add(0, exit_inst());
+  auto log = run_block(small_config(), b);
+  CHECK_EQ(issue_cycle(log, 0, 16) - issue_cycle(log, 0, 0), 2u);  // sp initiation 2
+}
+
+TEST_CASE("253-predicated-off-instruction-still-issues") {
+  BlockBuilder b(1);
+  b.add(0, iadd(1, {2}, 0)).add(0, iadd(3, {4})).add(0, exit_inst());
+  stats::KernelRecord rec;
+  auto log = run_block(small_config(), b, &rec);
+  CHECK_EQ(rec.sm.warp_insts, 3u);
+  CHECK_EQ(rec.sm.thread_insts, 64u);
+  CHECK(issue_cycle(log, 0, 0) != UINT64_MAX);
+}
+
+TEST_CASE("254-exit-with-partial-masks-completes-the-warp") {
+  BlockBuilder b(1);
+  b.add(0, iadd(1, {2})).add(0, exit_inst(0x0000ffff)).add(0, iadd(3, {1}, 0xffff0000))
+      .add(0, exit_inst(0xffff0000));
+  stats::KernelRecord rec;
+  run_block(small_config(), b, &rec);
+  CHECK_EQ(rec.sm.warp_insts, 4u);
+  CHECK_EQ(rec.sm.thread_insts, 32u + 16 + 16 + 16);
+}
+
+TEST_CASE("255-barrier-holds-warps-until-all-arrive") {
+  BlockBuilder b(2);
+  for (int i = 0; i < 6; ++i) b.add(0, ffma(1, {1}));  // warp 0: a 24-cycle dependent chain
+  b.add(0, bar()).add(0, iadd(2, {3})).add(0, exit_inst());
+  b.add(1, bar()).add(1, iadd(2, {3})).add(1, exit_inst());
+  auto log = run_block(small_config(), b);
+  uint64_t bar0 = issue_cycle(log, 0, 6 * 16);
+  uint64_t after1 = issue_cycle(log, 1, 16);
+  CHECK(issue_cycle(log, 1, 0) < bar0);  // warp 1 reached the barrier early...
+  CHECK(after1 > bar0);                  // ...and waited for warp 0
+}
+
+TEST_CASE("256-scheduler-policies-by-name") {
+  config::GpuConfig cfg = small_config();
+  for (const char* name : {"lrr", "gto", "two_level"}) {
+    cfg.scheduler = name;
+    BlockBuilder b(4);
+    for (int w = 0; w < 4; ++w) b.add(w, ffma(1, {2})).add(w, ffma(3, {1})).add(w, exit_inst());
+    stats::KernelRecord rec;
+    run_block(cfg, b, &rec);
+    CHECK_EQ(rec.sm.warp_insts, 12u);
+  }
+  CHECK_THROWS(sm::make_scheduler("fifo", {}), ConfigError);
+}
+
+TEST_CASE("257-dual-issue-from-one-warp") {
+  config::GpuConfig cfg = small_config();
+  cfg.issue_width = 2;
+  BlockBuilder b(1);
+  b.add(0, ffma(1, {2})).add(0, iadd(3, {4})).add(0, exit_inst());
+  auto log = run_block(cfg, b);
+  CHECK_EQ(issue_cycle(log, 0, 0), issue_cycle(log, 0, 16));  // sp + int in one cycle
+}
+
+TEST_CASE("258-shared-model-units-are-shared-between-schedulers") {
+  config::GpuConfig cfg = small_config();
+  cfg.sub_core_model = false;
+  cfg.exec_units = {{"sp", 1, 4, 4, 32, {"sp"}}};
+  BlockBuilder b(2);  // warps 0 and 1 sit on different schedulers but one SP pipeline
+  b.add(0, ffma(1, {2})).add(0, exit_inst());
+  b.add(1, ffma(1, {2})).add(1, exit_inst());
+  auto log = run_block(cfg, b);
+  uint64_t a = issue_cycle(log, 0, 0), c = issue_cycle(log, 1, 0);
+  CHECK_EQ(a > c ? a - c : c - a, 4u);
+}

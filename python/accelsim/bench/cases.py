@@ -1,0 +1,46 @@
+"""The benchmark cases, with the reference simulator's rates measured on the
+project's machine (Accel-Sim, SM7_QV100) and the targets derived from them."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from accelsim.bench import workloads
+
+
+@dataclass(frozen=True)
+class BenchCase:
+    name: str
+    description: str
+    make: Callable[[Path, bool], Path | None]  # (folder, quick) -> workload path or None (skip)
+    ref_warp_insts_per_s: float | None = None
+    ref_cycles_per_s: float | None = None
+    target_speedup: float | None = None       # over the reference rate
+    metric: str = "warp_insts_per_s"          # which rate the target is about
+
+
+def _bfs(folder: Path, quick: bool) -> Path | None:
+    from accelsim.bench.runner import shared_trace
+
+    return shared_trace("bfs_rodinia31_sm70")
+
+
+CASES = [
+    BenchCase("bfs", "real BFS trace (Rodinia 3.1 graph4096, sm_70, 16 kernels)", _bfs,
+              ref_warp_insts_per_s=3_600, target_speedup=20),
+    BenchCase("vecadd", "vecadd of 262,144 floats (1,024 x 256 threads, full GPU)",
+              lambda d, q: workloads.vecadd(d, n=8192 if q else 262_144),
+              ref_warp_insts_per_s=4_400, target_speedup=20),
+    BenchCase("copy_float4", "float4 copy of 2.5 MiB (320 x 256 threads, full GPU)",
+              lambda d, q: workloads.copy_float4(d, grid=32 if q else 320,
+                                                 total_bytes=2**18 if q else 5 * 2**19),
+              ref_warp_insts_per_s=2_000, target_speedup=20),
+    BenchCase("compute_bound", "FP32-bound kernel (320 x 256 threads, 256 FFMA per warp)",
+              lambda d, q: workloads.compute_bound(d, grid=8 if q else 320, ffmas=32 if q else 256)),
+    BenchCase("pointer_chase", "1-thread dependent-load chain (~136 K cycles)",
+              lambda d, q: workloads.pointer_chase(d, steps=20 if q else 395),
+              ref_cycles_per_s=136_000 / 47.0, target_speedup=500, metric="cycles_per_s"),
+]
+
+RSS_LIMIT_MB = 150

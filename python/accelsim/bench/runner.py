@@ -1,0 +1,99 @@
+"""Runs benchmark cases, each simulation in a fresh Python process so that the
+peak resident memory reported is that case's alone."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from accelsim.bench.cases import CASES, RSS_LIMIT_MB, BenchCase
+
+_CHILD = """
+import json, sys, time
+import accelsim
+
+def peak_rss_mb():
+    # VmHWM is this process's own peak (ru_maxrss would include the parent's
+    # memory from before exec on Linux).
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024.0
+    except OSError:
+        pass
+    import resource
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+sim = accelsim.Simulator(sys.argv[2] if sys.argv[2] != "-" else None)
+t = time.perf_counter()
+r = sim.run(sys.argv[1])
+wall = time.perf_counter() - t
+print(json.dumps({"wall_s": wall, "cycles": int(r.total_cycles),
+                  "warp_insts": r.warp_instructions, "kernels": r.num_kernels,
+                  "completed": bool(r.completed), "peak_rss_mb": peak_rss_mb()}))
+"""
+
+
+def shared_trace(name: str) -> Path | None:
+    """A real trace from ``shared/data`` beside the checkout (searched from the
+    working directory and from this package upwards) or $ACCELSIM_SHARED_DATA;
+    None when absent."""
+    env = os.environ.get("ACCELSIM_SHARED_DATA")
+    roots = [Path.cwd().resolve(), *Path.cwd().resolve().parents,
+             *Path(__file__).resolve().parents]
+    candidates = ([Path(env)] if env else []) + [p / "shared" / "data" for p in roots]
+    for data in candidates:
+        folder = data / "traces" / name
+        if (folder / "kernelslist.g").is_file():
+            return folder
+    return None
+
+
+def _measure(workload: Path, config: str | None) -> dict:
+    proc = subprocess.run([sys.executable, "-c", _CHILD, str(workload), config or "-"],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"benchmark process failed on {workload}:\n{proc.stderr.strip()}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _row(case: BenchCase, m: dict) -> dict:
+    row = {"case": case.name, "description": case.description, **m}
+    row["warp_insts_per_s"] = m["warp_insts"] / m["wall_s"] if m["wall_s"] > 0 else float("inf")
+    row["cycles_per_s"] = m["cycles"] / m["wall_s"] if m["wall_s"] > 0 else float("inf")
+    ref = case.ref_cycles_per_s if case.metric == "cycles_per_s" else case.ref_warp_insts_per_s
+    row["ref_rate"] = ref
+    row["speedup_vs_ref"] = row[case.metric] / ref if ref else None
+    row["target_speedup"] = case.target_speedup
+    row["meets_target"] = (row["speedup_vs_ref"] >= case.target_speedup
+                           if ref and case.target_speedup else None)
+    row["rss_ok"] = m["peak_rss_mb"] < RSS_LIMIT_MB
+    return row
+
+
+def run_bench(quick: bool = False, cases: list[str] | None = None, config: str | None = None,
+              progress=None) -> list[dict]:
+    """Measures every case (or those named); returns one dict per case with
+    wall_s, cycles, warp_insts, cycles_per_s, warp_insts_per_s, peak_rss_mb,
+    speedup_vs_ref, meets_target. `quick` shrinks the generated workloads and
+    skips the real trace (for tests). Cases without their data are skipped."""
+    selected = [c for c in CASES if cases is None or c.name in cases]
+    if cases is not None and len(selected) != len(cases):
+        known = ", ".join(c.name for c in CASES)
+        raise ValueError(f"unknown bench case in {cases}; known: {known}")
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="accelsim-bench-") as tmp:
+        for case in selected:
+            if quick and case.name == "bfs":
+                continue
+            workload = case.make(Path(tmp) / case.name, quick)
+            if workload is None:
+                continue
+            if progress:
+                progress(case.name)
+            rows.append(_row(case, _measure(workload, config)))
+    return rows

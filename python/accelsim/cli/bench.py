@@ -1,0 +1,44 @@
+"""``accelsim bench [--json] [--quick] [--case NAME ...]``."""
+from __future__ import annotations
+
+import json
+import sys
+
+
+def register(sub) -> None:
+    parser = sub.add_parser("bench", help="measure simulation speed and memory")
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument("--quick", action="store_true", help="tiny workloads (smoke test)")
+    parser.add_argument("--case", action="append", default=None, metavar="NAME",
+                        help="run only this case (repeatable)")
+    parser.add_argument("--config", default=None, help="config name or path (default: built-in QV100-like)")
+    parser.set_defaults(func=_bench)
+
+
+def _fmt(v) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, bool):
+        return "yes" if v else "NO"
+    if isinstance(v, float):
+        return f"{v:,.0f}" if v >= 100 else f"{v:.2f}"
+    return str(v)
+
+
+def _bench(args) -> int:
+    from accelsim.bench import run_bench
+
+    quiet = args.json
+    rows = run_bench(quick=args.quick, cases=args.case, config=args.config,
+                     progress=None if quiet else lambda n: print(f"running {n} ...", file=sys.stderr))
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    cols = ["case", "wall_s", "cycles", "warp_insts", "cycles_per_s", "warp_insts_per_s",
+            "peak_rss_mb", "speedup_vs_ref", "meets_target"]
+    table = [[_fmt(r[c]) for c in cols] for r in rows]
+    widths = [max(len(c), *(len(t[i]) for t in table)) if table else len(c) for i, c in enumerate(cols)]
+    print("  ".join(c.rjust(w) for c, w in zip(cols, widths)))
+    for t in table:
+        print("  ".join(v.rjust(w) for v, w in zip(t, widths)))
+    return 0

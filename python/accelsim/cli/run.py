@@ -1,0 +1,36 @@
+"""``accelsim run PATH --config NAME [--set key=value ...] [--json]``."""
+from __future__ import annotations
+
+import json
+
+
+def register(sub) -> None:
+    parser = sub.add_parser("run", help="simulate a traced workload")
+    parser.add_argument("path", help="kernelslist.g, a folder holding one, or a kernel trace")
+    parser.add_argument("--config", default="QV100", help="bundled config name or YAML path")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="override a config value (repeatable)")
+    parser.add_argument("--max-cycles", type=int, default=None, help="stop after this many cycles")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.set_defaults(func=_run)
+
+
+def _run(args) -> int:
+    from accelsim.cli.config_cmd import parse_overrides
+    from accelsim.config import load_config
+    from accelsim.sim import Simulator
+
+    cfg = load_config(args.config).with_overrides(parse_overrides(args.set))
+    result = Simulator(cfg).run(args.path, max_cycles=args.max_cycles)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+        return 0
+    cols = ["id", "name", "cycles", "warp_instructions", "thread_instructions", "ipc",
+            "occupancy", "l1d_hits", "l1d_misses"]
+    table = result.kernels[cols].copy()
+    table["name"] = table["name"].str.slice(0, 32)
+    print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    state = "" if result.completed else " (stopped at --max-cycles)"
+    print(f"total: {result.total_cycles} cycles, {result.warp_instructions} warp instructions, "
+          f"{result.wall_time_s:.2f} s wall{state}")
+    return 0
