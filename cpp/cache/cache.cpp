@@ -31,8 +31,11 @@ Cache::Cache(const CacheParams& p)
   if (p.stream_slots == 0 || p.stream_slots > 256)
     throw ConfigError(p.name + ".stream_slots", "stream slots must be 1..256");
   fill_out_.resize(p.mshr_max_merge);
-  counts_.assign(static_cast<size_t>(p.stream_slots) * kAccessTypes * kOutcomes, 0);
-  fails_.assign(static_cast<size_t>(p.stream_slots) * kAccessTypes * kFailReasons, 0);
+  n_counts_ = static_cast<size_t>(p.stream_slots) * kAccessTypes * kOutcomes;
+  n_fails_ = static_cast<size_t>(p.stream_slots) * kAccessTypes * kFailReasons;
+  own_counts_.assign(n_counts_, 0);
+  own_fails_.assign(n_fails_, 0);
+  count_into(own_counts_.data(), own_fails_.data());
 }
 
 AccessResult Cache::access(const CacheRequest& req, uint64_t now) {

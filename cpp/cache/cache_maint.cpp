@@ -56,18 +56,20 @@ AccessResult Cache::record(const CacheRequest& req, Outcome o, FailReason r) {
 }
 
 uint64_t Cache::count(AccessType t, Outcome o, uint32_t stream) const {
+  if (stream >= p_.stream_slots) throw Error(p_.name + ": stream slot out of range");
   const size_t row = static_cast<size_t>(stream) * kAccessTypes + static_cast<size_t>(t);
-  return counts_.at(row * kOutcomes + static_cast<size_t>(o));
+  return access_counts()[row * kOutcomes + static_cast<size_t>(o)];
 }
 
 uint64_t Cache::fail_count(AccessType t, FailReason r, uint32_t stream) const {
+  if (stream >= p_.stream_slots) throw Error(p_.name + ": stream slot out of range");
   const size_t row = static_cast<size_t>(stream) * kAccessTypes + static_cast<size_t>(t);
-  return fails_.at(row * kFailReasons + static_cast<size_t>(r));
+  return fail_counts()[row * kFailReasons + static_cast<size_t>(r)];
 }
 
 void Cache::reset_counters() {
-  std::fill(counts_.begin(), counts_.end(), 0);
-  std::fill(fails_.begin(), fails_.end(), 0);
+  std::fill(counts_, counts_ + n_counts_, 0);
+  std::fill(fails_, fails_ + n_fails_, 0);
 }
 
 void Cache::invalidate_all() {
