@@ -13,6 +13,7 @@ namespace py = pybind11;
 using accelsim::sim::RunOptions;
 using accelsim::sim::RunResult;
 using accelsim::sim::Simulator;
+using accelsim::sim::WorkloadRun;
 using accelsim::stats::KernelRecord;
 
 namespace {
@@ -61,7 +62,16 @@ py::dict kernel_columns(const RunResult& r) {
   d["l2_writes"] = column(r, [](const KernelRecord& k) { return k.l2_writes; });
   d["dram_reads"] = column(r, [](const KernelRecord& k) { return k.dram_reads; });
   d["active_sm_cycles"] = column(r, [](const KernelRecord& k) { return k.sm.active_cycles; });
+  d["sm_ticks"] = column(r, [](const KernelRecord& k) { return k.sm.ticks; });
   return d;
+}
+
+py::dict last_row(const WorkloadRun& run) {
+  RunResult one = accelsim::sim::empty_result_like(run.result());
+  one.kernels.push_back(run.last_kernel());
+  py::dict row;
+  for (auto item : kernel_columns(one)) row[item.first] = item.second.cast<py::list>()[0];
+  return row;
 }
 
 py::dict to_python(const RunResult& r) {
@@ -78,11 +88,33 @@ py::dict to_python(const RunResult& r) {
 }  // namespace
 
 void register_sim(py::module_& m) {
+  py::class_<WorkloadRun>(m, "WorkloadRun")
+      .def(
+          "step",
+          [](WorkloadRun& run) {
+            py::gil_scoped_release release;
+            return run.step();
+          },
+          "Runs up to and including the next kernel; False when none was left.")
+      .def_property_readonly("done", &WorkloadRun::done)
+      .def("last_kernel", &last_row, "The row of the kernel the last step ran.")
+      .def("result", [](const WorkloadRun& run) { return to_python(run.result()); });
+
   py::class_<Simulator, std::shared_ptr<Simulator>>(m, "Simulator")
       .def(py::init([](const py::dict& cfg, const std::string& isa_dir) {
              return std::make_shared<Simulator>(accelsim::bindings::config_from_dict(cfg), isa_dir);
            }),
            py::arg("config"), py::arg("isa_dir"))
+      .def(
+          "start",
+          [](Simulator& s, const std::string& path, py::object max_cycles) {
+            RunOptions opts;
+            if (!max_cycles.is_none()) opts.max_cycles = max_cycles.cast<uint64_t>();
+            py::gil_scoped_release release;
+            return s.start(path, opts);
+          },
+          py::arg("path"), py::arg("max_cycles") = py::none(),
+          "A WorkloadRun over a kernelslist.g or kernel trace (fresh GPU).")
       .def(
           "run",
           [](Simulator& s, const std::string& path, py::object max_cycles) {

@@ -136,3 +136,33 @@ def test_opcode_units_override_remaps_an_opcode(vecadd):
     d.update(exec_units=units, opcode_units={"FADD": "slowfp"})
     slow = accelsim.Simulator(d).run(vecadd)
     assert slow.total_cycles >= accelsim.Simulator(base).run(vecadd).total_cycles + 400
+
+
+def test_on_kernel_hook_sees_each_kernel(bfs_result, shared):
+    rows = []
+    r = accelsim.Simulator({}).run(shared / "traces" / "bfs_rodinia31_sm70", on_kernel=rows.append)
+    assert [row["id"] for row in rows] == list(r.kernels["id"])
+    assert rows[3]["cycles"] == bfs_result.kernels["cycles"].iloc[3]
+
+
+def test_vecadd_matches_reference_simulator_cycles(tmp_path):
+    # TRACE_FORMAT.md section 1: the reference runs vecadd of 20,480 floats
+    # (80 x 256 threads) in 5602 cycles with the inputs warmed in L2 by the
+    # memcpys, 5827 without; 7680 L2 sector misses when cold.
+    workload = write_vecadd(tmp_path / "v", n=20480, block=256)
+    warm = accelsim.Simulator("QV100").run(workload).kernels.iloc[0]
+    cold_cfg = accelsim.load_config("QV100").with_overrides({"memcpy_timing": False})
+    cold = accelsim.Simulator(cold_cfg).run(workload).kernels.iloc[0]
+    assert abs(warm.cycles - 5602) <= 0.05 * 5602
+    assert abs(cold.cycles - 5827) <= 0.05 * 5827
+    assert cold.l2_read_misses + cold.l2_writes == 7680 and warm.l2_read_misses == 0
+
+
+def test_watchdog_raises_deadlock_error(tmp_path):
+    from accelsim.bench.workloads import pointer_chase
+
+    workload = pointer_chase(tmp_path / "chase", steps=3)
+    cfg = accelsim.load_config("QV100").with_overrides(
+        {"deadlock_cycles": 100, "dram_latency": "5000 cycles"})  # a wait longer than the watchdog
+    with pytest.raises(accelsim.DeadlockError, match=r"gpu\.sm\[0\].*waiting on registers"):
+        accelsim.Simulator(cfg).run(workload)

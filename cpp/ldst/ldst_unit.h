@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cache/cache.h"
+#include "cache/tag_array.h"
 #include "config/gpu_config.h"
 #include "ldst/coalescer.h"
 #include "ldst/mem_op_slots.h"
@@ -40,6 +41,7 @@ class LdstUnit {
   uint64_t next_event(uint64_t now) const;
   bool idle() const;
   ResponseQueue* responses() { return &responses_; }
+  uint64_t next_response() const { return responses_.next_ready(); }
   const cache::Cache* l1d() const { return l1d_.get(); }
   std::string describe() const;
 
@@ -54,6 +56,7 @@ class LdstUnit {
   void start(const Pending& p, uint64_t now);
   void start_shared(const Pending& p, uint32_t slot, uint64_t now);
   void start_const(const Pending& p, uint32_t slot, uint64_t now);
+  uint64_t const_latency(const Pending& p, uint64_t now);
   bool banked_steps(uint64_t now);
   bool global_step(uint64_t now);
   bool direct_step(uint64_t now);
@@ -69,6 +72,7 @@ class LdstUnit {
   stats::SmCounters* counters_;
   CoalescerParams coalescer_;
   std::unique_ptr<cache::Cache> l1d_;
+  std::unique_ptr<cache::TagArray> l1c_;  // null = perfect constant cache
   int64_t l1d_bytes_ = 0;
   bool write_through_ = true;
   ResponseQueue responses_;

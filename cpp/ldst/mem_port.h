@@ -4,6 +4,9 @@
 #pragma once
 #include <cstdint>
 
+#include <vector>
+
+#include "sim/clocked.h"
 #include "sm/ready_heap.h"
 
 namespace accelsim::ldst {
@@ -36,6 +39,13 @@ class MemPort {
   virtual bool send(const MemRequest& req, uint64_t now) = 0;
   // Requests accepted whose responses are not yet delivered.
   virtual uint64_t outstanding() const = 0;
+  // Components to tick on the other clock domains (interconnect, L2, DRAM),
+  // as (ClockDomains::Id, component). The simple model has none.
+  struct ClockedPart {
+    uint8_t domain;
+    sim::Clocked* component;
+  };
+  virtual std::vector<ClockedPart> clocked_parts() { return {}; }
 };
 
 }  // namespace accelsim::ldst

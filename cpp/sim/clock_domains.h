@@ -1,11 +1,15 @@
 // The GPU's clock domains (core, interconnect, L2, DRAM), each with its period
-// in picoseconds. The run loop advances simulated time to the next edge of a
-// domain that has work; a domain's cycle count follows from the time.
+// in picoseconds, and the components ticked on the non-core domains. The run
+// loop is driven by core cycles; before core cycle c it brings every other
+// domain up to the time of c, ticking only components that asked for a tick.
 #pragma once
 #include <array>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "config/gpu_config.h"
+#include "sim/clocked.h"
 
 namespace accelsim::sim {
 
@@ -18,13 +22,25 @@ class ClockDomains {
   // Time of a domain's cycle, and the first cycle of a domain at or after t.
   uint64_t time_of(Id d, uint64_t cycle) const { return cycle * period_[d]; }
   uint64_t cycle_at(Id d, uint64_t t_ps) const { return (t_ps + period_[d] - 1) / period_[d]; }
-  // Cycles of `d` that elapse during `core_cycles` core cycles.
-  uint64_t convert(uint64_t core_cycles, Id d) const {
-    return time_of(kCore, core_cycles) / period_[d];
-  }
+  // Registers a component of a non-core domain (not owned).
+  void attach(Id d, Clocked* c);
+  // Ticks the attached components due at or before core cycle `core_cycle`.
+  // Returns true if any ticked.
+  bool catch_up(uint64_t core_cycle);
+  // The first core cycle at which an attached component needs a tick.
+  uint64_t next_core_cycle() const;
+  bool has_components() const { return !components_.empty(); }
+  // describe() of every attached component that still wants a tick.
+  std::string describe_busy() const;
 
  private:
+  struct Attached {
+    Id domain;
+    Clocked* component;
+    uint64_t cycle;  // its domain's next cycle not yet ticked
+  };
   std::array<uint64_t, kCount> period_{};
+  std::vector<Attached> components_;
 };
 
 }  // namespace accelsim::sim

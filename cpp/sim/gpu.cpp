@@ -8,17 +8,6 @@
 
 namespace accelsim::sim {
 
-struct Gpu::KernelRun {
-  KernelSource* src = nullptr;
-  Occupancy occ;
-  sm::UnitMap units;
-  sm::CtaShape shape;
-  trace::ThreadBlockTrace next_tb;  // prefetched block, valid if have_next
-  bool have_next = false;
-  bool room = true;                 // an SM may have room for a CTA
-  uint64_t start = 0;               // first cycle a CTA may launch
-};
-
 Gpu::Gpu(const config::GpuConfig& cfg, std::unique_ptr<ldst::MemPort> below)
     : cfg_(cfg), clocks_(cfg), unit_kinds_(sm::unit_kinds_from_config(cfg)), below_(std::move(below)) {
   config::validate(cfg_);
@@ -31,6 +20,8 @@ Gpu::Gpu(const config::GpuConfig& cfg, std::unique_ptr<ldst::MemPort> below)
   }
   for (int64_t i = 0; i < cfg_.sm_count; ++i)
     sms_.push_back(std::make_unique<sm::Sm>(cfg_, uint16_t(i), unit_kinds_, below_.get()));
+  for (const auto& part : below_->clocked_parts())
+    clocks_.attach(ClockDomains::Id(part.domain), part.component);
 }
 
 Gpu::~Gpu() = default;
@@ -45,43 +36,25 @@ stats::SmCounters Gpu::sum_counters() const {
   return total;
 }
 
-void Gpu::begin_kernel(KernelRun& k, stats::KernelRecord& rec) {
-  const trace::KernelInfo& info = k.src->info();
-  k.occ = compute_occupancy(cfg_, info);
-  k.units.build(unit_kinds_, k.src->unit_class_names());
-  k.shape = sm::CtaShape{info.id, k.occ.threads_per_cta, k.occ.warps_per_cta,
-                         k.occ.registers_per_cta, info.shmem_bytes, k.occ.ctas_per_sm, &k.units};
-  k.start = now_ + uint64_t(cfg_.kernel_launch_latency);
-  for (auto& s : sms_) s->configure_kernel(k.occ.shmem_carveout);
-  k.have_next = k.src->next_block(k.next_tb);
+void Gpu::begin_kernel(KernelSource& src, stats::KernelRecord& rec) {
+  const trace::KernelInfo& info = src.info();
+  Occupancy occ = compute_occupancy(cfg_, info);
+  for (auto& s : sms_) s->configure_kernel(occ.shmem_carveout);
+  uint64_t start = now_ + uint64_t(cfg_.kernel_launch_latency);
+  kernel_ = &dispatcher_.launch(src, occ, unit_kinds_, start);
   rec.id = info.id;
   rec.name = info.name;
   rec.stream = info.stream;
   rec.launch_cycle = now_;
-  rec.start_cycle = k.start;
+  rec.start_cycle = start;
   rec.grid_ctas = info.grid.count();
   rec.threads_per_cta = uint32_t(info.block.count());
-  rec.ctas_per_sm = k.occ.ctas_per_sm;
-  rec.occupancy_limiter = k.occ.limiter;
-  rec.theoretical_occupancy = k.occ.theoretical;
+  rec.ctas_per_sm = occ.ctas_per_sm;
+  rec.occupancy_limiter = occ.limiter;
+  rec.theoretical_occupancy = occ.theoretical;
   rec.l1d_size = uint64_t(sms_[0]->ldst().l1d_size());
   before_ = sum_counters();
   if (simple_) mem_before_ = simple_->counters();
-}
-
-// One CTA per SM per cycle, round robin from where the last pass stopped.
-void Gpu::dispatch(KernelRun& k) {
-  bool launched = false;
-  size_t n = sms_.size();
-  for (size_t i = 0; i < n && k.have_next; ++i) {
-    sm::Sm& s = *sms_[(next_sm_ + i) % n];
-    if (!s.can_launch(k.shape)) continue;
-    s.launch(k.shape, k.next_tb, now_);
-    launched = true;
-    next_sm_ = uint32_t((next_sm_ + i + 1) % n);
-    k.have_next = k.src->next_block(k.next_tb);
-  }
-  k.room = launched;
 }
 
 bool Gpu::tick_sms(uint64_t& progress_at) {
@@ -95,28 +68,25 @@ bool Gpu::tick_sms(uint64_t& progress_at) {
   return retired;
 }
 
-uint64_t Gpu::next_cycle(const KernelRun& k) const {
-  uint64_t next = sm::Sm::kNever;
+uint64_t Gpu::next_cycle() const {
+  uint64_t next = std::min(clocks_.next_core_cycle(), dispatcher_.next_cycle(now_));
   for (const auto& s : sms_) next = std::min(next, s->wake_cycle());
-  if (k.have_next && k.room) next = std::min(next, std::max(k.start, now_ + 1));
   return std::max(next, now_ + 1);
 }
 
 bool Gpu::run_kernel(KernelSource& src, stats::KernelRecord& rec, uint64_t cycle_limit) {
-  KernelRun k;
-  k.src = &src;
-  begin_kernel(k, rec);
+  begin_kernel(src, rec);
   Watchdog watchdog(uint64_t(cfg_.deadlock_cycles));
   watchdog.progress(now_);
   uint64_t progress_at = now_;
   while (true) {
-    if (k.have_next && k.room && now_ >= k.start) dispatch(k);
-    if (tick_sms(progress_at)) k.room = true;
+    if (clocks_.catch_up(now_)) progress_at = now_;  // memory-side domains first
+    dispatcher_.dispatch(sms_, now_);                // CTAs onto SMs with room
+    if (tick_sms(progress_at)) dispatcher_.cta_retired();
     watchdog.progress(progress_at);
-    bool busy = std::any_of(sms_.begin(), sms_.end(), [](const auto& s) { return s->has_ctas(); });
-    if (!busy && !k.have_next) break;
-    uint64_t next = next_cycle(k);
-    if (next > watchdog.deadline() && now_ >= k.start) report_deadlock(k, watchdog.last_progress());
+    if (kernel_->finished()) break;
+    uint64_t next = next_cycle();
+    if (next > watchdog.deadline() && now_ >= kernel_->start) report_deadlock(watchdog.last_progress());
     if (next >= cycle_limit) {
       now_ = cycle_limit;
       finish_kernel(rec);
@@ -129,6 +99,8 @@ bool Gpu::run_kernel(KernelSource& src, stats::KernelRecord& rec, uint64_t cycle
 }
 
 void Gpu::finish_kernel(stats::KernelRecord& rec) {
+  dispatcher_.drop_finished();
+  kernel_ = nullptr;
   for (auto& s : sms_) s->account(now_);
   rec.end_cycle = now_;
   rec.sm = sum_counters() - before_;
@@ -141,13 +113,14 @@ void Gpu::finish_kernel(stats::KernelRecord& rec) {
   }
 }
 
-void Gpu::report_deadlock(const KernelRun& k, uint64_t last_progress) const {
+void Gpu::report_deadlock(uint64_t last_progress) const {
   std::string msg = "deadlock: no progress for " + std::to_string(cfg_.deadlock_cycles) +
                     " cycles (last progress at cycle " + std::to_string(last_progress) +
-                    ") while kernel '" + k.src->info().name + "' has work outstanding";
-  if (k.have_next) msg += "; CTAs still waiting to launch";
+                    ") while kernel '" + kernel_->src->info().name + "' has work outstanding";
+  if (kernel_->have_next) msg += "; CTAs still waiting to launch";
   for (const auto& s : sms_)
     if (s->has_ctas()) msg += "\n  gpu." + s->describe_wait(last_progress + cfg_.deadlock_cycles);
+  msg += clocks_.describe_busy();
   throw DeadlockError(msg);
 }
 

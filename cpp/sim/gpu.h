@@ -11,6 +11,7 @@
 #include "ldst/mem_port.h"
 #include "mem/simple_memory.h"
 #include "sim/clock_domains.h"
+#include "sim/cta_dispatcher.h"
 #include "sim/kernel_source.h"
 #include "sim/occupancy.h"
 #include "sm/sm.h"
@@ -39,13 +40,11 @@ class Gpu {
   size_t num_sms() const { return sms_.size(); }
 
  private:
-  struct KernelRun;
-  void begin_kernel(KernelRun& k, stats::KernelRecord& rec);
-  void dispatch(KernelRun& k);
+  void begin_kernel(KernelSource& src, stats::KernelRecord& rec);
   bool tick_sms(uint64_t& progress_at);
-  uint64_t next_cycle(const KernelRun& k) const;
+  uint64_t next_cycle() const;
   void finish_kernel(stats::KernelRecord& rec);
-  [[noreturn]] void report_deadlock(const KernelRun& k, uint64_t last_progress) const;
+  [[noreturn]] void report_deadlock(uint64_t last_progress) const;
   stats::SmCounters sum_counters() const;
 
   config::GpuConfig cfg_;
@@ -54,8 +53,9 @@ class Gpu {
   std::unique_ptr<ldst::MemPort> below_;
   mem::SimpleMemory* simple_ = nullptr;  // below_ when it is the simple model
   std::vector<std::unique_ptr<sm::Sm>> sms_;
+  CtaDispatcher dispatcher_;
+  const CtaDispatcher::Kernel* kernel_ = nullptr;  // the kernel being run
   uint64_t now_ = 0;
-  uint32_t next_sm_ = 0;  // round-robin CTA dispatch start
   stats::SmCounters before_;
   mem::SimpleMemoryCounters mem_before_;
 };

@@ -10,23 +10,12 @@
 
 #include "config/gpu_config.h"
 #include "sim/kernel_source.h"
+#include "sim/run_result.h"
+#include "sim/workload_run.h"
 #include "stats/kernel_record.h"
 #include "trace/isa_table.h"
 
 namespace accelsim::sim {
-
-struct RunOptions {
-  uint64_t max_cycles = UINT64_MAX;  // stop the whole run at this core cycle
-};
-
-struct RunResult {
-  std::vector<stats::KernelRecord> kernels;
-  uint64_t total_cycles = 0;
-  bool completed = true;     // false when max_cycles cut the run short
-  uint32_t max_warps_per_sm = 0;
-  uint32_t sm_count = 0;
-  uint64_t core_period_ps = 0;
-};
 
 class Simulator {
  public:
@@ -35,12 +24,13 @@ class Simulator {
   const config::GpuConfig& config() const { return cfg_; }
   // A kernelslist.g (commands in order) or a single kernel-N.traceg.
   RunResult run(const std::string& path, const RunOptions& opts = {});
+  // The same, one kernel per WorkloadRun::step() (the run owns its GPU).
+  std::unique_ptr<WorkloadRun> start(const std::string& path, const RunOptions& opts = {});
   // Kernels given directly, run in order.
   RunResult run(std::vector<std::unique_ptr<KernelSource>>& kernels, const RunOptions& opts = {});
 
  private:
-  RunResult empty_result() const;
-  const trace::IsaRegistry& isa();  // loaded once, on first use
+  std::shared_ptr<const trace::IsaRegistry> isa();  // loaded once, on first use
 
   config::GpuConfig cfg_;
   std::shared_ptr<trace::IsaRegistry> isa_;

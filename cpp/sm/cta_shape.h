@@ -14,6 +14,7 @@ struct CtaShape {
   uint32_t shmem_bytes = 0;
   uint32_t max_ctas_per_sm = 1;  // occupancy limit for this kernel
   const UnitMap* units = nullptr;  // ISA class -> unit kind for this kernel
+  uint32_t* resident = nullptr;    // the kernel's count of CTAs on SMs (decremented on retire)
 };
 
 }  // namespace accelsim::sm

@@ -17,7 +17,8 @@ FetchUnit::FetchUnit(const config::GpuConfig& cfg)
 
 void FetchUnit::invalidate() {
   if (!icache_) return;
-  for (auto& line : icache_->lines()) line = cache::LineMeta{};
+  for (auto& line : icache_->lines())
+    if (line.allocated) icache_->invalidate(line);
 }
 
 uint64_t FetchUnit::fetch_latency(const Warp& w, uint64_t now, stats::SmCounters& counters) {

@@ -29,6 +29,7 @@ Sm::Sm(const config::GpuConfig& cfg, uint16_t id, const std::vector<UnitKind>& k
 void Sm::tick(uint64_t now) {
   now_ = now;
   progress_ = false;
+  ++counters_.ticks;
   progress_ |= ldst_.deliver(now);  // data back from L1D / below
   writeback(now);                   // results retire, scoreboard released
   progress_ |= ldst_.send(now);     // L1D misses leave for the level below
@@ -80,7 +81,7 @@ std::string Sm::describe_wait(uint64_t now) const {
        " waiting on registers, " + std::to_string(pending) + " draining)";
   s += "; " + std::to_string(completions_.size()) + " results in flight";
   if (!completions_.empty()) s += " (next at cycle " + std::to_string(completions_.next_ready()) + ")";
-  s += "; " + ldst_.describe() + "; now " + std::to_string(now);
+  s += "\n  " + ldst_.describe() + "; now " + std::to_string(now);
   return s;
 }
 

@@ -3,6 +3,7 @@
 // tick() is the pipeline recipe; wake_cycle() says when ticking is next
 // needed, so an SM waiting on memory costs nothing per cycle.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -35,9 +36,13 @@ class Sm {
   bool can_launch(const CtaShape& shape) const;
   // Takes the CTA's decoded trace (swapped in; `tb` gets a spare buffer back).
   void launch(const CtaShape& shape, trace::ThreadBlockTrace& tb, uint64_t now);
+  // At most one CTA launch per SM per cycle.
+  bool launched_this_cycle(uint64_t now) const { return last_launch_ == now && launched_any_; }
 
   void tick(uint64_t now);
-  uint64_t wake_cycle() const { return wake_; }
+  // When ticking is next needed: its own estimate, or earlier when the level
+  // below delivered a response since (asynchronous memory models).
+  uint64_t wake_cycle() const { return std::min(wake_, ldst_.next_response()); }
   bool has_ctas() const { return resident_ctas_ > 0; }
   // CTAs retired since the last call (for the CTA dispatcher).
   uint32_t take_retired() { uint32_t r = retired_; retired_ = 0; return r; }
@@ -108,6 +113,8 @@ class Sm {
   uint64_t last_progress_ = 0;
   uint64_t accounted_until_ = 0;
   uint64_t now_ = 0;  // cycle of the tick in progress
+  uint64_t last_launch_ = 0;
+  bool launched_any_ = false;
   bool progress_ = false;
   std::vector<IssueEvent>* issue_log_ = nullptr;
 };

@@ -27,6 +27,8 @@ bool Sm::can_launch(const CtaShape& shape) const {
 
 void Sm::launch(const CtaShape& shape, trace::ThreadBlockTrace& tb, uint64_t now) {
   now_ = std::max(now_, now);
+  last_launch_ = now;
+  launched_any_ = true;
   account(now);
   int cslot = free_cta_slot();
   Cta& c = ctas_[cslot];
@@ -80,6 +82,7 @@ void Sm::retire_cta(uint16_t cslot) {
   used_warps_ -= c.shape.warps;
   used_regs_ -= c.shape.registers;
   used_shmem_ -= c.shape.shmem_bytes;
+  if (c.shape.resident) --*c.shape.resident;
   ++retired_;
 }
 

@@ -22,6 +22,7 @@ struct SmCounters {
   uint64_t icache_misses = 0;
   uint64_t ctas_launched = 0;
   uint64_t active_cycles = 0;     // cycles with at least one resident CTA
+  uint64_t ticks = 0;             // cycles the SM was actually ticked (gating)
   uint64_t warp_cycles = 0;       // sum over cycles of resident warps
 
   SmCounters& operator+=(const SmCounters& o);

@@ -109,3 +109,19 @@ TEST_CASE("306-adaptive-split-gives-l1d-all-sram-without-shmem") {
   gpu.run_kernel(*src2, rec);
   CHECK_EQ(rec.l1d_size, uint64_t(cfg.unified_l1_shmem_size - 98304));  // 4 CTAs x 20000 B -> 96 KiB
 }
+
+TEST_CASE("307-constant-cache-miss-then-hit") {
+  config::GpuConfig cfg = small_config();
+  cfg.perfect_inst_const_cache = false;
+  BlockBuilder b(1);
+  auto same = [](int) { return uint64_t(0x400); };
+  b.mem(0, 1, 10, trace::kMemConst, trace::kFlagLoad, 4, same);  // pc 0: miss
+  b.add(0, iadd(2, {1}));                                         // pc 16
+  b.mem(0, 3, 10, trace::kMemConst, trace::kFlagLoad, 4, same);  // pc 32: hit
+  b.add(0, iadd(4, {3}));                                         // pc 48
+  b.add(0, exit_inst());
+  auto log = run_block(cfg, b);
+  CHECK_EQ(issue_cycle(log, 0, 48) - issue_cycle(log, 0, 32), uint64_t(cfg.l1c_hit_latency));
+  CHECK_EQ(issue_cycle(log, 0, 16) - issue_cycle(log, 0, 0),
+           uint64_t(cfg.l1c_hit_latency + cfg.l2_hit_latency));
+}

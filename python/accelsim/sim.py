@@ -105,12 +105,21 @@ class Simulator:
         isa = Path(isa_dir) if isa_dir is not None else data_dir() / "isa"
         self._core = _core.Simulator(self._values, str(isa))
 
-    def run(self, workload, max_cycles: int | None = None) -> SimResult:
-        """Simulate ``workload`` (see ``_workload_path``) to completion, or until
-        the core clock reaches ``max_cycles`` (then ``completed`` is False)."""
+    def run(self, workload, max_cycles: int | None = None, on_kernel=None) -> SimResult:
+        """Simulate ``workload`` (a kernelslist.g, a folder holding one, a kernel
+        trace, or an object with a ``path``) to completion, or until the core
+        clock reaches ``max_cycles`` (then ``completed`` is False).
+
+        The GIL is released while each kernel runs; control returns to Python
+        between kernels, where ``on_kernel(row)`` (a dict of that kernel's
+        columns) is called and Ctrl-C takes effect."""
         path = _workload_path(workload)
         start = time.perf_counter()
-        raw = self._core.run(path, max_cycles)
+        run = self._core.start(path, max_cycles)
+        while run.step():
+            if on_kernel is not None:
+                on_kernel(run.last_kernel())
+        raw = run.result()
         wall = time.perf_counter() - start
         return SimResult(columns=raw["kernels"], total_cycles=raw["total_cycles"],
                          completed=raw["completed"], config_name=self.config_name, workload=path,

@@ -15,13 +15,13 @@ _CHILD = """
 import json, sys, time
 import accelsim
 
-def peak_rss_mb():
+def status_mb(key):
     # VmHWM is this process's own peak (ru_maxrss would include the parent's
     # memory from before exec on Linux).
     try:
         with open("/proc/self/status") as f:
             for line in f:
-                if line.startswith("VmHWM:"):
+                if line.startswith(key + ":"):
                     return int(line.split()[1]) / 1024.0
     except OSError:
         pass
@@ -29,12 +29,14 @@ def peak_rss_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 sim = accelsim.Simulator(sys.argv[2] if sys.argv[2] != "-" else None)
+before = status_mb("VmRSS")
 t = time.perf_counter()
 r = sim.run(sys.argv[1])
 wall = time.perf_counter() - t
 print(json.dumps({"wall_s": wall, "cycles": int(r.total_cycles),
                   "warp_insts": r.warp_instructions, "kernels": r.num_kernels,
-                  "completed": bool(r.completed), "peak_rss_mb": peak_rss_mb()}))
+                  "completed": bool(r.completed), "peak_rss_mb": status_mb("VmHWM"),
+                  "rss_before_run_mb": before}))
 """
 
 

@@ -35,7 +35,7 @@ def _bench(args) -> int:
         print(json.dumps(rows, indent=2))
         return 0
     cols = ["case", "wall_s", "cycles", "warp_insts", "cycles_per_s", "warp_insts_per_s",
-            "peak_rss_mb", "speedup_vs_ref", "meets_target"]
+            "peak_rss_mb", "rss_before_run_mb", "speedup_vs_ref", "meets_target"]
     table = [[_fmt(r[c]) for c in cols] for r in rows]
     widths = [max(len(c), *(len(t[i]) for t in table)) if table else len(c) for i, c in enumerate(cols)]
     print("  ".join(c.rjust(w) for c, w in zip(cols, widths)))

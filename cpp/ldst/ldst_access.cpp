@@ -1,0 +1,170 @@
+// The access stage of the LD/ST unit: the head instruction's shared-memory,
+// constant, bypass and L1D accesses.
+#include <algorithm>
+#include <bit>
+#include <span>
+
+#include "ldst/ldst_unit.h"
+#include "ldst/shared_banks.h"
+
+namespace accelsim::ldst {
+
+using trace::InstRecord;
+
+// ---- stage: accesses of the head instruction ------------------------------------
+
+void LdstUnit::pop_head() {
+  head_ = (head_ + 1) % queue_.size();
+  --queued_;
+}
+
+bool LdstUnit::access(uint64_t now) {
+  if (now < busy_until_) return false;
+  if (!busy_) {
+    if (queued_ == 0) return false;
+    Pending p = queue_[head_];
+    pop_head();
+    start(p, now);
+    if (!busy_) return true;  // shared / constant / empty: done at start
+  }
+  return is_direct(*cur_.inst) ? direct_step(now) : banked_steps(now);
+}
+
+// Up to one line request per L1D bank per cycle, in order; stops at the first
+// request whose bank is already taken this cycle.
+bool LdstUnit::banked_steps(uint64_t now) {
+  uint32_t used = 0, banks = uint32_t(std::max<int64_t>(1, cfg_.l1d_banks));
+  bool any = false;
+  while (busy_) {
+    uint32_t bank = uint32_t(reqs_[next_req_].line_addr / uint64_t(cfg_.l1d_line)) % banks;
+    if (used & (1u << bank)) break;
+    used |= 1u << bank;
+    bool finished = global_step(now);
+    any |= finished || done_sectors_ != 0;
+    if (!finished) break;
+  }
+  return any;
+}
+
+void LdstUnit::start(const Pending& p, uint64_t now) {
+  const InstRecord& in = *p.inst;
+  bool store_like = in.dst == trace::kNoReg;  // acknowledged, not written back
+  uint32_t slot = slots_.open(p.warp, in.dst, store_like);
+  if (in.active_mask == 0 || !(in.flags & trace::kFlagHasAddrs)) {
+    slots_.expect(slot, 1);
+    slots_.done(slot, 1, now + 1, *completions_);
+    return;
+  }
+  if (in.mem_space == trace::kMemShared) return start_shared(p, slot, now);
+  if (in.mem_space == trace::kMemConst) return start_const(p, slot, now);
+  nreq_ = coalesce(in.active_mask, in.access_bytes, p.addrs, coalescer_,
+                   std::span<CoalescedRequest, kMaxCoalescedRequests>(reqs_));
+  uint32_t sectors = 0;
+  for (uint32_t i = 0; i < nreq_; ++i) sectors += std::popcount(reqs_[i].sector_mask);
+  // Direct requests are answered per line request, L1D accesses per sector.
+  slots_.expect(slot, is_direct(in) ? nreq_ : sectors);
+  if (nreq_ == 0) {
+    slots_.expect(slot, 1);
+    slots_.done(slot, 1, now + 1, *completions_);
+    return;
+  }
+  cur_ = p;
+  cur_slot_ = slot;
+  next_req_ = 0;
+  done_sectors_ = 0;
+  busy_ = true;
+}
+
+void LdstUnit::start_shared(const Pending& p, uint32_t slot, uint64_t now) {
+  const InstRecord& in = *p.inst;
+  uint32_t cycles = std::max<uint32_t>(1, shared_bank_cycles(in.active_mask, in.access_bytes,
+                                                              p.addrs, uint32_t(cfg_.shmem_banks)));
+  ++counters_->shmem_accesses;
+  counters_->shmem_bank_cycles += cycles;
+  busy_until_ = now + cycles;
+  slots_.expect(slot, 1);
+  slots_.done(slot, 1, after(now + uint64_t(cfg_.shmem_latency) + cycles - 2, now), *completions_);
+}
+
+void LdstUnit::start_const(const Pending& p, uint32_t slot, uint64_t now) {
+  ++counters_->const_accesses;
+  busy_until_ = now + 1;
+  slots_.expect(slot, 1);
+  slots_.done(slot, 1, after(now + const_latency(p, now) - 1, now), *completions_);
+}
+
+// Constant cache: a hit costs l1c_hit_latency; a miss also the trip to L2
+// (a fixed cost: constants are few and read-shared).
+uint64_t LdstUnit::const_latency(const Pending& p, uint64_t now) {
+  uint64_t hit = uint64_t(cfg_.l1c_hit_latency);
+  if (!l1c_) return hit;
+  uint32_t lane = uint32_t(std::countr_zero(p.inst->active_mask));
+  uint64_t line_addr = l1c_->line_of(p.addrs[lane]);
+  if (cache::LineMeta* line = l1c_->find(line_addr)) {
+    l1c_->touch(*line, now);
+    return hit;
+  }
+  if (cache::LineMeta* victim = l1c_->victim(line_addr)) {
+    l1c_->install(*victim, line_addr, now);
+    victim->readable = 0xff;
+  }
+  return hit + uint64_t(cfg_.l2_hit_latency);
+}
+
+// Bypass, atomics, no L1D: one request per coalesced line straight below.
+bool LdstUnit::direct_step(uint64_t now) {
+  const CoalescedRequest& r = reqs_[next_req_];
+  const InstRecord& in = *cur_.inst;
+  uint8_t kind = (in.flags & trace::kFlagAtomic) ? kMemAtomic
+                 : (in.flags & trace::kFlagStore) ? kMemWrite : kMemRead;
+  MemRequest req{r.line_addr, cur_slot_ | kDirect, sm_, r.sector_mask, kind};
+  if (!below_->send(req, now)) return false;
+  if (kind == kMemRead) counters_->l1d_bypass += std::popcount(r.sector_mask);
+  if (++next_req_ == nreq_) busy_ = false;
+  return true;
+}
+
+// Through L1D: the sectors of one line request per cycle.
+bool LdstUnit::global_step(uint64_t now) {
+  const CoalescedRequest& r = reqs_[next_req_];
+  const InstRecord& in = *cur_.inst;
+  bool store = in.flags & trace::kFlagStore;
+  bool local = in.mem_space == trace::kMemLocal;
+  cache::AccessType type = store ? (local ? cache::AccessType::LOCAL_W : cache::AccessType::GLOBAL_W)
+                                 : (local ? cache::AccessType::LOCAL_R : cache::AccessType::GLOBAL_R);
+  uint32_t sector_bytes = uint32_t(cfg_.l1d_sector);
+  for (uint32_t s = 0; s < 8; ++s) {
+    uint8_t bit = uint8_t(1u << s);
+    if (!(r.sector_mask & bit) || (done_sectors_ & bit)) continue;
+    cache::CacheRequest cr;
+    cr.line_addr = r.line_addr;
+    cr.bytes = r.bytes & ByteMask::range(s * sector_bytes, sector_bytes);
+    if (cr.bytes.none()) cr.bytes = ByteMask::range(s * sector_bytes, sector_bytes);
+    cr.tag = cur_slot_;
+    cr.type = type;
+    cr.sector = uint8_t(s);
+    cache::AccessResult res = l1d_->access(cr, now);
+    if (res.outcome == cache::Outcome::RESERVATION_FAIL) {
+      ++counters_->l1d_reservation_fails;
+      return false;  // retry next cycle
+    }
+    done_sectors_ |= bit;
+    if (store) {
+      ++counters_->l1d_writes;
+      if (!write_through_)  // write-back: the L1D takes the store
+        slots_.done(cur_slot_, 1, after(now + uint64_t(cfg_.l1d_hit_latency) - 1, now), *completions_);
+    } else if (res.outcome == cache::Outcome::HIT) {
+      ++counters_->l1d_hits;
+      slots_.done(cur_slot_, 1, after(now + uint64_t(cfg_.l1d_hit_latency) - 1, now), *completions_);
+    } else {
+      ++counters_->l1d_misses;
+      if (res.outcome == cache::Outcome::MSHR_HIT || res.outcome == cache::Outcome::HIT_RESERVED)
+        ++counters_->l1d_mshr_merges;
+    }
+  }
+  done_sectors_ = 0;
+  if (++next_req_ == nreq_) busy_ = false;
+  return true;
+}
+
+}  // namespace accelsim::ldst

@@ -1,0 +1,57 @@
+#include "sim/cta_dispatcher.h"
+
+#include <algorithm>
+
+namespace accelsim::sim {
+
+CtaDispatcher::Kernel& CtaDispatcher::launch(KernelSource& src, const Occupancy& occ,
+                                             const std::vector<sm::UnitKind>& kinds, uint64_t start) {
+  auto k = std::make_unique<Kernel>();
+  const trace::KernelInfo& info = src.info();
+  k->src = &src;
+  k->occ = occ;
+  k->units.build(kinds, src.unit_class_names());
+  k->shape = sm::CtaShape{info.id, occ.threads_per_cta, occ.warps_per_cta, occ.registers_per_cta,
+                          info.shmem_bytes, occ.ctas_per_sm, &k->units, &k->resident};
+  k->start = start;
+  k->have_next = src.next_block(k->next_tb);
+  kernels_.push_back(std::move(k));
+  room_ = true;
+  return *kernels_.back();
+}
+
+void CtaDispatcher::dispatch(std::vector<std::unique_ptr<sm::Sm>>& sms, uint64_t now) {
+  if (!room_) return;
+  bool launched = false, tried = false;
+  size_t n = sms.size();
+  for (auto& k : kernels_) {
+    if (!k->have_next || now < k->start) continue;
+    tried = true;
+    const size_t base = next_sm_;
+    for (size_t i = 0; i < n && k->have_next; ++i) {
+      sm::Sm& s = *sms[(base + i) % n];
+      if (s.launched_this_cycle(now) || !s.can_launch(k->shape)) continue;
+      ++k->resident;  // before launch: an empty CTA retires inside it
+      s.launch(k->shape, k->next_tb, now);
+      launched = true;
+      next_sm_ = uint32_t((base + i + 1) % n);
+      k->have_next = k->src->next_block(k->next_tb);
+    }
+  }
+  if (tried) room_ = launched;  // nothing fitted: wait for a retirement
+}
+
+uint64_t CtaDispatcher::next_cycle(uint64_t now) const {
+  uint64_t next = sm::Sm::kNever;
+  for (const auto& k : kernels_)
+    if (k->have_next && (room_ || now < k->start)) next = std::min(next, std::max(k->start, now + 1));
+  return next;
+}
+
+void CtaDispatcher::drop_finished() {
+  kernels_.erase(std::remove_if(kernels_.begin(), kernels_.end(),
+                                [](const auto& k) { return k->finished(); }),
+                 kernels_.end());
+}
+
+}  // namespace accelsim::sim

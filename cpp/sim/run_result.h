@@ -1,0 +1,36 @@
+// What a run returns: per-kernel records plus the few GPU facts needed to
+// interpret them; and the options a run takes.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "config/gpu_config.h"
+#include "stats/kernel_record.h"
+
+namespace accelsim::sim {
+
+struct RunOptions {
+  uint64_t max_cycles = UINT64_MAX;  // stop the whole run at this core cycle
+};
+
+struct RunResult {
+  std::vector<stats::KernelRecord> kernels;
+  uint64_t total_cycles = 0;
+  bool completed = true;     // false when max_cycles cut the run short
+  uint32_t max_warps_per_sm = 0;
+  uint32_t sm_count = 0;
+  uint64_t core_period_ps = 0;
+};
+
+// An empty result for a GPU of this config.
+RunResult empty_result(const config::GpuConfig& cfg);
+// An empty result with the same GPU facts as `r`.
+inline RunResult empty_result_like(const RunResult& r) {
+  RunResult e;
+  e.max_warps_per_sm = r.max_warps_per_sm;
+  e.sm_count = r.sm_count;
+  e.core_period_ps = r.core_period_ps;
+  return e;
+}
+
+}  // namespace accelsim::sim
