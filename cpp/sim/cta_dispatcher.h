@@ -31,6 +31,7 @@ class CtaDispatcher {
     trace::ThreadBlockTrace next_tb;  // prefetched block, valid if have_next
     bool have_next = false;
     uint64_t start = 0;               // first cycle a CTA may launch
+    uint64_t first_cta = UINT64_MAX;  // cycle its first CTA landed on an SM
     uint32_t resident = 0;            // CTAs on SMs (SMs decrement on retirement)
     bool finished() const { return !have_next && resident == 0; }
   };

@@ -133,6 +133,7 @@ void Gpu::finish(Active& a, bool) {
   for (auto& s : sms_) s->account(now_);
   stats::KernelRecord& rec = *a.rec;
   rec.end_cycle = now_;
+  rec.first_cta_cycle = std::min(a.kernel->first_cta, now_);
   stats_->kernels->finish(a.row, a.mark);
   size_t events = 0;  // sm.events is registered first (register_sm_families)
   auto row = stats_->kernels->family_rows(events).subspan(a.row * stats::kSmCounterFields,

@@ -31,18 +31,24 @@ bool WorkloadRun::selected(const trace::KernelInfo& info) const {
          std::find(opts_.kernels.begin(), opts_.kernels.end(), info.id) != opts_.kernels.end();
 }
 
-// A kernel not chosen: a record (and an all-zero kernel-table row) saying so.
-void WorkloadRun::skip(const WorkItem& item) {
+// A record and a kernel-table row per kernel, in command order (row i is
+// record i); filled in when the kernel launches and finishes.
+size_t WorkloadRun::add_record(const WorkItem& item) {
   stats::KernelRecord& rec = result_.kernels.emplace_back();
   rec.id = item.info.id;
   rec.name = item.info.name;
   rec.stream = item.info.stream;
   rec.stream_slot = item.slot;
+  gpu_.stats()->kernels->add_row();
+  return result_.kernels.size() - 1;
+}
+
+// A kernel not chosen: its record says so (and its counters stay zero).
+void WorkloadRun::skip(stats::KernelRecord& rec, const WorkItem& item) {
   rec.skipped = true;
   rec.grid_ctas = item.info.grid.count();
   rec.threads_per_cta = uint32_t(item.info.block.count());
   rec.launch_cycle = rec.start_cycle = rec.end_cycle = gpu_.now();
-  gpu_.stats()->kernels->add_row();
 }
 
 // Reads commands while the launch window has room.
@@ -53,9 +59,9 @@ void WorkloadRun::admit() {
     if (item.kind == WorkItem::Kind::MemcpyHtoD)
       gpu_.memcpy_to_device(item.address, item.bytes);
     else if (!selected(item.info))
-      skip(item);
+      skip(result_.kernels[add_record(item)], item);
     else
-      pending_.push_back(next_);
+      pending_.push_back(Pending{next_, add_record(item)});
     ++next_;
   }
 }
@@ -65,16 +71,15 @@ void WorkloadRun::admit() {
 void WorkloadRun::launch_ready() {
   std::fill(stream_blocked_.begin(), stream_blocked_.end(), 0);
   for (auto it = pending_.begin(); it != pending_.end();) {
-    WorkItem& item = work_.items[*it];
+    WorkItem& item = work_.items[it->item];
     if (stream_busy_[item.slot] || stream_blocked_[item.slot]) {
       stream_blocked_[item.slot] = 1;
       ++it;
       continue;
     }
-    size_t index = result_.kernels.size();
-    stats::KernelRecord& rec = result_.kernels.emplace_back();
+    size_t index = it->record;
     sources_[index] = open_kernel(item, isa_.get());
-    gpu_.launch(*sources_[index], rec, item.slot, gpu_.stats()->kernels->add_row());
+    gpu_.launch(*sources_[index], result_.kernels[index], item.slot, index);
     stream_busy_[item.slot] = 1;
     it = pending_.erase(it);
   }
@@ -106,6 +111,8 @@ bool WorkloadRun::step() {
       result_.completed = false;
       for (size_t i = 0; i < result_.kernels.size(); ++i)
         if (sources_[i]) finished_.push_back(i);  // partial records
+      for (const Pending& p : pending_)  // admitted, never launched: not simulated
+        result_.kernels[p.record].skipped = true;
       done_ = true;
       return true;
     }

@@ -37,7 +37,8 @@ class WorkloadRun {
   bool selected(const trace::KernelInfo& info) const;
   void admit();
   void launch_ready();
-  void skip(const WorkItem& item);
+  size_t add_record(const WorkItem& item);
+  void skip(stats::KernelRecord& rec, const WorkItem& item);
   bool finish_run();
 
   std::shared_ptr<const trace::IsaRegistry> isa_;
@@ -46,7 +47,10 @@ class WorkloadRun {
   Gpu gpu_;
   RunResult result_;
   size_t next_ = 0;                       // next command to read
-  std::deque<size_t> pending_;            // admitted kernels not launched (item indices)
+  struct Pending {
+    size_t item, record;
+  };
+  std::deque<Pending> pending_;           // admitted kernels not launched yet
   std::vector<uint8_t> stream_busy_;      // per slot: a kernel of it is in flight
   std::vector<uint8_t> stream_blocked_;   // scratch for launch_ready (no allocation)
   std::vector<std::unique_ptr<KernelSource>> sources_;  // per record, while in flight

@@ -15,6 +15,7 @@ struct KernelRecord {
   bool skipped = false;       // not selected (kernel selection): never simulated
   uint64_t launch_cycle = 0;  // command reached the GPU
   uint64_t start_cycle = 0;   // first CTA could start (after launch latency)
+  uint64_t first_cta_cycle = 0;  // first CTA landed on an SM (later when SMs are busy)
   uint64_t end_cycle = 0;     // last CTA retired
   uint64_t grid_ctas = 0;
   uint32_t threads_per_cta = 0;

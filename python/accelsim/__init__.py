@@ -7,6 +7,8 @@ from accelsim.errors import AccelsimError, ConfigError, DeadlockError, ProfileEr
 # ``from accelsim.correlate import ...``).
 from accelsim.correlate import correlate, load_sim_tidy, read_profile
 from accelsim.sim import SimResult, Simulator
+from accelsim import stats
+from accelsim.stats import load_result
 from accelsim.trace import Trace, open_trace
 
 __version__ = "0.1.0"
@@ -14,5 +16,5 @@ __version__ = "0.1.0"
 __all__ = [
     "AccelsimError", "Config", "ConfigError", "DeadlockError", "ProfileError", "SimResult",
     "Simulator", "Trace", "TraceError", "correlate", "import_gpgpusim_config", "list_configs",
-    "load_config", "load_sim_tidy", "open_trace", "read_profile",
+    "load_config", "load_result", "load_sim_tidy", "open_trace", "read_profile",
 ]

@@ -1,5 +1,5 @@
-"""Stream timeline: one row per stream, one bar per kernel from its start to
-its end cycle, so overlapping kernels of different streams show as bars
+"""Stream timeline: one row per stream, one bar per kernel from its start (its
+first CTA on an SM) to its end cycle, so overlapping kernels of different streams show as bars
 stacked in time. Several results are drawn one above the other on a shared
 cycle axis (e.g. concurrent vs serialized)."""
 from __future__ import annotations
@@ -14,7 +14,7 @@ def _draw(ax, kernels, title):
     streams = sorted(ran["stream"].unique())
     row = {s: i for i, s in enumerate(streams)}
     colors = colormaps["tab10"]
-    start_col = "start_cycle" if "start_cycle" in ran else "launch_cycle"
+    start_col = next(c for c in ("first_cta_cycle", "start_cycle", "launch_cycle") if c in ran)
     for n, k in enumerate(ran.itertuples(index=False)):
         start, end = getattr(k, start_col), k.end_cycle
         y = row[k.stream]

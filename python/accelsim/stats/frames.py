@@ -63,7 +63,7 @@ def streams_table(kernels: pd.DataFrame, stats, naming: NamingTable | None = Non
     out = pd.DataFrame({"stream": ids})
     grouped = ran.groupby("stream")
     out["kernels"] = out["stream"].map(grouped.size()).fillna(0).astype(int)
-    for col, how in (("start_cycle", "min"), ("end_cycle", "max"),
+    for col, how in (("start_cycle", "min"), ("first_cta_cycle", "min"), ("end_cycle", "max"),
                      ("warp_instructions", "sum"), ("thread_instructions", "sum")):
         if col in ran:
             out[col] = out["stream"].map(grouped[col].agg(how))
