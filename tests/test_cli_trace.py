@@ -45,6 +45,12 @@ def test_example_command(tmp_path, capsys):
     out = capsys.readouterr().out
     assert (tmp_path / "ex" / "kernelslist.g").is_file()
     assert "1,920 warp instructions" in out and "2 MemcpyHtoD (32,768 bytes)" in out
+    # the main job: the workload is simulated and its kernel reported
+    import re
+
+    cycles = re.search(r"simulated on QV100: ([\d,]+) cycles", out)
+    assert cycles and int(cycles.group(1).replace(",", "")) > 1000
+    assert "_Z6vecAddPKfS0_Pfi" in out.split("simulated on")[1]
 
 
 def test_example_default_temp_folder(capsys):

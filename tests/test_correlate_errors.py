@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from accelsim import correlate
-from accelsim.correlate import mae, nrmse, pearson
-from accelsim.correlate.errstats import point_error_pct
+from accelsim.correlation import mae, nrmse, pearson
+from accelsim.correlation.errstats import point_error_pct
 
 
 def test_mae_skips_zero_reference():

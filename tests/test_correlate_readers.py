@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from accelsim import ProfileError, read_profile
-from accelsim.correlate import TIDY_COLUMNS, kernel_key
-from accelsim.correlate.units import scale_of
+from accelsim.correlation import TIDY_COLUMNS, kernel_key
+from accelsim.correlation.units import scale_of
 
 PROFILER = "hw/gtx1080_vectoradd_profiler"
 
@@ -144,7 +144,7 @@ def test_nvprof_summary_is_refused_with_advice(tmp_path):
 
 
 def test_scaled_units_and_missing_cells(tmp_path):
-    from accelsim.correlate.units import to_base_units
+    from accelsim.correlation.units import to_base_units
     path = write(tmp_path, HEADER + UNITS + '"0","1","k","n/a","1,500.5"\n')
     frame = to_base_units(read_profile(path))
     assert list(frame["metric"]) == ["dram__bytes_read.sum"]  # n/a cell: not collected

@@ -13,7 +13,7 @@ from matplotlib.image import imread
 
 import accelsim
 from accelsim import ProfileError
-from accelsim.correlate import SIM_COLUMNS, load_sim_tidy
+from accelsim.correlation import SIM_COLUMNS, load_sim_tidy
 
 KERNELS = ["_Z5alphaPf", "_Z4betaPf", "_Z5gammaPf", "_Z5deltaPf"]
 

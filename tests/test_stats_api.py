@@ -98,7 +98,7 @@ def test_save_and_load_round_trip(result, tmp_path, fmt):
 
 
 def test_saved_result_feeds_the_correlator(result, tmp_path):
-    from accelsim.correlate.simresult import load_sim_tidy
+    from accelsim.correlation.simresult import load_sim_tidy
 
     d = result.save(tmp_path / "run", format="csv")
     tidy = load_sim_tidy(d)

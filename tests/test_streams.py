@@ -118,7 +118,7 @@ def test_counter_views_are_zero_copy_and_keep_the_core_alive(chase):
 
 def test_saved_result_round_trips_and_correlator_reads_it(concurrent, tmp_path):
     d = concurrent.save(tmp_path / "run")
-    back = accelsim.stats.load_result(d)
+    back = accelsim.load_result(d)
     assert l2_reads(back) == [LOADS] * 4
     assert np.array_equal(back.counters("dram.ops"), concurrent.counters("dram.ops"))
     tidy = accelsim.load_sim_tidy(d)
@@ -174,5 +174,5 @@ def test_cli_run_kernels_and_save(chase, tmp_path, capsys):
     assert main(["run", str(chase), "--kernels", "2-3", "--save", str(tmp_path / "out")]) == 0
     out = capsys.readouterr().out
     assert "True" in out  # skipped kernels are listed as such
-    back = accelsim.stats.load_result(tmp_path / "out")
+    back = accelsim.load_result(tmp_path / "out")
     assert list(back.kernels.skipped) == [True, False, False, True]

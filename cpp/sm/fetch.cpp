@@ -54,7 +54,7 @@ bool FetchUnit::cycle(std::vector<Warp>& warps, uint64_t now) {
     head_ = (head_ + 1) % ring_.size();
     --size_;
     if (!w.active || w.finished || !w.ibuffer_empty() || w.all_issued()) continue;
-    w.decode_ready = now + fetch_latency(w, now);
+    w.decode_ready = std::max(w.decode_ready, now + fetch_latency(w, now));
     w.decoded_end = std::min(w.count, w.next_issue + ibuffer_entries_);
     ++fetched;
   }

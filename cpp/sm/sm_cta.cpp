@@ -46,6 +46,7 @@ void Sm::launch(const CtaShape& shape, trace::ThreadBlockTrace& tb, uint64_t now
     warp.insts = c.trace.insts.data() + c.trace.warp_begin[w];
     warp.count = c.trace.warp_begin[w + 1] - c.trace.warp_begin[w];
     warp.age = next_age_++;
+    warp.decode_ready = now + uint64_t(cfg_.cta_launch_latency);  // CTA setup
     warp.cta_slot = uint16_t(cslot);
     warp.warp_in_cta = uint16_t(w);
     warp.scheduler = uint8_t(slot % subcores_.size());

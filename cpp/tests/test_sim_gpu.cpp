@@ -113,3 +113,20 @@ TEST_CASE("356-idle-gpu-jumps-ahead") {
   // 79 SMs never ticked; the busy one only around its events (not per cycle).
   CHECK(rec.sm.ticks < rec.cycles() / 20);
 }
+
+TEST_CASE("357-cta-launch-latency-delays-the-first-issue") {
+  BlockBuilder b(1);
+  b.add(0, iadd(1, {2})).add(0, exit_inst());
+  config::GpuConfig cfg = small_config();
+  stats::KernelRecord r0, r1;
+  {
+    sim::Gpu gpu(cfg);
+    auto src = kernel(kernel_info(1, 32), {b.build()});
+    gpu.run_kernel(*src, r0);
+  }
+  cfg.cta_launch_latency = 50;
+  sim::Gpu gpu(cfg);
+  auto src = kernel(kernel_info(1, 32), {b.build()});
+  gpu.run_kernel(*src, r1);
+  CHECK_EQ(r1.cycles() - r0.cycles(), 50u - 1);  // the first fetch already takes a cycle
+}

@@ -1,20 +1,42 @@
-"""accelsim: a cycle-level NVIDIA GPU performance simulator driven from Python."""
+"""accelsim: a cycle-level NVIDIA GPU performance simulator driven from Python.
+
+The heavier parts (pandas-based tables, the simulator, the correlator) load on
+first use, so ``import accelsim`` stays light; every public name is listed in
+``__all__`` and resolves through ``__getattr__``.
+"""
 from __future__ import annotations
+
+import importlib
 
 from accelsim.config import Config, import_gpgpusim_config, list_configs, load_config
 from accelsim.errors import AccelsimError, ConfigError, DeadlockError, ProfileError, TraceError
-# Binds the name ``correlate`` to the function (the subpackage stays importable as
-# ``from accelsim.correlate import ...``).
-from accelsim.correlate import correlate, load_sim_tidy, read_profile
-from accelsim.sim import SimResult, Simulator
-from accelsim import stats
-from accelsim.stats import load_result
-from accelsim.trace import Trace, open_trace
 
 __version__ = "0.1.0"
 
+_LAZY = {
+    "correlate": "accelsim.correlation",
+    "load_sim_tidy": "accelsim.correlation",
+    "read_profile": "accelsim.correlation",
+    "SimResult": "accelsim.sim",
+    "load_result": "accelsim.stats",
+    "Simulator": "accelsim.sim",
+    "Trace": "accelsim.trace",
+    "open_trace": "accelsim.trace",
+}
+
 __all__ = [
-    "AccelsimError", "Config", "ConfigError", "DeadlockError", "ProfileError", "SimResult",
-    "Simulator", "Trace", "TraceError", "correlate", "import_gpgpusim_config", "list_configs",
-    "load_config", "load_result", "load_sim_tidy", "open_trace", "read_profile",
+    "AccelsimError", "Config", "ConfigError", "DeadlockError", "ProfileError", "TraceError",
+    "import_gpgpusim_config", "list_configs", "load_config", *_LAZY,
 ]
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value  # resolve once
+        return value
+    raise AttributeError(f"module 'accelsim' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -24,7 +24,7 @@ def _named(items: list[str]) -> dict[str, list[str]]:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from accelsim.correlate import correlate
+    from accelsim.correlation import correlate
 
     sims = _named(args.sim)
     for name, paths in sims.items():

@@ -14,8 +14,8 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from accelsim.correlate import errstats
-from accelsim.correlate.names import kernel_key
+from accelsim.correlation import errstats
+from accelsim.correlation.names import kernel_key
 
 # Spread beyond which a linear axis squeezes most points into a corner.
 LOG_RANGE = 100.0

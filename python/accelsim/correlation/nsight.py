@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from accelsim.correlate.csvblock import CsvBlock, split_units
-from accelsim.correlate.widetable import check_kernel_names, wide_to_tidy
+from accelsim.correlation.csvblock import CsvBlock, split_units
+from accelsim.correlation.widetable import check_kernel_names, wide_to_tidy
 
 NAME = "nsight"
 # Columns that identify the launch or its process rather than measure it.

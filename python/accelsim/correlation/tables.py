@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from accelsim.correlate import errstats
-from accelsim.correlate.metricmap import MetricMap
-from accelsim.correlate.names import kernel_key
+from accelsim.correlation import errstats
+from accelsim.correlation.metricmap import MetricMap
+from accelsim.correlation.names import kernel_key
 
 GROUP_COLUMNS = ["counter", "error_kind", "n", "n_used", "error_pct", "pearson_r"]
 

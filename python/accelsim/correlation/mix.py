@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from accelsim.correlate.names import kernel_key
+from accelsim.correlation.names import kernel_key
 
 CLASSES = ["memory", "fp32", "fp64", "integer"]
 IDS = ["workload", "key", "launch"]

@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from accelsim.correlate.metricmap import Counter
-from accelsim.correlate.units import to_base_units
+from accelsim.correlation.metricmap import Counter
+from accelsim.correlation.units import to_base_units
 
 KEYS = ["workload", "kernel", "launch"]
 VALUE_COLUMNS = KEYS + ["counter", "value", "source"]

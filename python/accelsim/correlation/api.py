@@ -3,15 +3,15 @@ from __future__ import annotations
 
 import pandas as pd
 
-from accelsim.correlate import tables
-from accelsim.correlate.evaluate import counter_values, num_sms_column, wide_frame
-from accelsim.correlate.match import paired_values, pair_workloads, unmatched_launches
-from accelsim.correlate.metricmap import MetricMap, load_metric_map
-from accelsim.correlate.mix import instruction_mix
-from accelsim.correlate.profile import read_profile
-from accelsim.correlate.result import Correlation
-from accelsim.correlate.simresult import named_rows, sim_tidy
-from accelsim.correlate.widetable import TIDY_COLUMNS
+from accelsim.correlation import tables
+from accelsim.correlation.evaluate import counter_values, num_sms_column, wide_frame
+from accelsim.correlation.match import paired_values, pair_workloads, unmatched_launches
+from accelsim.correlation.metricmap import MetricMap, load_metric_map
+from accelsim.correlation.mix import instruction_mix
+from accelsim.correlation.profile import read_profile
+from accelsim.correlation.result import Correlation
+from accelsim.correlation.simresult import named_rows, sim_tidy
+from accelsim.correlation.widetable import TIDY_COLUMNS
 from accelsim.errors import ProfileError
 
 

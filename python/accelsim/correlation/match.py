@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from accelsim.correlate.names import kernel_key
+from accelsim.correlation.names import kernel_key
 
 LAUNCH_MODES = ("separate", "mean")
 UNMATCHED_COLUMNS = ["side", "workload", "kernel", "launch", "reason"]

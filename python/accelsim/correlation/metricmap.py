@@ -11,7 +11,7 @@ from pathlib import Path
 import yaml
 
 from accelsim._paths import data_dir
-from accelsim.correlate.expr import Formula, compile_formula
+from accelsim.correlation.expr import Formula, compile_formula
 from accelsim.errors import ConfigError
 
 ERROR_KINDS = ("mae", "nrmse")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from accelsim.correlate.csvblock import CsvBlock
-from accelsim.correlate.numbers import is_missing, parse_cell
+from accelsim.correlation.csvblock import CsvBlock
+from accelsim.correlation.numbers import is_missing, parse_cell
 from accelsim.errors import ProfileError
 
 TIDY_COLUMNS = ["workload", "kernel", "launch", "metric", "value", "unit"]

@@ -7,14 +7,14 @@ two through the metric map (``configs/metrics/default.yaml``) and returns a
 """
 from __future__ import annotations
 
-from accelsim.correlate.api import correlate
-from accelsim.correlate.errstats import mae, nrmse, pearson
-from accelsim.correlate.metricmap import MetricMap, load_metric_map
-from accelsim.correlate.names import kernel_key
-from accelsim.correlate.profile import read_profile
-from accelsim.correlate.result import Correlation
-from accelsim.correlate.simresult import SIM_COLUMNS, load_sim_tidy
-from accelsim.correlate.widetable import TIDY_COLUMNS
+from accelsim.correlation.api import correlate
+from accelsim.correlation.errstats import mae, nrmse, pearson
+from accelsim.correlation.metricmap import MetricMap, load_metric_map
+from accelsim.correlation.names import kernel_key
+from accelsim.correlation.profile import read_profile
+from accelsim.correlation.result import Correlation
+from accelsim.correlation.simresult import SIM_COLUMNS, load_sim_tidy
+from accelsim.correlation.widetable import TIDY_COLUMNS
 
 __all__ = ["Correlation", "MetricMap", "SIM_COLUMNS", "TIDY_COLUMNS", "correlate",
            "kernel_key", "load_metric_map", "load_sim_tidy", "mae", "nrmse", "pearson",

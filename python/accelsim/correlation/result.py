@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from accelsim.correlate.metricmap import MetricMap
+from accelsim.correlation.metricmap import MetricMap
 
 
 @dataclass(repr=False)
@@ -52,7 +52,7 @@ class Correlation:
 
     def report(self, out_dir: str | Path) -> Path:
         """Write CSV tables, PNG plots and index.html into ``out_dir``; the page's path."""
-        from accelsim.correlate.report import write_report
+        from accelsim.correlation.report import write_report
         return write_report(self, Path(out_dir))
 
     def tables(self) -> dict[str, pd.DataFrame]:

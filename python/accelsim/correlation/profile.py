@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from accelsim.correlate import nsight, nvprof
-from accelsim.correlate.csvblock import read_block
-from accelsim.correlate.widetable import TIDY_COLUMNS
+from accelsim.correlation import nsight, nvprof
+from accelsim.correlation.csvblock import read_block
+from accelsim.correlation.widetable import TIDY_COLUMNS
 
 # (recognise header, build tidy rows); the first whose test accepts the header wins.
 FORMATS = [
