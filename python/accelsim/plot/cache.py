@@ -50,7 +50,8 @@ def cache_outcomes(results, cache: str = "l2", access_types=READS, width: float 
     ax.set_xticks(ticks, names, rotation=30, ha="right", fontsize=8)
     ax.set_ylabel(f"{cache.upper()} sector accesses")
     ax.set_title(f"{cache.upper()} accesses per stream by outcome", fontsize=10)
+    ax.margins(y=0.25)  # headroom so the legend covers no bar
     if drawn:
-        ax.legend(fontsize=8, ncols=3)
+        ax.legend(fontsize=8, ncols=len(drawn), loc="upper right")
     fig.tight_layout()
     return fig

@@ -6,10 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pandas as pd
-
-from accelsim.stats import frames, store
-from accelsim.stats.tidy import build_tidy
+# pandas and the table builders load on first use: a result is made by every
+# run, its tables only when asked for.
 
 
 class StatsResultMixin:
@@ -22,31 +20,39 @@ class StatsResultMixin:
     def counters(self, name: str):
         """Final totals of a family as a read-only NumPy array with ``.dims``
         and ``.labels``; no copy: it views the simulator's own counters."""
+        from accelsim.stats import frames
+
         self._need_stats()
         return frames.counters(self._stats, name)
 
-    def frame(self, name: str, per_kernel: bool = False) -> pd.DataFrame:
+    def frame(self, name: str, per_kernel: bool = False):
         """A family as a DataFrame indexed by its dimension names;
         ``per_kernel=True``: one block per kernel (its stream only)."""
+        from accelsim.stats import frames
+
         self._need_stats()
         return frames.frame(self._stats, name, per_kernel, self.kernels["id"])
 
     @property
-    def streams(self) -> pd.DataFrame:
+    def streams(self):
         """One row per CUDA stream: kernels, first start, last end, and the
         per-stream counters (DRAM, L2, interconnect, ...)."""
+        from accelsim.stats import frames
+
         return frames.streams_table(self.kernels, self._stats)
 
-    def tidy(self) -> pd.DataFrame:
+    def tidy(self):
         """Long table: kernel_id, kernel, stream, component, metric, value,
         unit, nsight_metric (the correlator's input)."""
+        from accelsim.stats.tidy import build_tidy
+
         cached = getattr(self, "_tidy_cache", None)
         if cached is None:
             cached = build_tidy(self._kernels_for_tidy(), self._stats)
             self._tidy_cache = cached
         return cached.copy()
 
-    def _kernels_for_tidy(self) -> pd.DataFrame:
+    def _kernels_for_tidy(self):
         out = self.kernels.copy()
         if "sm_count" not in out and getattr(self, "sm_count", None):
             out["sm_count"] = self.sm_count
@@ -65,6 +71,8 @@ class StatsResultMixin:
     def save(self, directory, format: str = "parquet") -> Path:
         """Write the result as tables (``format``: "parquet" or "csv"; parquet
         needs pyarrow and falls back to CSV). Read back with load_result()."""
+        from accelsim.stats import store
+
         if format not in ("parquet", "csv"):
             raise ValueError(f"format must be 'parquet' or 'csv', not {format!r}")
         d = Path(directory)
@@ -82,6 +90,10 @@ class LoadedResult(StatsResultMixin):
     """A result read back from a folder written by ``save``."""
 
     def __init__(self, directory):
+        import pandas as pd
+
+        from accelsim.stats import store
+
         d = Path(directory)
         if not (d / "kernels.csv").is_file():
             raise FileNotFoundError(f"{d}: no kernels.csv (is it a saved result?)")
