@@ -21,7 +21,7 @@ def test_titanv_inherits_and_overrides():
     t = accelsim.load_config("TITANV")
     q = accelsim.load_config("QV100")
     assert t.core_clock == 1200.0 and t.memory_partitions == 24
-    assert t.l1d_hit_latency == 33 and t.shmem_latency == 27
+    assert t.l1d_hit_latency == 34 and t.shmem_latency == 27
     assert t.sm_count == q.sm_count  # inherited
     assert "core_clock" in t.diff(q)
 

@@ -30,15 +30,21 @@ bool LdstUnit::access(uint64_t now) {
   return is_direct(*cur_.inst) ? direct_step(now) : banked_steps(now);
 }
 
-// Up to one line request per L1D bank per cycle, in order; stops at the first
-// request whose bank is already taken this cycle.
+// Up to one line request per L1D bank per cycle, in order, and no more sector
+// data than the L1D data port moves per cycle (l1d_bandwidth); stops at the
+// first request whose bank is taken or that would exceed the port.
 bool LdstUnit::banked_steps(uint64_t now) {
   uint32_t used = 0, banks = uint32_t(std::max<int64_t>(1, cfg_.l1d_banks));
+  uint32_t port_sectors = uint32_t(std::max<int64_t>(1, cfg_.l1d_bandwidth / cfg_.l1d_sector));
+  uint32_t moved = 0;
   bool any = false;
   while (busy_) {
-    uint32_t bank = uint32_t(reqs_[next_req_].line_addr / uint64_t(cfg_.l1d_line)) % banks;
-    if (used & (1u << bank)) break;
+    const CoalescedRequest& r = reqs_[next_req_];
+    uint32_t bank = uint32_t(r.line_addr / uint64_t(cfg_.l1d_line)) % banks;
+    uint32_t sectors = uint32_t(std::popcount(uint32_t(r.sector_mask & ~done_sectors_)));
+    if ((used & (1u << bank)) || (moved > 0 && moved + sectors > port_sectors)) break;
     used |= 1u << bank;
+    moved += sectors;
     bool finished = global_step(now);
     any |= finished || done_sectors_ != 0;
     if (!finished) break;

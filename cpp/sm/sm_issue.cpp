@@ -38,7 +38,11 @@ void Sm::refresh_candidate(Warp& w) {
 }
 
 void Sm::issue(uint64_t now) {
-  for (SubCore& sc : subcores_) {
+  // Rotate which sub-core goes first so none is starved of shared resources
+  // (the LD/ST queue frees about one slot per cycle).
+  size_t n = subcores_.size();
+  for (size_t k = 0; k < n; ++k) {
+    SubCore& sc = subcores_[(now + k) % n];
     if (sc.candidates == 0) continue;
     for (uint16_t slot : sc.scheduler->order()) {
       Warp& w = warps_[slot];

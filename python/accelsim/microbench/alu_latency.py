@@ -1,0 +1,31 @@
+"""Dependent-operation latency: one thread runs a chain where every
+instruction reads the previous one's result (``a = a * b + c`` unrolled, as
+the real benchmark's loop compiles). Cycles per chain step = latency."""
+from __future__ import annotations
+
+from accelsim.microbench import sass
+from accelsim.microbench.alu_ops import OPS
+from accelsim.microbench.benchmark import Built
+from accelsim.tracegen import Inst, Kernel, ThreadBlock
+
+ONE = 0x1
+ACC, B, C, T0, T1, OUT = 2, 4, 6, 8, 10, 12  # even numbers: FP64 pairs fit
+
+
+def chain_thread(op_name: str, reps: int) -> list[Inst]:
+    op = OPS[op_name]
+    body = [sass.param(ONE, ACC), sass.param(ONE, B), sass.param(ONE, C), sass.param(ONE, OUT),
+            sass.clock(ONE, T0)]
+    body += [op.chained(ONE, ACC, (B, C)) for _ in range(reps)]
+    body += [sass.clock(ONE, T1),
+             Inst("IADD3", ONE, dst=T1, srcs=(T1, T0, sass.RZ)),
+             sass.store_word(ONE, OUT, T1, [sass.OUT_BASE]),
+             sass.store_word(ONE, OUT, ACC, [sass.OUT_BASE + 8]),
+             Inst("EXIT", ONE)]
+    return body
+
+
+def alu_latency(op_name: str, hw, reps: int) -> Built:
+    k = Kernel(name=f"_Z7{op_name}_latPjPf", grid=(1, 1, 1), block=(1, 1, 1), nregs=16,
+               blocks=[ThreadBlock(coord=(0, 0, 0), warps=[chain_thread(op_name, reps)])])
+    return Built(commands=[k], work=reps)

@@ -1,0 +1,32 @@
+"""The arithmetic instructions the FLOPS and latency benchmarks time."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from accelsim.tracegen import Inst
+
+
+@dataclass(frozen=True)
+class AluOp:
+    opcode: str
+    flops: int        # per thread per instruction: FMA = 2, HFMA2 = 2 lanes x 2, MUFU = 1
+    regs: int         # registers per value: FP64 uses even/odd pairs
+    operands: int     # GPR sources besides the chained one (a*b+c has two)
+    add: str          # the same type's add, to combine independent chains at the end
+
+    def chained(self, mask: int, reg: int, consts: tuple[int, int]) -> Inst:
+        """``reg = op(reg, ...)``: depends on the previous write of ``reg``."""
+        return Inst(self.opcode, mask, dst=reg, srcs=(reg,) + consts[: self.operands])
+
+
+# What the real suite's inline PTX compiles to on sm_70:
+# fma.rn.f32 -> FFMA, fma.rn.f64 -> DFMA, fma.rn.f16x2 -> HFMA2,
+# mad.lo.s32 -> IMAD (counted as two integer ops, as the suite does),
+# sqrt.approx.f32 -> MUFU.SQRT.
+OPS: dict[str, AluOp] = {
+    "fp32": AluOp("FFMA", 2, 1, 2, "FADD"),
+    "fp64": AluOp("DFMA", 2, 2, 2, "DADD"),
+    "fp16": AluOp("HFMA2", 4, 1, 2, "HADD2"),
+    "int32": AluOp("IMAD", 2, 1, 2, "IADD3"),
+    "sfu": AluOp("MUFU.SQRT", 1, 1, 0, "FADD"),
+}

@@ -1,0 +1,110 @@
+"""Pointer-chase latency: one thread follows a chain of dependent loads.
+
+Each loop iteration of the compiled benchmark is the dependent load (its
+address register is the previous load's destination) followed by the loop
+counter update, compare and branch. The counter work does not depend on the
+load, so a step costs the load-to-use latency as long as the loop overhead
+fits under it, which is what the hardware benchmark's clock() difference
+divided by its iteration count reports.
+
+A warm-up pass over the whole chain runs first (filling L1/L2 as the real
+benchmark does), then the timed pass continues around the same ring.
+"""
+from __future__ import annotations
+
+from accelsim.microbench import sass
+from accelsim.microbench.benchmark import Built
+from accelsim.tracegen import Inst, Kernel, ThreadBlock
+
+ONE = 0x1  # one active thread
+PTR, COUNTER, T0, T1, OUT = 2, 4, 6, 8, 10  # registers (PTR and T* are 64-bit pairs)
+
+
+def ring(base: int, elements: int, stride: int, start: int, count: int) -> list[int]:
+    """Addresses of ``count`` steps around a ring of ``elements`` slots,
+    ``stride`` bytes apart, starting at step ``start``."""
+    return [base + stride * ((start + k) % elements) for k in range(count)]
+
+
+def chase_loop(opcode: str, addrs: list[int]) -> list[Inst]:
+    """``for (...) p = *p;`` one iteration per address."""
+    out: list[Inst] = []
+    for a in addrs:
+        out.append(Inst(opcode, ONE, dst=PTR, srcs=(PTR,), addrs=[a]))
+        out += sass.loop_tail(ONE, COUNTER)
+    return out
+
+
+def chase_thread(opcode: str, warm: list[int], timed: list[int], init: list[Inst] = ()) -> list[Inst]:
+    """The whole kernel of the single thread: set-up, optional array
+    initialisation, warm-up pass, clock, timed pass, clock, result stores."""
+    body = [sass.param(ONE, PTR), sass.param(ONE, OUT), Inst("MOV", ONE, dst=COUNTER)]
+    body += list(init)
+    body += chase_loop(opcode, warm)
+    body += [sass.clock(ONE, T0), Inst("MOV", ONE, dst=COUNTER)]
+    body += chase_loop(opcode, timed)
+    body += [sass.clock(ONE, T1),
+             Inst("IADD3", ONE, dst=T1, srcs=(T1, T0, sass.RZ)),  # stop - start
+             sass.store_word(ONE, OUT, T1, [sass.OUT_BASE]),
+             sass.store_word(ONE, OUT, PTR, [sass.OUT_BASE + 8]),  # keeps the chain live
+             Inst("EXIT", ONE)]
+    return body
+
+
+def one_thread_kernel(name: str, insts: list[Inst], shmem: int = 0) -> Kernel:
+    return Kernel(name=name, grid=(1, 1, 1), block=(1, 1, 1), shmem=shmem, nregs=16,
+                  blocks=[ThreadBlock(coord=(0, 0, 0), warps=[insts])])
+
+
+def global_chase(name: str, opcode: str, *, footprint: int, stride: int, warm: bool,
+                 reps: int, fresh: bool = False) -> Built:
+    """Chase over ``footprint`` bytes, ``stride`` bytes per step. ``fresh``:
+    never revisit an address (every step a new line), no warm-up."""
+    elements = max(1, footprint // stride)
+    warm_addrs = ring(sass.DATA_BASE, elements, stride, 0, elements) if warm else []
+    if fresh:
+        timed = [sass.DATA_BASE + stride * k for k in range(reps)]
+    else:
+        timed = ring(sass.DATA_BASE, elements, stride, len(warm_addrs), reps)
+    k = one_thread_kernel(name, chase_thread(opcode, warm_addrs, timed))
+    return Built(commands=[k], work=reps)
+
+
+def l1_lat(hw, reps: int, *, footprint: int | None = None) -> Built:
+    """L1 hit: 8-byte slots, 8 bytes apart, the ring fits L1 (a quarter of it)."""
+    size = footprint or min(32 * 1024, hw.l1d_bytes // 4)
+    return global_chase("_Z6l1_latPmS_", "LDG.E.64", footprint=size, stride=8, warm=True, reps=reps)
+
+
+def l2_lat(hw, reps: int, *, footprint: int | None = None) -> Built:
+    """L2 hit: L1 bypassed (``.STRONG.GPU``, as ld.global.cg compiles), one
+    sector per step so every timed step is a different sector already in L2."""
+    size = footprint or min(32 * 1024, hw.l2_bytes // 8)
+    return global_chase("_Z6l2_latPmS_", "LDG.E.64.STRONG.GPU", footprint=size,
+                        stride=hw.sector_bytes, warm=True, reps=reps)
+
+
+def dram_lat(hw, reps: int, *, stride: int | None = None) -> Built:
+    """DRAM: every step a line never touched before (L2 miss), L1 bypassed.
+    The stride (a page plus a line) keeps consecutive steps off the same
+    L2 set and DRAM row, as a stride beyond the L2 size does on hardware."""
+    step = stride or (4096 + hw.l2_line)
+    return global_chase("_Z7mem_latPmS_", "LDG.E.64.STRONG.GPU", footprint=step * reps,
+                        stride=step, warm=False, reps=reps, fresh=True)
+
+
+def shared_lat(hw, reps: int, *, footprint: int = 4096) -> Built:
+    """Shared memory: a ring of 32-bit indices (``p = s[p]``, which sm_70
+    compiles to ``LDS.U.32 Rp, [Rp.X4]``), initialised by the thread and a
+    barrier first, as the real benchmark does."""
+    size = min(footprint, hw.shmem_per_cta)
+    elements = size // 4
+    init: list[Inst] = []
+    for i in range(elements):  # s[i] = (i + 1) % n
+        init += [Inst("IADD3", ONE, dst=T0, srcs=(COUNTER, sass.RZ, sass.RZ)),
+                 Inst("STS", ONE, srcs=(T1, T0), addrs=[4 * i])]
+        init += sass.loop_tail(ONE, COUNTER)
+    init.append(Inst("BAR.SYNC", ONE))
+    timed = ring(0, elements, 4, 0, reps)
+    k = one_thread_kernel("_Z10shared_latPjS_", chase_thread("LDS.U.32", [], timed, init), shmem=size)
+    return Built(commands=[k], work=reps)
