@@ -35,6 +35,7 @@ Gpu::~Gpu() = default;
 // Every component registers its families before the kernel table is built.
 void Gpu::wire_stats() {
   if (stats_->kernels) throw Error("a RunStats serves one GPU; this one is already wired");
+  events_family_ = stats_->registry.size();  // sm.events comes first
   register_sm_families(stats_->registry, sms_);
   below_->register_stats(stats_->registry);
   stats_->seal();
@@ -135,8 +136,7 @@ void Gpu::finish(Active& a, bool) {
   rec.end_cycle = now_;
   rec.first_cta_cycle = std::min(a.kernel->first_cta, now_);
   stats_->kernels->finish(a.row, a.mark);
-  size_t events = 0;  // sm.events is registered first (register_sm_families)
-  auto row = stats_->kernels->family_rows(events).subspan(a.row * stats::kSmCounterFields,
+  auto row = stats_->kernels->family_rows(events_family_).subspan(a.row * stats::kSmCounterFields,
                                                            stats::kSmCounterFields);
   std::memcpy(&rec.sm, row.data(), sizeof(rec.sm));
   if (simple_) {

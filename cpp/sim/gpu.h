@@ -82,7 +82,7 @@ class Gpu {
   CtaDispatcher dispatcher_;
   std::vector<Active> active_;
   uint64_t now_ = 0;
-  uint64_t last_progress_ = 0;  // watchdog state, kept across calls
+  size_t events_family_ = 0;  // index of sm.events (a kernel's SmCounters row)
 };
 
 }  // namespace accelsim::sim
