@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "sim/simulator.h"
+#include "cache/cache_types.h"
 #include "stats/counter_reduce.h"
 #include "tests/harness.h"
 #include "tests/test_sm_util.h"
@@ -104,4 +105,46 @@ TEST_CASE("714-kernel-selection-skips-the-others") {
   CHECK_EQ(r.kernels[0].sm.warp_insts, uint64_t(0));
   CHECK_EQ(r.kernels[1].sm.warp_insts, uint64_t(31));
   CHECK_EQ(r.stats->kernels->rows(), size_t(3));
+}
+
+namespace {
+
+// One warp loading `n` distinct 128 B lines (4 sectors each), dependent on
+// nothing: the loads are in flight together.
+std::unique_ptr<sim::KernelSource> loads(uint32_t id, uint64_t stream, int n) {
+  BlockBuilder b(1);
+  for (int i = 0; i < n; ++i)
+    b.mem(0, 2 + i % 8, 1, trace::kMemGlobal, trace::kFlagLoad, 4,
+          [i](int lane) { return 0x10000 + uint64_t(i) * 4096 + uint64_t(lane) * 4; });
+  b.add(0, exit_inst());
+  trace::KernelInfo info = kernel_info(1, 32);
+  info.id = id;
+  info.stream = stream;
+  return kernel(info, {b.build()});
+}
+
+}  // namespace
+
+TEST_CASE("715-two-streams-on-one-l1d-each-count-their-own-accesses") {
+  // Both kernels share the SM and the same lines in the same cycles: each
+  // stream's L1D accesses are exactly its own, whatever the outcome.
+  config::GpuConfig cfg = small_config(1);
+  cfg.concurrent_kernels_per_sm = true;
+  auto a = loads(1, 7, 12), c = loads(2, 9, 12);
+  sim::RunResult r = run(cfg, kernels({&a, &c}));
+  CHECK(overlap(r.kernels[0], r.kernels[1]));
+  const stats::CounterFamily& l1d = *r.stats->registry.find("l1d.accesses");
+  std::vector<uint64_t> per = stats::reduce_per_stream(l1d, l1d.values(), 2);
+  // GLOBAL_R is access type 0: a stream's first kOutcomes cells.
+  for (size_t s = 0; s < 2; ++s) {
+    uint64_t looked_up = 0;
+    for (int o = 0; o < cache::kOutcomes; ++o)
+      if (o != int(cache::Outcome::RESERVATION_FAIL)) looked_up += per[s * per.size() / 2 + o];
+    CHECK_EQ(looked_up, uint64_t(12 * 4));
+  }
+  // The second stream found the first one's fetches in flight or done.
+  uint64_t second_merged = per[per.size() / 2 + size_t(cache::Outcome::MSHR_HIT)] +
+                           per[per.size() / 2 + size_t(cache::Outcome::HIT_RESERVED)] +
+                           per[per.size() / 2 + size_t(cache::Outcome::HIT)];
+  CHECK(second_merged > 0);
 }
