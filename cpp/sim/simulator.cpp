@@ -26,7 +26,7 @@ RunResult empty_result(const config::GpuConfig& cfg) {
 
 std::unique_ptr<WorkloadRun> Simulator::start(const std::string& path, const RunOptions& opts) {
   auto registry = isa();
-  return std::make_unique<WorkloadRun>(cfg_, registry, workload_from_commands(path, *registry), opts);
+  return std::make_unique<WorkloadRun>(cfg_, registry, workload_from_commands(path), opts);
 }
 
 RunResult Simulator::run(const std::string& path, const RunOptions& opts) {

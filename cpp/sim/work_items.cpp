@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "base/error.h"
+#include "trace/kernel_header.h"
+#include "trace/line_source.h"
 
 namespace accelsim::sim {
 
@@ -25,7 +27,7 @@ void assign_slots(Workload& w) {
 
 }  // namespace
 
-Workload workload_from_commands(const std::string& path, const trace::IsaRegistry& isa) {
+Workload workload_from_commands(const std::string& path) {
   Workload w;
   for (const trace::Command& c : trace::read_command_list(path)) {
     WorkItem it;
@@ -34,7 +36,9 @@ Workload workload_from_commands(const std::string& path, const trace::IsaRegistr
       it.address = c.address;
       it.bytes = c.bytes;
     } else if (c.kind == trace::Command::Kind::Kernel) {
-      it.info = trace::KernelTraceReader(c.kernel_path, isa).info();  // header only
+      trace::LineSource src(c.kernel_path);  // the header only: no decoder yet
+      trace::HeaderLines where;
+      it.info = trace::read_kernel_header(src, where);
       it.path = c.kernel_path;
     } else {
       continue;

@@ -30,7 +30,7 @@ struct Workload {
 };
 
 // A kernelslist.g (or one kernel trace): headers are read now.
-Workload workload_from_commands(const std::string& path, const trace::IsaRegistry& isa);
+Workload workload_from_commands(const std::string& path);
 // Kernels given directly, in order.
 Workload workload_from_sources(std::vector<std::unique_ptr<KernelSource>>& kernels);
 

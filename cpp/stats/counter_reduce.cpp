@@ -40,12 +40,36 @@ void accumulate(const CounterFamily& f, std::span<const uint64_t> values, size_t
   }
 }
 
+// The usual layout, [instances..., stream, categories...]: each (instance,
+// slot) block of categories is contiguous, so the sum is a strided add.
+bool blocked_layout(const CounterFamily& f) {
+  int axis = f.stream_axis();
+  const auto& dims = f.dims();
+  for (size_t d = 0; d < dims.size(); ++d) {
+    bool before = axis >= 0 && int(d) < axis;
+    if (int(d) == axis) continue;
+    if ((dims[d].kind == DimKind::Instance) != before) return false;
+  }
+  return axis >= 0;
+}
+
+void blocked_sum(const CounterFamily& f, std::span<const uint64_t> values, int slot,
+                 std::vector<uint64_t>& out) {
+  const size_t n = out.size(), slots = f.dims()[size_t(f.stream_axis())].size();
+  const size_t first = slot < 0 ? 0 : size_t(slot), last = slot < 0 ? slots : first + 1;
+  for (size_t base = 0; base < values.size(); base += slots * n)
+    for (size_t s = first; s < last; ++s)
+      for (size_t c = 0; c < n; ++c) out[c] += values[base + s * n + c];
+}
+
 }  // namespace
 
 std::vector<uint64_t> reduce_to_categories(const CounterFamily& f, std::span<const uint64_t> values,
                                            int slot) {
   size_t n = category_size(f);
   std::vector<uint64_t> out(n, 0);
+  if (values.size() != f.size()) throw Error(f.name() + ": values do not match the family");
+  if (blocked_layout(f)) return blocked_sum(f, values, slot, out), out;
   bool all = slot == kAllStreams || f.stream_axis() < 0;
   accumulate(f, values, n, [&](size_t s) { return all || long(s) == slot ? 0L : -1L; }, out);
   return out;

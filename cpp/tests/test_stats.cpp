@@ -108,3 +108,20 @@ TEST_CASE("705-stream-ids-per-slot") {
   CHECK_EQ(reg.stream_ids()[1], uint64_t(0x7f00aa));
   CHECK_THROWS(reg.set_stream_id(2, 1), accelsim::Error);
 }
+
+TEST_CASE("706-reduce-any-layout-matches-the-blocked-fast-path") {
+  // [op, stream] is not [instances, stream, categories]: the general walk.
+  CounterRegistry reg(2);
+  CounterFamily& odd = reg.add("odd", "x", "", "", {category_dim("op", {"a", "b", "c"}),
+                                                     stream_dim(2)});
+  for (size_t i = 0; i < odd.size(); ++i) odd.data()[i] = i + 1;  // [op][stream]
+  std::vector<uint64_t> s1 = reduce_to_categories(odd, odd.values(), 1);
+  CHECK_EQ(s1[0], uint64_t(2));
+  CHECK_EQ(s1[2], uint64_t(6));
+  std::vector<uint64_t> all = reduce_to_categories(odd, odd.values(), kAllStreams);
+  CHECK_EQ(all[1], uint64_t(3 + 4));
+  // No stream dimension: everything counts for every slot.
+  CounterFamily& flat = reg.add("flat", "x", "", "", {instance_dim("sm", 3)});
+  flat.data()[2] = 5;
+  CHECK_EQ(reduce_to_categories(flat, flat.values(), 1)[0], uint64_t(5));
+}
