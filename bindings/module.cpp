@@ -7,6 +7,7 @@ void register_errors(py::module_& m);
 void register_config(py::module_& m);
 void register_trace(py::module_& m);
 void register_sim(py::module_& m);
+void register_stats(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "accelsim C++ timing core (private; use the accelsim package)";
@@ -14,4 +15,5 @@ PYBIND11_MODULE(_core, m) {
   register_config(m);
   register_trace(m);
   register_sim(m);
+  register_stats(m);
 }

@@ -30,8 +30,11 @@ py::dict kernel_columns(const RunResult& r) {
   d["id"] = column(r, [](const KernelRecord& k) { return k.id; });
   d["name"] = column(r, [](const KernelRecord& k) { return k.name; });
   d["stream"] = column(r, [](const KernelRecord& k) { return k.stream; });
+  d["stream_slot"] = column(r, [](const KernelRecord& k) { return k.stream_slot; });
+  d["skipped"] = column(r, [](const KernelRecord& k) { return k.skipped; });
   d["launch_cycle"] = column(r, [](const KernelRecord& k) { return k.launch_cycle; });
   d["start_cycle"] = column(r, [](const KernelRecord& k) { return k.start_cycle; });
+  d["first_cta_cycle"] = column(r, [](const KernelRecord& k) { return k.first_cta_cycle; });
   d["end_cycle"] = column(r, [](const KernelRecord& k) { return k.end_cycle; });
   d["cycles"] = column(r, [](const KernelRecord& k) { return k.cycles(); });
   d["warp_instructions"] = column(r, [](const KernelRecord& k) { return k.sm.warp_insts; });
@@ -70,12 +73,28 @@ py::dict kernel_columns(const RunResult& r) {
   return d;
 }
 
-py::dict last_row(const WorkloadRun& run) {
-  RunResult one = accelsim::sim::empty_result_like(run.result());
-  one.kernels.push_back(run.last_kernel());
+py::dict one_row(const RunResult& r, const KernelRecord& k) {
+  RunResult one = accelsim::sim::empty_result_like(r);
+  one.kernels.push_back(k);
   py::dict row;
   for (auto item : kernel_columns(one)) row[item.first] = item.second.cast<py::list>()[0];
   return row;
+}
+
+py::dict last_row(const WorkloadRun& run) { return one_row(run.result(), run.last_kernel()); }
+
+// Several kernels may finish in one step when streams overlap.
+py::list finished_rows(const WorkloadRun& run) {
+  py::list out;
+  for (size_t i : run.last_finished()) out.append(one_row(run.result(), run.result().kernels[i]));
+  return out;
+}
+
+RunOptions options(py::object max_cycles, py::object kernels) {
+  RunOptions opts;
+  if (!max_cycles.is_none()) opts.max_cycles = max_cycles.cast<uint64_t>();
+  if (!kernels.is_none()) opts.kernels = kernels.cast<std::vector<uint32_t>>();
+  return opts;
 }
 
 py::dict to_python(const RunResult& r) {
@@ -86,6 +105,7 @@ py::dict to_python(const RunResult& r) {
   d["sm_count"] = r.sm_count;
   d["max_warps_per_sm"] = r.max_warps_per_sm;
   d["core_period_ps"] = r.core_period_ps;
+  d["stats"] = r.stats ? py::cast(r.stats) : py::none();
   return d;
 }
 
@@ -101,7 +121,8 @@ void register_sim(py::module_& m) {
           },
           "Runs up to and including the next kernel; False when none was left.")
       .def_property_readonly("done", &WorkloadRun::done)
-      .def("last_kernel", &last_row, "The row of the kernel the last step ran.")
+      .def("last_kernel", &last_row, "The row of the last kernel the last step finished.")
+      .def("finished_kernels", &finished_rows, "Rows of every kernel the last step finished.")
       .def("result", [](const WorkloadRun& run) { return to_python(run.result()); });
 
   py::class_<Simulator, std::shared_ptr<Simulator>>(m, "Simulator")
@@ -111,19 +132,17 @@ void register_sim(py::module_& m) {
            py::arg("config"), py::arg("isa_dir"))
       .def(
           "start",
-          [](Simulator& s, const std::string& path, py::object max_cycles) {
-            RunOptions opts;
-            if (!max_cycles.is_none()) opts.max_cycles = max_cycles.cast<uint64_t>();
+          [](Simulator& s, const std::string& path, py::object max_cycles, py::object kernels) {
+            RunOptions opts = options(max_cycles, kernels);
             py::gil_scoped_release release;
             return s.start(path, opts);
           },
-          py::arg("path"), py::arg("max_cycles") = py::none(),
+          py::arg("path"), py::arg("max_cycles") = py::none(), py::arg("kernels") = py::none(),
           "A WorkloadRun over a kernelslist.g or kernel trace (fresh GPU).")
       .def(
           "run",
-          [](Simulator& s, const std::string& path, py::object max_cycles) {
-            RunOptions opts;
-            if (!max_cycles.is_none()) opts.max_cycles = max_cycles.cast<uint64_t>();
+          [](Simulator& s, const std::string& path, py::object max_cycles, py::object kernels) {
+            RunOptions opts = options(max_cycles, kernels);
             RunResult r;
             {
               py::gil_scoped_release release;
@@ -131,6 +150,6 @@ void register_sim(py::module_& m) {
             }
             return to_python(r);
           },
-          py::arg("path"), py::arg("max_cycles") = py::none(),
+          py::arg("path"), py::arg("max_cycles") = py::none(), py::arg("kernels") = py::none(),
           "Runs a kernelslist.g or kernel trace; returns {'kernels': columns, ...}.");
 }

@@ -31,8 +31,19 @@ Cache::Cache(const CacheParams& p)
   if (p.stream_slots == 0 || p.stream_slots > 256)
     throw ConfigError(p.name + ".stream_slots", "stream slots must be 1..256");
   fill_out_.resize(p.mshr_max_merge);
-  counts_.assign(static_cast<size_t>(p.stream_slots) * kAccessTypes * kOutcomes, 0);
-  fails_.assign(static_cast<size_t>(p.stream_slots) * kAccessTypes * kFailReasons, 0);
+  n_counts_ = static_cast<size_t>(p.stream_slots) * kAccessTypes * kOutcomes;
+  n_fails_ = static_cast<size_t>(p.stream_slots) * kAccessTypes * kFailReasons;
+  own_counts_.assign(n_counts_, 0);
+  own_fails_.assign(n_fails_, 0);
+  count_into(own_counts_.data(), own_fails_.data());
+}
+
+void Cache::count_into(uint64_t* counts, uint64_t* fails, uint32_t slots) {
+  if (slots == 0 || slots > 256) throw ConfigError(p_.name + ".stream_slots", "stream slots must be 1..256");
+  p_.stream_slots = slots;
+  n_counts_ = size_t(slots) * kAccessTypes * kOutcomes;
+  n_fails_ = size_t(slots) * kAccessTypes * kFailReasons;
+  count_into(counts, fails);
 }
 
 AccessResult Cache::access(const CacheRequest& req, uint64_t now) {
@@ -78,7 +89,7 @@ AccessResult Cache::miss(const CacheRequest& req, LineMeta* line, uint64_t now,
 
   const uint8_t bit = uint8_t(1u << req.sector);
   if (target && !line) {
-    if (writeback) push_writeback(*target, now);
+    if (writeback) push_writeback(*target, now, req.stream);
     tags_.install(*target, req.line_addr, now);
   }
   if (target) {
@@ -154,7 +165,7 @@ AccessResult Cache::write_validate(const CacheRequest& req, LineMeta* line, uint
   if (miss_queue_.free_slots() < (writeback ? 1u : 0u) + (through ? 1u : 0u))
     return record(req, Outcome::RESERVATION_FAIL, FailReason::MISS_QUEUE_FULL);
   if (!line) {
-    if (writeback) push_writeback(*target, now);
+    if (writeback) push_writeback(*target, now, req.stream);
     tags_.install(*target, req.line_addr, now);
   }
   apply_write(*target, req);

@@ -87,8 +87,15 @@ class Cache {
   void flush(std::vector<OutRequest>& out);
 
   // Counters: [stream][access_type][outcome] and [stream][access_type][reason].
-  std::span<const uint64_t> access_counts() const { return counts_; }
-  std::span<const uint64_t> fail_counts() const { return fails_; }
+  std::span<const uint64_t> access_counts() const { return {counts_, n_counts_}; }
+  std::span<const uint64_t> fail_counts() const { return {fails_, n_fails_}; }
+  // Count into external arrays of the same layout from now on (a slice of a
+  // run's counter family, which outlives this cache: the L1D is rebuilt at
+  // kernel boundaries, its counts must not be).
+  void count_into(uint64_t* counts, uint64_t* fails) { counts_ = counts, fails_ = fails; }
+  // The same, for arrays of `slots` stream slots (the run's slot count is
+  // known only once the cache exists); requests may then use any of them.
+  void count_into(uint64_t* counts, uint64_t* fails, uint32_t slots);
   uint64_t count(AccessType t, Outcome o, uint32_t stream = 0) const;
   uint64_t fail_count(AccessType t, FailReason r, uint32_t stream = 0) const;
   void reset_counters();
@@ -106,7 +113,8 @@ class Cache {
   OutRequest write_through(const CacheRequest& req) const;
   AccessResult record(const CacheRequest& req, Outcome o, FailReason r = FailReason::NONE);
   bool evict_for(LineMeta& victim, uint64_t now);
-  void push_writeback(const LineMeta& line, uint64_t now);
+  // `stream`: the slot whose access evicted the line (it caused the write).
+  void push_writeback(const LineMeta& line, uint64_t now, uint8_t stream = 0);
   OutRequest writeback_of(const LineMeta& line);
   void push_out(const OutRequest& out, uint64_t now);
   void apply_write(LineMeta& line, const CacheRequest& w);
@@ -117,8 +125,10 @@ class Cache {
   MshrTable mshr_;
   TimedQueue<OutRequest> miss_queue_;
   std::vector<CacheRequest> fill_out_;  // scratch returned by fill()
-  std::vector<uint64_t> counts_;
-  std::vector<uint64_t> fails_;
+  std::vector<uint64_t> own_counts_, own_fails_;  // used until count_into()
+  uint64_t* counts_ = nullptr;
+  uint64_t* fails_ = nullptr;
+  size_t n_counts_ = 0, n_fails_ = 0;
 };
 
 }  // namespace accelsim::cache

@@ -46,7 +46,11 @@ OutRequest Cache::writeback_of(const LineMeta& line) {
   return out;
 }
 
-void Cache::push_writeback(const LineMeta& line, uint64_t now) { push_out(writeback_of(line), now); }
+void Cache::push_writeback(const LineMeta& line, uint64_t now, uint8_t stream) {
+  OutRequest out = writeback_of(line);
+  out.stream = stream;
+  push_out(out, now);
+}
 
 AccessResult Cache::record(const CacheRequest& req, Outcome o, FailReason r) {
   const size_t row = static_cast<size_t>(req.stream) * kAccessTypes + static_cast<size_t>(req.type);
@@ -56,18 +60,20 @@ AccessResult Cache::record(const CacheRequest& req, Outcome o, FailReason r) {
 }
 
 uint64_t Cache::count(AccessType t, Outcome o, uint32_t stream) const {
+  if (stream >= p_.stream_slots) throw Error(p_.name + ": stream slot out of range");
   const size_t row = static_cast<size_t>(stream) * kAccessTypes + static_cast<size_t>(t);
-  return counts_.at(row * kOutcomes + static_cast<size_t>(o));
+  return access_counts()[row * kOutcomes + static_cast<size_t>(o)];
 }
 
 uint64_t Cache::fail_count(AccessType t, FailReason r, uint32_t stream) const {
+  if (stream >= p_.stream_slots) throw Error(p_.name + ": stream slot out of range");
   const size_t row = static_cast<size_t>(stream) * kAccessTypes + static_cast<size_t>(t);
-  return fails_.at(row * kFailReasons + static_cast<size_t>(r));
+  return fail_counts()[row * kFailReasons + static_cast<size_t>(r)];
 }
 
 void Cache::reset_counters() {
-  std::fill(counts_.begin(), counts_.end(), 0);
-  std::fill(fails_.begin(), fails_.end(), 0);
+  std::fill(counts_, counts_ + n_counts_, 0);
+  std::fill(fails_, fails_ + n_fails_, 0);
 }
 
 void Cache::invalidate_all() {

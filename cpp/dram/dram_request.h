@@ -14,6 +14,7 @@ struct DramRequest {
   uint32_t size_bytes = 32;  // one column command per burst (BL x bus width bytes)
   bool is_write = false;
   bool ack_write = false;    // a write also shows up in pop_completed()
+  uint8_t stream = 0;        // stream slot that caused it (per-stream counters)
 };
 
 struct DramCompletion {

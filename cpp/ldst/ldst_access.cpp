@@ -85,15 +85,16 @@ void LdstUnit::start_shared(const Pending& p, uint32_t slot, uint64_t now) {
   const InstRecord& in = *p.inst;
   uint32_t cycles = std::max<uint32_t>(1, shared_bank_cycles(in.active_mask, in.access_bytes,
                                                               p.addrs, uint32_t(cfg_.shmem_banks)));
-  ++counters_->shmem_accesses;
-  counters_->shmem_bank_cycles += cycles;
+  stats::SmCounters& c = counters_[p.stream];
+  ++c.shmem_accesses;
+  c.shmem_bank_cycles += cycles;
   busy_until_ = now + cycles;
   slots_.expect(slot, 1);
   slots_.done(slot, 1, after(now + uint64_t(cfg_.shmem_latency) + cycles - 2, now), *completions_);
 }
 
 void LdstUnit::start_const(const Pending& p, uint32_t slot, uint64_t now) {
-  ++counters_->const_accesses;
+  ++counters_[p.stream].const_accesses;
   busy_until_ = now + 1;
   slots_.expect(slot, 1);
   slots_.done(slot, 1, after(now + const_latency(p, now) - 1, now), *completions_);
@@ -108,8 +109,10 @@ uint64_t LdstUnit::const_latency(const Pending& p, uint64_t now) {
   uint64_t line_addr = l1c_->line_of(p.addrs[lane]);
   if (cache::LineMeta* line = l1c_->find(line_addr)) {
     l1c_->touch(*line, now);
+    count_l1c(p.stream, true);
     return hit;
   }
+  count_l1c(p.stream, false);
   if (cache::LineMeta* victim = l1c_->victim(line_addr)) {
     l1c_->install(*victim, line_addr, now);
     victim->readable = 0xff;
@@ -123,9 +126,9 @@ bool LdstUnit::direct_step(uint64_t now) {
   const InstRecord& in = *cur_.inst;
   uint8_t kind = (in.flags & trace::kFlagAtomic) ? kMemAtomic
                  : (in.flags & trace::kFlagStore) ? kMemWrite : kMemRead;
-  MemRequest req{r.line_addr, cur_slot_ | kDirect, sm_, r.sector_mask, kind, r.bytes};
+  MemRequest req{r.line_addr, cur_slot_ | kDirect, sm_, r.sector_mask, kind, cur_.stream, r.bytes};
   if (!below_->send(req, now)) return false;
-  if (kind == kMemRead) counters_->l1d_bypass += std::popcount(r.sector_mask);
+  if (kind == kMemRead) counters_[cur_.stream].l1d_bypass += std::popcount(r.sector_mask);
   if (++next_req_ == nreq_) busy_ = false;
   return true;
 }
@@ -149,23 +152,24 @@ bool LdstUnit::global_step(uint64_t now) {
     cr.tag = cur_slot_;
     cr.type = type;
     cr.sector = uint8_t(s);
+    cr.stream = cur_.stream;
     cache::AccessResult res = l1d_->access(cr, now);
     if (res.outcome == cache::Outcome::RESERVATION_FAIL) {
-      ++counters_->l1d_reservation_fails;
+      ++counters_[cur_.stream].l1d_reservation_fails;
       return false;  // retry next cycle
     }
     done_sectors_ |= bit;
     if (store) {
-      ++counters_->l1d_writes;
+      ++counters_[cur_.stream].l1d_writes;
       if (!write_through_)  // write-back: the L1D takes the store
         slots_.done(cur_slot_, 1, after(now + uint64_t(cfg_.l1d_hit_latency) - 1, now), *completions_);
     } else if (res.outcome == cache::Outcome::HIT) {
-      ++counters_->l1d_hits;
+      ++counters_[cur_.stream].l1d_hits;
       slots_.done(cur_slot_, 1, after(now + uint64_t(cfg_.l1d_hit_latency) - 1, now), *completions_);
     } else {
-      ++counters_->l1d_misses;
+      ++counters_[cur_.stream].l1d_misses;
       if (res.outcome == cache::Outcome::MSHR_HIT || res.outcome == cache::Outcome::HIT_RESERVED)
-        ++counters_->l1d_mshr_merges;
+        ++counters_[cur_.stream].l1d_mshr_merges;
     }
   }
   done_sectors_ = 0;

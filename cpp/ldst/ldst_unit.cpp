@@ -10,8 +10,8 @@ namespace accelsim::ldst {
 using trace::InstRecord;
 
 LdstUnit::LdstUnit(const config::GpuConfig& cfg, uint16_t sm, MemPort* below,
-                   sm::CompletionQueue* completions, stats::SmCounters* counters)
-    : cfg_(cfg), sm_(sm), below_(below), completions_(completions), counters_(counters) {
+                   sm::CompletionQueue* completions)
+    : cfg_(cfg), sm_(sm), below_(below), completions_(completions) {
   coalescer_.group_threads = uint32_t(cfg.coalescer_threads);
   coalescer_.line_bytes = uint32_t(cfg.l1d_line);
   coalescer_.sector_bytes = uint32_t(cfg.l1d_sector);
@@ -37,13 +37,37 @@ void LdstUnit::set_l1d_size(int64_t bytes) {
   }
   l1d_bytes_ = bytes;
   l1d_.reset();
-  if (bytes >= cfg_.l1d_line) l1d_ = std::make_unique<cache::Cache>(cache::l1d_params(cfg_, bytes, 1));
+  if (bytes >= cfg_.l1d_line)
+    l1d_ = std::make_unique<cache::Cache>(cache::l1d_params(cfg_, bytes, stat_.slots));
+  attach_l1d_counters();
 }
 
-void LdstUnit::issue(const InstRecord& inst, const uint64_t* addrs, uint16_t warp, uint64_t) {
-  queue_[(head_ + queued_) % queue_.size()] = Pending{&inst, addrs, warp};
+void LdstUnit::count_into(const stats::SmStatSlots& slots) {
+  stat_ = slots;
+  counters_ = slots.events;
+  if (l1d_ && l1d_->params().stream_slots != slots.slots) {  // rebuild with the run's slots
+    l1d_.reset();
+    set_l1d_size(l1d_bytes_);
+  }
+  attach_l1d_counters();
+}
+
+// The L1D is rebuilt at kernel boundaries; its counts live in the run's family.
+void LdstUnit::attach_l1d_counters() {
+  if (l1d_ && stat_.l1d) l1d_->count_into(stat_.l1d, stat_.l1d_fails);
+}
+
+void LdstUnit::count_l1c(uint8_t stream, bool hit) {
+  cache::Outcome o = hit ? cache::Outcome::HIT : cache::Outcome::MISS;
+  size_t row = size_t(stream) * cache::kAccessTypes + size_t(cache::AccessType::CONST_R);
+  ++stat_.l1c[row * cache::kOutcomes + size_t(o)];
+}
+
+void LdstUnit::issue(const InstRecord& inst, const uint64_t* addrs, uint16_t warp, uint8_t stream,
+                     uint64_t) {
+  queue_[(head_ + queued_) % queue_.size()] = Pending{&inst, addrs, warp, stream};
   ++queued_;
-  ++counters_->mem_insts;
+  ++counters_[stream].mem_insts;
 }
 
 // Latencies are load-to-use from issue; the access stage runs the cycle after
@@ -84,7 +108,7 @@ bool LdstUnit::send(uint64_t now) {
   const cache::OutRequest& out = q.front();
   uint8_t kind = out.write ? kMemWrite : kMemRead;
   uint32_t token = out.write ? (out.tag | kDirect) : 0;
-  MemRequest req{out.line_addr, token, sm_, out.sector_mask, kind, out.bytes};
+  MemRequest req{out.line_addr, token, sm_, out.sector_mask, kind, out.stream, out.bytes};
   if (!below_->send(req, now)) return false;
   q.pop();
   return true;

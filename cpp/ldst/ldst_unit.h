@@ -16,6 +16,7 @@
 #include "ldst/mem_port.h"
 #include "sm/completion.h"
 #include "stats/sm_counters.h"
+#include "stats/sm_stat_slots.h"
 #include "trace/inst_record.h"
 
 namespace accelsim::ldst {
@@ -23,7 +24,9 @@ namespace accelsim::ldst {
 class LdstUnit {
  public:
   LdstUnit(const config::GpuConfig& cfg, uint16_t sm, MemPort* below,
-           sm::CompletionQueue* completions, stats::SmCounters* counters);
+           sm::CompletionQueue* completions);
+  // Counts per stream slot into these (SM events, L1D, L1C); see Sm::count_into.
+  void count_into(const stats::SmStatSlots& slots);
 
   // Kernel boundary: rebuilds the L1D at `bytes` (adaptive L1 / shared split).
   void set_l1d_size(int64_t bytes);
@@ -31,7 +34,9 @@ class LdstUnit {
 
   bool can_accept() const { return queued_ < queue_.size(); }
   // `addrs` = the instruction's 32 lane addresses (kept alive by the CTA).
-  void issue(const trace::InstRecord& inst, const uint64_t* addrs, uint16_t warp, uint64_t now);
+  // `stream` = the warp's stream slot: every access it causes counts there.
+  void issue(const trace::InstRecord& inst, const uint64_t* addrs, uint16_t warp, uint8_t stream,
+             uint64_t now);
 
   // Pipeline stages, in the order the SM calls them each cycle.
   bool deliver(uint64_t now);  // responses from below fill L1D, complete loads
@@ -50,6 +55,7 @@ class LdstUnit {
     const trace::InstRecord* inst = nullptr;
     const uint64_t* addrs = nullptr;
     uint16_t warp = 0;
+    uint8_t stream = 0;
   };
   static constexpr uint32_t kDirect = 1u << 31;  // token: bypass/atomic, low bits = slot
 
@@ -69,7 +75,10 @@ class LdstUnit {
   uint16_t sm_;
   MemPort* below_;
   sm::CompletionQueue* completions_;
-  stats::SmCounters* counters_;
+  stats::SmCounters* counters_ = nullptr;  // [stream slot]
+  stats::SmStatSlots stat_;
+  void attach_l1d_counters();
+  void count_l1c(uint8_t stream, bool hit);
   CoalescerParams coalescer_;
   std::unique_ptr<cache::Cache> l1d_;
   std::unique_ptr<cache::TagArray> l1c_;  // null = perfect constant cache

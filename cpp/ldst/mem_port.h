@@ -9,6 +9,7 @@
 #include "base/byte_mask.h"
 #include "sim/clocked.h"
 #include "sm/ready_heap.h"
+#include "stats/counter_registry.h"
 
 namespace accelsim::ldst {
 
@@ -18,6 +19,7 @@ struct MemRequest {
   uint16_t sm = 0;
   uint8_t sector_mask = 0;  // 32 B sectors of the line
   uint8_t kind = 0;         // MemKind
+  uint8_t stream = 0;       // stream slot that caused it (statistics below L1)
   ByteMask bytes;           // writes/atomics: line-relative bytes written (none = whole sectors)
 };
 
@@ -48,6 +50,10 @@ class MemPort {
     sim::Clocked* component;
   };
   virtual std::vector<ClockedPart> clocked_parts() { return {}; }
+  // Registers its counter families (L2, DRAM, interconnect; per stream slot)
+  // in the run's registry and counts there from now on. A model without
+  // statistics (a test double) registers nothing.
+  virtual void register_stats(stats::CounterRegistry&) {}
 };
 
 }  // namespace accelsim::ldst

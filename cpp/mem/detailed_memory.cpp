@@ -38,9 +38,9 @@ DetailedMemory::DetailedMemory(const config::GpuConfig& cfg, uint32_t num_sms)
       amap_(AddressMapParams::from_config(cfg)),
       pool_(pool_capacity(cfg, num_sms)),
       icnt_(icnt::request_network(cfg), icnt::reply_network(cfg), "gpu.icnt"),
-      sms_(num_sms, nullptr),
       req_active_(size_t(cfg.memory_partitions * cfg.l2_slices_per_partition)),
       rep_active_(num_sms),
+      sms_(num_sms, nullptr),
       copy_(uint32_t(cfg.l2_line), uint32_t(cfg.l2_sector),
             uint64_t(std::llround(1000.0 * double(period_ps(cfg.core_clock)) / double(cfg.copy_bandwidth)))) {
   if (uint32_t(cfg.sm_count) != num_sms)
@@ -100,7 +100,10 @@ void DetailedMemory::wake_partition(uint32_t p, uint64_t t) {
 }
 
 bool DetailedMemory::send(const ldst::MemRequest& req, uint64_t now) {
-  if (pool_.full()) return false;
+  if (pool_.full()) {
+    count_stall(req.stream, 0);
+    return false;
+  }
   InFlight r;
   r.bytes = req.bytes;
   r.line_addr = req.line_addr;
@@ -108,17 +111,22 @@ bool DetailedMemory::send(const ldst::MemRequest& req, uint64_t now) {
   r.sm = req.sm;
   r.sector_mask = req.sector_mask;
   r.kind = req.kind;
+  r.stream = req.stream;
   r.pending = req.sector_mask;
   if (r.sector_mask == 0) {  // nothing to move: answered at once
     sms_[req.sm]->push(now + 1, ldst::MemResponse{req.line_addr, req.token, 0, req.kind});
     return true;
   }
   const uint32_t size = request_bytes(r);
-  if (!icnt_.request().can_push(req.sm, size)) return false;
+  if (!icnt_.request().can_push(req.sm, size)) {
+    count_stall(req.stream, 0);  // the SM retries next cycle
+    return false;
+  }
   r.slice = uint16_t(amap_.global_slice(req.line_addr));
   const uint32_t id = pool_.alloc();
   pool_[id] = r;
   icnt_.request().push(req.sm, r.slice, size, IcntPacket{id});
+  count_flits(r.stream, 0, size);
   req_active_.add(r.slice);
   wake(kIcnt, now * core_period_);
   return true;
@@ -232,7 +240,12 @@ void DetailedMemory::drain_done(L2Slice& s, uint64_t t) {
       pool_.release(id);
       copy_.finished();
     } else {
-      if (!icnt_.reply().push(s.id(), r.sm, reply_bytes(r), IcntPacket{id})) break;
+      const uint32_t bytes = reply_bytes(r);
+      if (!icnt_.reply().push(s.id(), r.sm, bytes, IcntPacket{id})) {
+        count_stall(r.stream, 1);  // retried next L2 cycle
+        break;
+      }
+      count_flits(r.stream, 1, bytes);
       rep_active_.add(r.sm);
       wake(kIcnt, t);
     }

@@ -69,6 +69,9 @@ class DetailedMemory : public ldst::MemPort, public sim::Clocked {
   uint64_t copy_to_device(uint64_t address, uint64_t bytes, uint64_t now);
 
   MemorySummary summary() const;
+  // Per-stream families (l2.accesses/fails/atomics, dram.ops, icnt.flits and
+  // stall_cycles); see detailed_memory_stats.cpp.
+  void register_stats(stats::CounterRegistry& reg) override;
   bool idle() const;
 
   // Components, for tests and statistics.
@@ -95,6 +98,11 @@ class DetailedMemory : public ldst::MemPort, public sim::Clocked {
   void drain_done(L2Slice& s, uint64_t t);
   uint32_t request_bytes(const InFlight& r) const;
   uint32_t reply_bytes(const InFlight& r) const;
+  // Statistics at the event sites (no-ops until register_stats).
+  void count_flits(uint8_t stream, int dir, uint32_t bytes);
+  void count_stall(uint8_t stream, int dir) {
+    if (stalls_) ++stalls_[size_t(stream) * 2 + size_t(dir)];
+  }
   // First clock edge of domain d at or after t that it has not run yet.
   uint64_t edge(Domain d, uint64_t t) const;
   void wake(Domain d, uint64_t t) {
@@ -136,6 +144,7 @@ class DetailedMemory : public ldst::MemPort, public sim::Clocked {
   ActiveSet req_active_, rep_active_;
   std::vector<ldst::ResponseQueue*> sms_;
   CopyEngine copy_;
+  uint64_t *flits_ = nullptr, *stalls_ = nullptr;  // [stream][direction]
 };
 
 }  // namespace accelsim::mem

@@ -105,6 +105,7 @@ void L2Slice::apply_atomic(const InFlight& r, uint32_t sector, uint64_t now) {
   if (w.bytes.none()) w.bytes = ByteMask::range(sector * sector_bytes, sector_bytes);
   cache_.access(w, now);  // a write hit on a readable sector: never fails
   ++counters_.atomics;
+  if (atomics_by_stream_) ++atomics_by_stream_[r.stream];
 }
 
 uint64_t L2Slice::next_event_ps(uint64_t t_ps, uint64_t period_ps) const {

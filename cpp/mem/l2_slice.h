@@ -42,6 +42,9 @@ class L2Slice {
   cache::Cache& cache() { return cache_; }
   const cache::Cache& cache() const { return cache_; }
   const L2SliceCounters& counters() const { return counters_; }
+  // Atomics per stream slot from now on ([stream], the run's l2.atomics row
+  // for this slice; nullptr = off).
+  void count_atomics_into(uint64_t* by_stream) { atomics_by_stream_ = by_stream; }
 
   // Interconnect side: a request enters the ROP pipeline and reaches the
   // cache at `ready_ps`.
@@ -78,6 +81,7 @@ class L2Slice {
   TimedQueue<FillItem> fills_;    // DRAM data, ready in ps
   TimedQueue<uint32_t> done_;     // finished request ids
   L2SliceCounters counters_;
+  uint64_t* atomics_by_stream_ = nullptr;
 };
 
 }  // namespace accelsim::mem

@@ -27,7 +27,7 @@ uint64_t MemoryPartition::collect(L2Slice& s, uint64_t l2_now, uint64_t t_ps, ui
   if (!mq.front_ready(l2_now) || pipe_.full()) return 0;
   const cache::OutRequest& o = mq.front();
   const uint64_t ready = t_ps + latency_ps;
-  pipe_.push(Bound{o.line_addr, uint16_t(s.id()), o.sector_mask, o.write}, ready);
+  pipe_.push(Bound{o.line_addr, uint16_t(s.id()), o.sector_mask, o.write, o.stream}, ready);
   mq.pop();
   return ready;
 }
@@ -43,6 +43,7 @@ bool MemoryPartition::admit(const Bound& b) {
   r.column = d.column;
   r.size_bytes = uint32_t(std::popcount(b.sector_mask)) * sector_bytes_;
   r.is_write = b.write;
+  r.stream = b.stream;
   if (!b.write) {
     r.tag = free_reads_.back();
     free_reads_.pop_back();

@@ -49,6 +49,7 @@ class MemoryPartition {
     uint16_t slice;
     uint8_t sector_mask;
     bool write;
+    uint8_t stream;  // slot of the access that caused it (statistics)
   };
   struct Read {  // a DRAM read in flight; index = channel tag
     uint64_t line_addr;

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <bit>
 
+#include "cache/cache_types.h"
+#include "stats/mem_stat_slots.h"
+
 namespace accelsim::mem {
 
 namespace {
@@ -21,22 +24,53 @@ SimpleMemory::SimpleMemory(const config::GpuConfig& cfg, uint32_t num_sms)
       l2_bw_(uint64_t(cfg.l2_bandwidth)),
       dram_bw_(uint64_t(cfg.dram_bandwidth)),
       l2_tags_(make_l2_tags(cfg)),
-      sms_(num_sms, nullptr) {}
+      sms_(num_sms, nullptr),
+      by_slot_(1),
+      fill_ready_(l2_tags_.lines().size() * l2_tags_.sectors_per_line(), 0),
+      flit_bytes_(uint32_t(cfg.icnt_flit_size)) {}
+
+size_t SimpleMemory::line_index(const cache::LineMeta& line) {
+  return size_t(&line - l2_tags_.lines().data());
+}
 
 void SimpleMemory::connect(uint16_t sm, ldst::ResponseQueue* responses) { sms_[sm] = responses; }
 
-uint8_t SimpleMemory::l2_lookup(uint64_t line_addr, uint8_t sectors, uint64_t now) {
+SimpleMemory::Lookup SimpleMemory::l2_lookup(uint64_t line_addr, uint8_t sectors, uint64_t now,
+                                             const ldst::MemRequest* req) {
+  Lookup out;
   cache::LineMeta* line = l2_tags_.find(line_addr);
+  const bool was_present = line != nullptr;
   if (!line) {
     line = l2_tags_.victim(line_addr);
-    if (!line) return sectors;
+    if (!line) {  // every way pinned: served from DRAM without allocating
+      if (req) count_l2(*req, uint32_t(cache::Outcome::MISS), std::popcount(sectors));
+      return {sectors, 0};
+    }
     l2_tags_.install(*line, line_addr, now);
+    size_t first = line_index(*line) * l2_tags_.sectors_per_line();
+    std::fill_n(fill_ready_.begin() + first, l2_tags_.sectors_per_line(), 0);  // new tenant
   }
   l2_tags_.touch(*line, now);
-  uint8_t missing = sectors & ~line->readable;
+  out.missing = sectors & ~line->readable;
+  const size_t base = line_index(*line) * l2_tags_.sectors_per_line();
+  for (uint32_t s = 0; s < l2_tags_.sectors_per_line(); ++s) {
+    if (!(sectors >> s & 1)) continue;
+    cache::Outcome o = !was_present             ? cache::Outcome::MISS
+                       : (out.missing >> s & 1) ? cache::Outcome::SECTOR_MISS
+                       : fill_ready_[base + s] > now ? cache::Outcome::MSHR_HIT
+                                                     : cache::Outcome::HIT;
+    if (o == cache::Outcome::MSHR_HIT) out.in_flight = std::max(out.in_flight, fill_ready_[base + s]);
+    if (req) count_l2(*req, uint32_t(o), 1);
+  }
   line->readable |= sectors;
   line->allocated = true;
-  return missing;
+  return out;
+}
+
+// Records when the fetched sectors arrive, so later accesses merge with them.
+static void stamp_fills(std::vector<uint64_t>& ready, size_t base, uint8_t sectors, uint64_t at) {
+  for (uint32_t s = 0; sectors >> s; ++s)
+    if (sectors >> s & 1) ready[base + s] = at;
 }
 
 bool SimpleMemory::send(const ldst::MemRequest& req, uint64_t now) {
@@ -45,22 +79,30 @@ bool SimpleMemory::send(const ldst::MemRequest& req, uint64_t now) {
   // Queueing: the transfer starts when the bytes ahead of it have drained.
   uint64_t start = std::max(now, l2_bw_.next_free_cycle());
   l2_bw_.consume(now, bytes);
-  uint8_t missing = l2_lookup(req.line_addr, req.sector_mask, now);
+  Lookup l2 = l2_lookup(req.line_addr, req.sector_mask, now, &req);
   uint64_t ready = start + l2_latency_;
   if (req.kind == ldst::kMemWrite) {
-    ++counters_.l2_writes;  // write-validate: no DRAM read
+    SimpleMemoryCounters& c = by_slot_[req.stream];
+    ++c.l2_writes;  // write-validate: no DRAM read
   } else {
-    if (req.kind == ldst::kMemAtomic) ++counters_.l2_atomics;
-    uint32_t nmiss = std::popcount(missing);
-    counters_.l2_read_hits += nsec - nmiss;
-    counters_.l2_read_misses += nmiss;
+    SimpleMemoryCounters& c = by_slot_[req.stream];
+    if (req.kind == ldst::kMemAtomic) ++c.l2_atomics;
+    uint32_t nmiss = std::popcount(l2.missing);
+    c.l2_read_hits += nsec - nmiss;
+    c.l2_read_misses += nmiss;
+    ready = std::max(ready, l2.in_flight);  // merged: the data is not there yet
     if (nmiss) {
-      counters_.dram_reads += nmiss;
+      c.dram_reads += nmiss;
+      if (dram_) dram_[size_t(req.stream) * stats::kDramOps + size_t(stats::DramOp::READ)] += nmiss;
       uint64_t dstart = std::max(start, dram_bw_.next_free_cycle());
       dram_bw_.consume(start, uint64_t(nmiss) * sector_bytes_);
-      ready = dstart + dram_latency_;
+      ready = std::max(ready, dstart + dram_latency_);
+      if (const cache::LineMeta* line = l2_tags_.find(req.line_addr))
+        stamp_fills(fill_ready_, line_index(*line) * l2_tags_.sectors_per_line(), l2.missing,
+                    ready);
     }
   }
+  count_traffic(req, nsec, start - now);
   sms_[req.sm]->push(ready, ldst::MemResponse{req.line_addr, req.token, req.sector_mask, req.kind});
   return true;
 }

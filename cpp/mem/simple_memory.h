@@ -17,6 +17,8 @@ namespace accelsim::mem {
 struct SimpleMemoryCounters {
   uint64_t l2_read_hits = 0, l2_read_misses = 0, l2_writes = 0, l2_atomics = 0;
   uint64_t dram_reads = 0;  // sectors
+  SimpleMemoryCounters operator-(const SimpleMemoryCounters& o) const;
+  SimpleMemoryCounters& operator+=(const SimpleMemoryCounters& o);
 };
 
 class SimpleMemory : public ldst::MemPort {
@@ -29,18 +31,36 @@ class SimpleMemory : public ldst::MemPort {
 
   // Host-to-device copy: marks the copied sectors present in L2.
   void warm(uint64_t address, uint64_t bytes, uint64_t now);
-  const SimpleMemoryCounters& counters() const { return counters_; }
+  // Per stream slot (what that stream's requests did), and summed.
+  const SimpleMemoryCounters& counters(uint32_t slot) const { return by_slot_[slot]; }
+  SimpleMemoryCounters counters() const;
+  void register_stats(stats::CounterRegistry& reg) override;
 
  private:
-  // Sectors of req not yet in L2; installs/marks them present.
-  uint8_t l2_lookup(uint64_t line_addr, uint8_t sectors, uint64_t now);
+  struct Lookup {
+    uint8_t missing = 0;    // sectors not in L2 (fetched from DRAM now)
+    uint64_t in_flight = 0; // latest fill still on its way for a present sector
+  };
+  // Looks the sectors up, installs/marks them present, and counts the
+  // outcome of each (per stream slot) when `req` is given.
+  Lookup l2_lookup(uint64_t line_addr, uint8_t sectors, uint64_t now,
+                   const ldst::MemRequest* req = nullptr);
+  size_t line_index(const cache::LineMeta& line);
+  void count_l2(const ldst::MemRequest& req, uint32_t sector_outcome, uint32_t n);
+  void count_traffic(const ldst::MemRequest& req, uint32_t nsec, uint64_t waited);
 
   uint64_t l2_latency_, dram_latency_;
   uint32_t sector_bytes_;
   BandwidthLimiter l2_bw_, dram_bw_;
   cache::TagArray l2_tags_;
   std::vector<ldst::ResponseQueue*> sms_;
-  SimpleMemoryCounters counters_;
+  std::vector<SimpleMemoryCounters> by_slot_;  // sized by the stream slots
+  // A present sector's fill arrival (line index x sector): an access before
+  // then merges with the fill in flight (MSHR_HIT) and waits for it.
+  std::vector<uint64_t> fill_ready_;
+  uint32_t flit_bytes_;
+  // The run's families (see register_stats); null = not counted per stream.
+  uint64_t *l2_ = nullptr, *dram_ = nullptr, *flits_ = nullptr, *stalls_ = nullptr;
 };
 
 }  // namespace accelsim::mem

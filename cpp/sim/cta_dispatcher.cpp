@@ -5,14 +5,16 @@
 namespace accelsim::sim {
 
 CtaDispatcher::Kernel& CtaDispatcher::launch(KernelSource& src, const Occupancy& occ,
-                                             const std::vector<sm::UnitKind>& kinds, uint64_t start) {
+                                             const std::vector<sm::UnitKind>& kinds, uint64_t start,
+                                             uint8_t stream) {
   auto k = std::make_unique<Kernel>();
+  k->uid = next_uid_++;
   const trace::KernelInfo& info = src.info();
   k->src = &src;
   k->occ = occ;
   k->units.build(kinds, src.unit_class_names());
   k->shape = sm::CtaShape{info.id, occ.threads_per_cta, occ.warps_per_cta, occ.registers_per_cta,
-                          info.shmem_bytes, occ.ctas_per_sm, &k->units, &k->resident};
+                          info.shmem_bytes, occ.ctas_per_sm, &k->units, &k->resident, stream};
   k->start = start;
   k->have_next = src.next_block(k->next_tb);
   kernels_.push_back(std::move(k));
@@ -30,8 +32,9 @@ void CtaDispatcher::dispatch(std::vector<std::unique_ptr<sm::Sm>>& sms, uint64_t
     const size_t base = next_sm_;
     for (size_t i = 0; i < n && k->have_next; ++i) {
       sm::Sm& s = *sms[(base + i) % n];
-      if (s.launched_this_cycle(now) || !s.can_launch(k->shape)) continue;
+      if (s.launched_this_cycle(now) || !admit(s, (base + i) % n, *k)) continue;
       ++k->resident;  // before launch: an empty CTA retires inside it
+      k->first_cta = std::min(k->first_cta, now);
       s.launch(k->shape, k->next_tb, now);
       launched = true;
       next_sm_ = uint32_t((base + i + 1) % n);
@@ -39,6 +42,18 @@ void CtaDispatcher::dispatch(std::vector<std::unique_ptr<sm::Sm>>& sms, uint64_t
     }
   }
   if (tried) room_ = launched;  // nothing fitted: wait for a retirement
+}
+
+bool CtaDispatcher::admit(sm::Sm& s, size_t i, const Kernel& k) {
+  if (sm_kernel_[i] == k.uid) return s.can_launch(k.shape);
+  if (s.has_ctas())  // another kernel's CTAs are resident
+    return share_sms_ && sm_carveout_[i] == k.occ.shmem_carveout && s.can_launch(k.shape);
+  // Empty: set it up for k (L1D / shared split; L1 invalidated, as at a
+  // kernel boundary).
+  s.configure_kernel(k.occ.shmem_carveout);
+  sm_kernel_[i] = k.uid;
+  sm_carveout_[i] = k.occ.shmem_carveout;
+  return s.can_launch(k.shape);
 }
 
 uint64_t CtaDispatcher::next_cycle(uint64_t now) const {

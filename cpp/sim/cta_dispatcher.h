@@ -16,7 +16,14 @@ namespace accelsim::sim {
 
 class CtaDispatcher {
  public:
+  // `share_sms`: CTAs of different kernels may sit on one SM at once
+  // (concurrent_kernels_per_sm); otherwise an SM takes another kernel's CTAs
+  // only once it is empty, and kernels overlap side by side on separate SMs.
+  CtaDispatcher(size_t num_sms, bool share_sms)
+      : sm_kernel_(num_sms, kNoKernel), sm_carveout_(num_sms, 0), share_sms_(share_sms) {}
+
   struct Kernel {
+    uint64_t uid = 0;                 // launch order, unique in the run
     KernelSource* src = nullptr;
     Occupancy occ;
     sm::UnitMap units;
@@ -24,13 +31,15 @@ class CtaDispatcher {
     trace::ThreadBlockTrace next_tb;  // prefetched block, valid if have_next
     bool have_next = false;
     uint64_t start = 0;               // first cycle a CTA may launch
+    uint64_t first_cta = UINT64_MAX;  // cycle its first CTA landed on an SM
     uint32_t resident = 0;            // CTAs on SMs (SMs decrement on retirement)
     bool finished() const { return !have_next && resident == 0; }
   };
 
   // Registers a kernel whose CTAs may launch from cycle `start`.
+  // Its events count in stream slot `stream` (CtaShape::stream).
   Kernel& launch(KernelSource& src, const Occupancy& occ, const std::vector<sm::UnitKind>& kinds,
-                 uint64_t start);
+                 uint64_t start, uint8_t stream = 0);
   // Hands out CTAs that fit; call once per cycle.
   void dispatch(std::vector<std::unique_ptr<sm::Sm>>& sms, uint64_t now);
   // An SM retired a CTA: there may be room again.
@@ -39,9 +48,18 @@ class CtaDispatcher {
   uint64_t next_cycle(uint64_t now) const;
   // Forgets kernels that are finished.
   void drop_finished();
+  const std::deque<std::unique_ptr<Kernel>>& kernels() const { return kernels_; }
 
  private:
-  std::deque<std::unique_ptr<Kernel>> kernels_;  // stable addresses: SMs point into them
+  static constexpr uint64_t kNoKernel = UINT64_MAX;
+  // Whether SM i may take a CTA of k now; switches an empty SM to k.
+  bool admit(sm::Sm& s, size_t i, const Kernel& k);
+
+  std::deque<std::unique_ptr<Kernel>> kernels_;
+  std::vector<uint64_t> sm_kernel_;    // uid of the kernel an SM is set up for
+  std::vector<uint32_t> sm_carveout_;  // its shared-memory carve-out
+  bool share_sms_ = false;
+  uint64_t next_uid_ = 0;  // stable addresses: SMs point into them
   uint32_t next_sm_ = 0;
   bool room_ = true;
 };

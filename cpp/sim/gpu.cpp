@@ -1,15 +1,21 @@
-// GPU assembly and the per-kernel run loop.
+// GPU assembly and the run loop over the kernels in flight.
 #include "sim/gpu.h"
 
 #include <algorithm>
+#include <cstring>
+#include <type_traits>
 
 #include "base/error.h"
+#include "sim/gpu_stats.h"
 #include "sim/watchdog.h"
 
 namespace accelsim::sim {
 
-Gpu::Gpu(const config::GpuConfig& cfg, std::unique_ptr<ldst::MemPort> below)
-    : cfg_(cfg), clocks_(cfg), unit_kinds_(sm::unit_kinds_from_config(cfg)), below_(std::move(below)) {
+Gpu::Gpu(const config::GpuConfig& cfg, std::unique_ptr<ldst::MemPort> below,
+         std::shared_ptr<stats::RunStats> stats)
+    : cfg_(cfg), clocks_(cfg), unit_kinds_(sm::unit_kinds_from_config(cfg)), below_(std::move(below)),
+      stats_(stats ? std::move(stats) : std::make_shared<stats::RunStats>(1)),
+      dispatcher_(size_t(cfg.sm_count), cfg.concurrent_kernels_per_sm) {
   config::validate(cfg_);
   if (!below_) {
     if (cfg_.memory_model == "detailed") {
@@ -29,30 +35,35 @@ Gpu::Gpu(const config::GpuConfig& cfg, std::unique_ptr<ldst::MemPort> below)
     sms_.push_back(std::make_unique<sm::Sm>(cfg_, uint16_t(i), unit_kinds_, below_.get()));
   for (const auto& part : below_->clocked_parts())
     clocks_.attach(ClockDomains::Id(part.domain), part.component);
+  wire_stats();
 }
 
 Gpu::~Gpu() = default;
+
+// Every component registers its families before the kernel table is built.
+void Gpu::wire_stats() {
+  if (stats_->kernels) throw Error("a RunStats serves one GPU; this one is already wired");
+  events_family_ = stats_->registry.size();  // sm.events comes first
+  register_sm_families(stats_->registry, sms_);
+  below_->register_stats(stats_->registry);
+  stats_->seal();
+}
 
 void Gpu::memcpy_to_device(uint64_t address, uint64_t bytes) {
   if (simple_ && cfg_.memcpy_timing) simple_->warm(address, bytes, now_);
   if (detailed_) now_ = detailed_->copy_to_device(address, bytes, now_);
 }
 
-stats::SmCounters Gpu::sum_counters() const {
-  stats::SmCounters total;
-  for (const auto& s : sms_) total += s->counters();
-  return total;
-}
-
-void Gpu::begin_kernel(KernelSource& src, stats::KernelRecord& rec) {
+void Gpu::launch(KernelSource& src, stats::KernelRecord& rec, uint32_t slot, size_t row) {
+  if (slot >= stats_->registry.stream_slots()) throw Error("stream slot out of range");
   const trace::KernelInfo& info = src.info();
   Occupancy occ = compute_occupancy(cfg_, info);
-  for (auto& s : sms_) s->configure_kernel(occ.shmem_carveout);
   uint64_t start = now_ + uint64_t(cfg_.kernel_launch_latency);
-  kernel_ = &dispatcher_.launch(src, occ, unit_kinds_, start);
+  CtaDispatcher::Kernel& k = dispatcher_.launch(src, occ, unit_kinds_, start, uint8_t(slot));
   rec.id = info.id;
   rec.name = info.name;
   rec.stream = info.stream;
+  rec.stream_slot = slot;
   rec.launch_cycle = now_;
   rec.start_cycle = start;
   rec.grid_ctas = info.grid.count();
@@ -60,10 +71,11 @@ void Gpu::begin_kernel(KernelSource& src, stats::KernelRecord& rec) {
   rec.ctas_per_sm = occ.ctas_per_sm;
   rec.occupancy_limiter = occ.limiter;
   rec.theoretical_occupancy = occ.theoretical;
-  rec.l1d_size = uint64_t(sms_[0]->ldst().l1d_size());
-  before_ = sum_counters();
-  if (simple_) mem_before_ = simple_->counters();
-  if (detailed_) detailed_before_ = detailed_->summary();
+  int64_t l1 = cfg_.adaptive_l1_shmem ? cfg_.unified_l1_shmem_size - int64_t(occ.shmem_carveout)
+                                      : cfg_.l1d_size;
+  rec.l1d_size = uint64_t(std::max<int64_t>(0, l1));
+  mem::SimpleMemoryCounters mem_before = simple_ ? simple_->counters(slot) : mem::SimpleMemoryCounters{};
+  active_.push_back(Active{&k, &rec, row, stats_->kernels->begin(slot), mem_before});
 }
 
 bool Gpu::tick_sms(uint64_t& progress_at) {
@@ -83,8 +95,15 @@ uint64_t Gpu::next_cycle() const {
   return std::max(next, now_ + 1);
 }
 
-bool Gpu::run_kernel(KernelSource& src, stats::KernelRecord& rec, uint64_t cycle_limit) {
-  begin_kernel(src, rec);
+// The latest launch-latency end: before it, idling is waiting, not a deadlock.
+uint64_t Gpu::first_start() const {
+  uint64_t latest = 0;
+  for (const Active& a : active_) latest = std::max(latest, a.kernel->start);
+  return latest;
+}
+
+bool Gpu::run_until_kernel_done(uint64_t cycle_limit, std::vector<stats::KernelRecord*>& finished) {
+  if (active_.empty()) return true;
   Watchdog watchdog(uint64_t(cfg_.deadlock_cycles));
   watchdog.progress(now_);
   uint64_t progress_at = now_;
@@ -93,52 +112,70 @@ bool Gpu::run_kernel(KernelSource& src, stats::KernelRecord& rec, uint64_t cycle
     dispatcher_.dispatch(sms_, now_);                // CTAs onto SMs with room
     if (tick_sms(progress_at)) dispatcher_.cta_retired();
     watchdog.progress(progress_at);
-    if (kernel_->finished()) break;
+    if (collect_finished(finished)) return true;
     uint64_t next = next_cycle();
-    if (next > watchdog.deadline() && now_ >= kernel_->start) report_deadlock(watchdog.last_progress());
+    if (next > watchdog.deadline() && now_ >= first_start()) report_deadlock(watchdog.last_progress());
     if (next >= cycle_limit) {
       now_ = cycle_limit;
-      finish_kernel(rec);
+      for (Active& a : active_) finish(a, false);
       return false;
     }
     now_ = next;
   }
-  finish_kernel(rec);
+}
+
+bool Gpu::collect_finished(std::vector<stats::KernelRecord*>& finished) {
+  bool any = false;
+  for (Active& a : active_) {
+    if (!a.kernel->finished()) continue;
+    finish(a, true);
+    finished.push_back(a.rec);
+    any = true;
+  }
+  if (!any) return false;
+  std::erase_if(active_, [](const Active& a) { return a.kernel->finished(); });
+  dispatcher_.drop_finished();
   return true;
 }
 
-void Gpu::finish_kernel(stats::KernelRecord& rec) {
-  dispatcher_.drop_finished();
-  kernel_ = nullptr;
+// Times, and the kernel's counters: its stream slot's difference since launch.
+void Gpu::finish(Active& a, bool) {
   for (auto& s : sms_) s->account(now_);
+  stats::KernelRecord& rec = *a.rec;
   rec.end_cycle = now_;
-  rec.sm = sum_counters() - before_;
+  rec.first_cta_cycle = std::min(a.kernel->first_cta, now_);
+  stats_->kernels->finish(a.row, a.mark);
+  auto row = stats_->kernels->family_rows(events_family_).subspan(a.row * stats::kSmCounterFields,
+                                                           stats::kSmCounterFields);
+  static_assert(std::is_trivially_copyable_v<stats::SmCounters>);
+  std::memcpy(static_cast<void*>(&rec.sm), row.data(), sizeof(rec.sm));
   if (simple_) {
-    const auto& m = simple_->counters();
-    rec.l2_read_hits = m.l2_read_hits - mem_before_.l2_read_hits;
-    rec.l2_read_misses = m.l2_read_misses - mem_before_.l2_read_misses;
-    rec.l2_writes = m.l2_writes - mem_before_.l2_writes;
-    rec.dram_reads = m.dram_reads - mem_before_.dram_reads;
+    mem::SimpleMemoryCounters d = simple_->counters(a.rec->stream_slot) - a.mem_before;
+    rec.l2_read_hits = d.l2_read_hits;
+    rec.l2_read_misses = d.l2_read_misses;
+    rec.l2_writes = d.l2_writes;
+    rec.dram_reads = d.dram_reads;
   }
-  if (detailed_) {
-    const mem::MemorySummary m = detailed_->summary();
-    const mem::MemorySummary& b = detailed_before_;
-    rec.l2_read_hits = m.l2_read_hits - b.l2_read_hits;
-    rec.l2_read_misses = m.l2_read_misses - b.l2_read_misses;
-    rec.l2_writes = m.l2_writes - b.l2_writes;
-    rec.dram_reads = m.dram_reads - b.dram_reads;
-    rec.dram_writes = m.dram_writes - b.dram_writes;
-    rec.dram_activates = m.dram_activates - b.dram_activates;
-    rec.dram_row_hits = m.dram_row_hits - b.dram_row_hits;
-    rec.dram_row_misses = m.dram_row_misses - b.dram_row_misses;
+  if (detailed_) memory_fields_from_rows(rec, *stats_->kernels, a.row);
+}
+
+bool Gpu::run_kernel(KernelSource& src, stats::KernelRecord& rec, uint64_t cycle_limit) {
+  launch(src, rec, 0, stats_->kernels->add_row());
+  std::vector<stats::KernelRecord*> done;
+  while (true) {
+    if (!run_until_kernel_done(cycle_limit, done)) return false;
+    if (std::find(done.begin(), done.end(), &rec) != done.end()) return true;
   }
 }
 
 void Gpu::report_deadlock(uint64_t last_progress) const {
+  std::string names;
+  for (const Active& a : active_) names += (names.empty() ? "'" : ", '") + a.rec->name + "'";
   std::string msg = "deadlock: no progress for " + std::to_string(cfg_.deadlock_cycles) +
                     " cycles (last progress at cycle " + std::to_string(last_progress) +
-                    ") while kernel '" + kernel_->src->info().name + "' has work outstanding";
-  if (kernel_->have_next) msg += "; CTAs still waiting to launch";
+                    ") while kernel(s) " + names + " have work outstanding";
+  for (const auto& k : dispatcher_.kernels())
+    if (k->have_next) msg += "; CTAs still waiting to launch";
   for (const auto& s : sms_)
     if (s->has_ctas()) msg += "\n  gpu." + s->describe_wait(last_progress + cfg_.deadlock_cycles);
   msg += clocks_.describe_busy();

@@ -1,6 +1,8 @@
-// The GPU: SMs and the memory below them, built from one config; runs kernels
-// one after another (command-list order), dispatching CTAs under occupancy
-// limits and ticking only the SMs that have something to do.
+// The GPU: SMs and the memory below them, built from one config. Kernels are
+// launched onto it and run side by side (the stream scheduler decides when);
+// CTAs are dispatched under occupancy limits, and only the SMs that have
+// something to do are ticked. Every event counts into the run's statistics
+// (RunStats) in the stream slot of the kernel that caused it.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -17,19 +19,33 @@
 #include "sim/occupancy.h"
 #include "sm/sm.h"
 #include "stats/kernel_record.h"
+#include "stats/run_stats.h"
 
 namespace accelsim::sim {
 
 class Gpu {
  public:
   // `below` replaces the configured memory model (tests); null = from config.
-  explicit Gpu(const config::GpuConfig& cfg, std::unique_ptr<ldst::MemPort> below = nullptr);
+  // `stats` receives the counters (its stream slots bound the streams that
+  // may be told apart); null = a private one with a single slot.
+  explicit Gpu(const config::GpuConfig& cfg, std::unique_ptr<ldst::MemPort> below = nullptr,
+               std::shared_ptr<stats::RunStats> stats = nullptr);
   ~Gpu();
   Gpu(const Gpu&) = delete;
   Gpu& operator=(const Gpu&) = delete;
 
-  // Launches the kernel now and runs it until its last CTA retires, or until
-  // the core clock reaches `cycle_limit` (then returns false, record partial).
+  // Launches a kernel now, beside those in flight; its CTAs may start after
+  // the launch latency. Its events count in stream slot `slot`, its per-kernel
+  // counters go to kernel-table row `row`, its times and totals to `rec`
+  // (which must stay put until it finishes).
+  void launch(KernelSource& src, stats::KernelRecord& rec, uint32_t slot, size_t row);
+  // Runs until at least one kernel in flight finished (true; their records
+  // are appended to `finished`) or the core clock reaches `cycle_limit`
+  // (false; records of kernels in flight are filled in as partial).
+  bool run_until_kernel_done(uint64_t cycle_limit, std::vector<stats::KernelRecord*>& finished);
+  size_t kernels_in_flight() const { return active_.size(); }
+
+  // One kernel alone, start to end (tests, simple drivers): slot 0.
   bool run_kernel(KernelSource& src, stats::KernelRecord& rec, uint64_t cycle_limit = UINT64_MAX);
   // Host-to-device copy (warms L2 when memcpy_timing is set).
   void memcpy_to_device(uint64_t address, uint64_t bytes);
@@ -41,14 +57,23 @@ class Gpu {
   // The detailed memory model, or null when another model is in use.
   const mem::DetailedMemory* detailed_memory() const { return detailed_; }
   size_t num_sms() const { return sms_.size(); }
+  const std::shared_ptr<stats::RunStats>& stats() const { return stats_; }
 
  private:
-  void begin_kernel(KernelSource& src, stats::KernelRecord& rec);
+  struct Active {  // a launched kernel not yet finished
+    CtaDispatcher::Kernel* kernel;
+    stats::KernelRecord* rec;
+    size_t row;
+    stats::KernelCounters::Mark mark;
+    mem::SimpleMemoryCounters mem_before;
+  };
+  void wire_stats();
   bool tick_sms(uint64_t& progress_at);
   uint64_t next_cycle() const;
-  void finish_kernel(stats::KernelRecord& rec);
+  void finish(Active& a, bool complete);
+  bool collect_finished(std::vector<stats::KernelRecord*>& finished);
+  uint64_t first_start() const;
   [[noreturn]] void report_deadlock(uint64_t last_progress) const;
-  stats::SmCounters sum_counters() const;
 
   config::GpuConfig cfg_;
   ClockDomains clocks_;
@@ -57,12 +82,11 @@ class Gpu {
   mem::SimpleMemory* simple_ = nullptr;  // below_ when it is the simple model
   mem::DetailedMemory* detailed_ = nullptr;  // below_ when it is the detailed model
   std::vector<std::unique_ptr<sm::Sm>> sms_;
+  std::shared_ptr<stats::RunStats> stats_;
   CtaDispatcher dispatcher_;
-  const CtaDispatcher::Kernel* kernel_ = nullptr;  // the kernel being run
+  std::vector<Active> active_;
   uint64_t now_ = 0;
-  stats::SmCounters before_;
-  mem::SimpleMemoryCounters mem_before_;
-  mem::MemorySummary detailed_before_;
+  size_t events_family_ = 0;  // index of sm.events (a kernel's SmCounters row)
 };
 
 }  // namespace accelsim::sim

@@ -2,15 +2,18 @@
 // interpret them; and the options a run takes.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "config/gpu_config.h"
 #include "stats/kernel_record.h"
+#include "stats/run_stats.h"
 
 namespace accelsim::sim {
 
 struct RunOptions {
   uint64_t max_cycles = UINT64_MAX;  // stop the whole run at this core cycle
+  std::vector<uint32_t> kernels;     // kernel ids to simulate (trace ids); empty = all
 };
 
 struct RunResult {
@@ -20,6 +23,9 @@ struct RunResult {
   uint32_t max_warps_per_sm = 0;
   uint32_t sm_count = 0;
   uint64_t core_period_ps = 0;
+  // Counter families and per-kernel table (row i = kernels[i]); shared so
+  // that Python views of the counters outlive this result safely.
+  std::shared_ptr<stats::RunStats> stats;
 };
 
 // An empty result for a GPU of this config.

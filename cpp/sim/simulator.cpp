@@ -25,7 +25,8 @@ RunResult empty_result(const config::GpuConfig& cfg) {
 }
 
 std::unique_ptr<WorkloadRun> Simulator::start(const std::string& path, const RunOptions& opts) {
-  return std::make_unique<WorkloadRun>(cfg_, isa(), path, opts);
+  auto registry = isa();
+  return std::make_unique<WorkloadRun>(cfg_, registry, workload_from_commands(path), opts);
 }
 
 RunResult Simulator::run(const std::string& path, const RunOptions& opts) {
@@ -36,17 +37,10 @@ RunResult Simulator::run(const std::string& path, const RunOptions& opts) {
 }
 
 RunResult Simulator::run(std::vector<std::unique_ptr<KernelSource>>& kernels, const RunOptions& opts) {
-  Gpu gpu(cfg_);
-  RunResult result = empty_result(cfg_);
-  for (auto& k : kernels) {
-    result.kernels.emplace_back();
-    if (!gpu.run_kernel(*k, result.kernels.back(), opts.max_cycles)) {
-      result.completed = false;
-      break;
-    }
+  WorkloadRun run(cfg_, nullptr, workload_from_sources(kernels), opts);
+  while (run.step()) {
   }
-  result.total_cycles = gpu.now();
-  return result;
+  return run.result();
 }
 
 }  // namespace accelsim::sim

@@ -26,7 +26,7 @@ class Simulator {
   RunResult run(const std::string& path, const RunOptions& opts = {});
   // The same, one kernel per WorkloadRun::step() (the run owns its GPU).
   std::unique_ptr<WorkloadRun> start(const std::string& path, const RunOptions& opts = {});
-  // Kernels given directly, run in order.
+  // Kernels given directly, scheduled by their streams like a command list.
   RunResult run(std::vector<std::unique_ptr<KernelSource>>& kernels, const RunOptions& opts = {});
 
  private:

@@ -15,6 +15,7 @@ struct CtaShape {
   uint32_t max_ctas_per_sm = 1;  // occupancy limit for this kernel
   const UnitMap* units = nullptr;  // ISA class -> unit kind for this kernel
   uint32_t* resident = nullptr;    // the kernel's count of CTAs on SMs (decremented on retire)
+  uint8_t stream = 0;              // stream slot: every event of the CTA counts there
 };
 
 }  // namespace accelsim::sm

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "cache/cache_types.h"
+
 namespace accelsim::sm {
 
 FetchUnit::FetchUnit(const config::GpuConfig& cfg)
@@ -21,15 +23,23 @@ void FetchUnit::invalidate() {
     if (line.allocated) icache_->invalidate(line);
 }
 
-uint64_t FetchUnit::fetch_latency(const Warp& w, uint64_t now, stats::SmCounters& counters) {
-  if (!icache_) return 1;
+void FetchUnit::count_l1i(const Warp& w, bool hit) {
+  cache::Outcome o = hit ? cache::Outcome::HIT : cache::Outcome::MISS;
+  size_t row = size_t(w.stream) * cache::kAccessTypes + size_t(cache::AccessType::INST_R);
+  ++l1i_[row * cache::kOutcomes + size_t(o)];
+}
+
+uint64_t FetchUnit::fetch_latency(const Warp& w, uint64_t now) {
+  if (!icache_) return count_l1i(w, true), 1;  // perfect: every fetch hits
   // Kernel code is modelled at its trace PC; one access per fetch.
   uint64_t line_addr = icache_->line_of(w.head().pc);
   if (cache::LineMeta* hit = icache_->find(line_addr)) {
     icache_->touch(*hit, now);
+    count_l1i(w, true);
     return 1;
   }
-  ++counters.icache_misses;
+  count_l1i(w, false);
+  ++events_[w.stream].icache_misses;
   if (cache::LineMeta* victim = icache_->victim(line_addr)) {
     icache_->install(*victim, line_addr, now);
     victim->readable = 0xff;
@@ -37,14 +47,14 @@ uint64_t FetchUnit::fetch_latency(const Warp& w, uint64_t now, stats::SmCounters
   return 1 + miss_latency_;
 }
 
-bool FetchUnit::cycle(std::vector<Warp>& warps, uint64_t now, stats::SmCounters& counters) {
+bool FetchUnit::cycle(std::vector<Warp>& warps, uint64_t now) {
   uint32_t fetched = 0;
   while (size_ > 0 && fetched < width_) {
     Warp& w = warps[ring_[head_]];
     head_ = (head_ + 1) % ring_.size();
     --size_;
     if (!w.active || w.finished || !w.ibuffer_empty() || w.all_issued()) continue;
-    w.decode_ready = std::max(w.decode_ready, now + fetch_latency(w, now, counters));
+    w.decode_ready = std::max(w.decode_ready, now + fetch_latency(w, now));
     w.decoded_end = std::min(w.count, w.next_issue + ibuffer_entries_);
     ++fetched;
   }

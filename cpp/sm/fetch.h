@@ -25,11 +25,17 @@ class FetchUnit {
   }
   bool idle() const { return size_ == 0; }
   // One fetch cycle: serves the oldest requests; true if any warp was fetched for.
-  bool cycle(std::vector<Warp>& warps, uint64_t now, stats::SmCounters& counters);
+  bool cycle(std::vector<Warp>& warps, uint64_t now);
   void invalidate();
+  // Per stream slot: SM event counters, and L1I [access type][outcome].
+  void count_into(stats::SmCounters* events, uint64_t* l1i) { events_ = events, l1i_ = l1i; }
 
  private:
-  uint64_t fetch_latency(const Warp& w, uint64_t now, stats::SmCounters& counters);
+  uint64_t fetch_latency(const Warp& w, uint64_t now);
+  void count_l1i(const Warp& w, bool hit);
+
+  stats::SmCounters* events_ = nullptr;
+  uint64_t* l1i_ = nullptr;
 
   uint32_t width_, ibuffer_entries_;
   uint64_t miss_latency_;

@@ -12,7 +12,8 @@ Sm::Sm(const config::GpuConfig& cfg, uint16_t id, const std::vector<UnitKind>& k
       max_warps_(uint32_t(cfg.max_threads_per_sm / cfg.warp_size)),
       issue_width_(uint32_t(cfg.issue_width)),
       fetch_(cfg),
-      ldst_(cfg, id, below, &completions_, &counters_) {
+      ldst_(cfg, id, below, &completions_) {
+  count_into_own_storage();
   warps_.resize(max_warps_);
   ctas_.resize(size_t(cfg.max_ctas_per_sm));
   uint32_t schedulers = uint32_t(cfg.schedulers_per_sm);
@@ -29,13 +30,13 @@ Sm::Sm(const config::GpuConfig& cfg, uint16_t id, const std::vector<UnitKind>& k
 void Sm::tick(uint64_t now) {
   now_ = now;
   progress_ = false;
-  ++counters_.ticks;
+  ++counters_[tick_slot_].ticks;
   progress_ |= ldst_.deliver(now);  // data back from L1D / below
   writeback(now);                   // results retire, scoreboard released
   progress_ |= ldst_.send(now);     // L1D misses leave for the level below
   progress_ |= ldst_.access(now);   // LD/ST head instruction accesses memory
   issue(now);                       // schedulers issue to units / LD/ST
-  progress_ |= fetch_.cycle(warps_, now, counters_);  // refill instruction buffers
+  progress_ |= fetch_.cycle(warps_, now);  // refill instruction buffers
   if (progress_) last_progress_ = now;
   wake_ = compute_wake(now);
 }
@@ -53,8 +54,10 @@ uint64_t Sm::compute_wake(uint64_t now) const {
 void Sm::account(uint64_t now) {
   if (now <= accounted_until_) return;
   uint64_t dt = now - accounted_until_;
-  counters_.warp_cycles += uint64_t(used_warps_) * dt;
-  if (resident_ctas_ > 0) counters_.active_cycles += dt;
+  for (uint32_t s = 0; s < stat_.slots; ++s) {  // each stream's share of the SM
+    counters_[s].warp_cycles += uint64_t(slot_warps_[s]) * dt;
+    if (slot_ctas_[s] > 0) counters_[s].active_cycles += dt;
+  }
   accounted_until_ = now;
 }
 

@@ -18,6 +18,7 @@
 #include "sm/sched/warp_scheduler.h"
 #include "sm/warp.h"
 #include "stats/sm_counters.h"
+#include "stats/sm_stat_slots.h"
 #include "trace/trace_reader.h"
 
 namespace accelsim::sm {
@@ -50,7 +51,11 @@ class Sm {
   // Accounts resident-warp cycles up to `now` (occupancy statistics).
   void account(uint64_t now);
 
-  const stats::SmCounters& counters() const { return counters_; }
+  // Counts into the run's families from now on (per stream slot); until
+  // then into its own single-slot storage.
+  void count_into(const stats::SmStatSlots& slots);
+  // Its event counters summed over stream slots.
+  stats::SmCounters counters() const;
   const ldst::LdstUnit& ldst() const { return ldst_; }
   // Test/trace hook: when set, every issue is appended (cycle, warp slot, pc).
   struct IssueEvent {
@@ -85,6 +90,10 @@ class Sm {
   bool head_ready(const Warp& w, uint64_t now) const;
   bool may_issue(Warp& w, uint16_t slot, SubCore& sc, uint64_t now);
   void refresh_candidate(Warp& w);
+  void count_into_own_storage();
+  void count_stall(const Warp& w, stats::StallReason r) {
+    ++stat_.stalls[w.stream * stats::kStallReasons + int(r)];
+  }
   void arrive_at_barrier(Warp& w);
   void release_barrier(Cta& c);
   void maybe_finish(uint16_t slot);
@@ -101,7 +110,11 @@ class Sm {
   std::vector<UnitSet> unit_sets_;
   std::vector<SubCore> subcores_;
   CompletionQueue completions_;
-  stats::SmCounters counters_;
+  stats::SmStatSlots stat_;              // where events are counted
+  std::vector<uint64_t> own_stats_;      // storage until count_into()
+  stats::SmCounters* counters_ = nullptr;  // stat_.events, indexed by stream slot
+  std::vector<uint32_t> slot_warps_, slot_ctas_;  // resident per stream slot (occupancy)
+  uint8_t tick_slot_ = 0;                // stream of the latest CTA: owner of SM ticks
   FetchUnit fetch_;
   ldst::LdstUnit ldst_;
   // occupancy bookkeeping

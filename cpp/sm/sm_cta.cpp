@@ -50,6 +50,7 @@ void Sm::launch(const CtaShape& shape, trace::ThreadBlockTrace& tb, uint64_t now
     warp.cta_slot = uint16_t(cslot);
     warp.warp_in_cta = uint16_t(w);
     warp.scheduler = uint8_t(slot % subcores_.size());
+    warp.stream = shape.stream;
     warp.active = true;
     warp.finished = warp.count == 0;
     c.warp_slots[w] = uint16_t(slot);
@@ -65,7 +66,10 @@ void Sm::launch(const CtaShape& shape, trace::ThreadBlockTrace& tb, uint64_t now
   used_warps_ += shape.warps;
   used_regs_ += shape.registers;
   used_shmem_ += shape.shmem_bytes;
-  ++counters_.ctas_launched;
+  ++counters_[shape.stream].ctas_launched;
+  slot_warps_[shape.stream] += shape.warps;
+  ++slot_ctas_[shape.stream];
+  tick_slot_ = shape.stream;
   wake_ = now;
   if (c.warps_alive == 0) retire_cta(uint16_t(cslot));
 }
@@ -84,6 +88,8 @@ void Sm::retire_cta(uint16_t cslot) {
   used_regs_ -= c.shape.registers;
   used_shmem_ -= c.shape.shmem_bytes;
   if (c.shape.resident) --*c.shape.resident;
+  slot_warps_[c.shape.stream] -= c.shape.warps;
+  --slot_ctas_[c.shape.stream];
   ++retired_;
 }
 

@@ -22,6 +22,7 @@ bool Sm::may_issue(Warp& w, uint16_t slot, SubCore& sc, uint64_t now) {
     return false;
   if (!w.scoreboard.collides(w.head())) return true;
   w.waits_on_register = true;
+  count_stall(w, stats::StallReason::SCOREBOARD);
   refresh_candidate(w);
   sc.scheduler->long_stall(slot);
   return false;
@@ -75,7 +76,7 @@ bool Sm::issue_one(Warp& w, uint16_t slot, SubCore& sc, uint64_t now) {
   const CtaShape& shape = ctas_[w.cta_slot].shape;
   switch (in.unit) {
     case trace::kUnitMem: {
-      if (!ldst_.can_accept()) return false;
+      if (!ldst_.can_accept()) return count_stall(w, stats::StallReason::LDST_FULL), false;
       const auto& tb = ctas_[w.cta_slot].trace;
       const uint64_t* addrs = (in.flags & trace::kFlagHasAddrs) ? tb.addrs.data() + in.addr_offset
                                                                 : nullptr;
@@ -85,7 +86,7 @@ bool Sm::issue_one(Warp& w, uint16_t slot, SubCore& sc, uint64_t now) {
       } else {
         ++w.pending_stores;
       }
-      ldst_.issue(in, addrs, slot, now);
+      ldst_.issue(in, addrs, slot, w.stream, now);
       break;
     }
     case trace::kUnitBarrier:
@@ -98,7 +99,7 @@ bool Sm::issue_one(Warp& w, uint16_t slot, SubCore& sc, uint64_t now) {
       int kind = shape.units ? shape.units->kind_of(in.unit) : UnitMap::kNoUnit;
       if (kind == UnitMap::kNoUnit) break;  // no unit executes it: behaves as a NOP
       int pipe = sc.units->free_pipeline(kind, now);
-      if (pipe < 0) return false;
+      if (pipe < 0) return count_stall(w, stats::StallReason::UNIT_BUSY), false;
       uint64_t ready = sc.units->occupy(kind, pipe, now);
       if (in.dst != trace::kNoReg) {
         w.scoreboard.reserve(in.dst);
@@ -110,14 +111,17 @@ bool Sm::issue_one(Warp& w, uint16_t slot, SubCore& sc, uint64_t now) {
   if (issue_log_) issue_log_->push_back(IssueEvent{now, slot, in.pc});
   ++w.next_issue;
   if (w.ibuffer_empty() && !w.all_issued()) fetch_.request(slot);
-  ++counters_.warp_insts;
-  counters_.thread_insts += std::popcount(in.active_mask);
+  stats::SmCounters& c = counters_[w.stream];
+  ++c.warp_insts;
+  c.thread_insts += std::popcount(in.active_mask);
+  ++stat_.insts[w.stream * stats::kInstClasses + std::min<int>(in.unit, stats::kInstClasses - 1)];
   return true;
 }
 
 void Sm::arrive_at_barrier(Warp& w) {
   Cta& c = ctas_[w.cta_slot];
   w.at_barrier = true;
+  count_stall(w, stats::StallReason::BARRIER);
   refresh_candidate(w);
   ++c.at_barrier;
   if (c.at_barrier < c.warps_alive) return;

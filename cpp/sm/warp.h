@@ -21,6 +21,7 @@ struct Warp {
   uint16_t cta_slot = 0;
   uint16_t warp_in_cta = 0;
   uint8_t scheduler = 0;
+  uint8_t stream = 0;                        // stream slot of its kernel (statistics)
   bool active = false;                       // slot holds a live warp
   bool at_barrier = false;
   bool waits_on_register = false;            // head collided; cleared by a writeback

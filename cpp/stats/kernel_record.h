@@ -11,8 +11,11 @@ struct KernelRecord {
   uint32_t id = 0;
   std::string name;
   uint64_t stream = 0;
+  uint32_t stream_slot = 0;   // dense id of the stream in the run's statistics
+  bool skipped = false;       // not selected (kernel selection): never simulated
   uint64_t launch_cycle = 0;  // command reached the GPU
   uint64_t start_cycle = 0;   // first CTA could start (after launch latency)
+  uint64_t first_cta_cycle = 0;  // first CTA landed on an SM (later when SMs are busy)
   uint64_t end_cycle = 0;     // last CTA retired
   uint64_t grid_ctas = 0;
   uint32_t threads_per_cta = 0;

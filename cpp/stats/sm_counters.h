@@ -1,6 +1,7 @@
 // Counters one SM keeps; contiguous plain integers so that a per-kernel number
 // is the difference of two snapshots (kernels run one after another).
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 namespace accelsim::stats {
@@ -29,4 +30,12 @@ struct SmCounters {
   SmCounters operator-(const SmCounters& o) const;
 };
 
+}  // namespace accelsim::stats
+
+namespace accelsim::stats {
+// The struct is viewed as a row of a counter family (plain uint64 words).
+static_assert(sizeof(SmCounters) % sizeof(uint64_t) == 0);
+// Field names in declaration order: the labels of that family's last dimension.
+extern const char* const kSmCounterNames[];
+constexpr size_t kSmCounterFields = sizeof(SmCounters) / sizeof(uint64_t);
 }  // namespace accelsim::stats

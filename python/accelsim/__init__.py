@@ -18,6 +18,7 @@ _LAZY = {
     "load_sim_tidy": "accelsim.correlation",
     "read_profile": "accelsim.correlation",
     "SimResult": "accelsim.sim",
+    "load_result": "accelsim.stats",
     "Simulator": "accelsim.sim",
     "Trace": "accelsim.trace",
     "open_trace": "accelsim.trace",

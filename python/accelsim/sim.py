@@ -9,6 +9,8 @@ from pathlib import Path
 from accelsim import _core
 from accelsim._paths import data_dir
 from accelsim.errors import ConfigError
+from accelsim.kernel_selection import parse_kernels
+from accelsim.stats.result_api import StatsResultMixin
 
 __all__ = ["SimResult", "Simulator"]
 
@@ -38,9 +40,11 @@ def _workload_path(workload) -> str:
 
 
 @dataclass
-class SimResult:
+class SimResult(StatsResultMixin):
     """What one run produced. ``kernels`` (a pandas DataFrame, built on first
-    access) has one row per kernel launch."""
+    access) has one row per kernel (skipped ones marked ``skipped``); the
+    statistics API (``streams``, ``counters``, ``frame``, ``tidy``, ``save``)
+    comes from StatsResultMixin."""
 
     columns: dict                     # per-kernel columns as the core returned them
     total_cycles: int
@@ -51,6 +55,11 @@ class SimResult:
     core_period_ps: int
     wall_time_s: float
     extra: dict = field(default_factory=dict)
+    _stats: object = None             # the core's RunStats (counter families)
+
+    @property
+    def name(self) -> str:
+        return Path(self.workload).parent.name if self.workload else "sim"
 
     @property
     def kernels(self):
@@ -87,6 +96,7 @@ class SimResult:
             "thread_instructions": self.thread_instructions,
             "wall_time_s": self.wall_time_s,
             "kernels": self.kernels.to_dict(orient="records"),
+            "streams": self.streams.to_dict(orient="records"),
         }
 
     def __repr__(self) -> str:
@@ -105,26 +115,33 @@ class Simulator:
         isa = Path(isa_dir) if isa_dir is not None else data_dir() / "isa"
         self._core = _core.Simulator(self._values, str(isa))
 
-    def run(self, workload, max_cycles: int | None = None, on_kernel=None) -> SimResult:
+    def run(self, workload, max_cycles: int | None = None, on_kernel=None,
+            kernels=None) -> SimResult:
         """Simulate ``workload`` (a kernelslist.g, a folder holding one, a kernel
         trace, or an object with a ``path``) to completion, or until the core
         clock reaches ``max_cycles`` (then ``completed`` is False).
 
+        ``kernels``: simulate only these kernel ids (``"3,5-9"`` or a list);
+        the others are skipped (rows with ``skipped`` True, no statistics).
+        Kernels on different streams overlap (see the config's
+        ``max_concurrent_kernels`` and ``concurrent_kernels_per_sm``).
+
         The GIL is released while each kernel runs; control returns to Python
         between kernels, where ``on_kernel(row)`` (a dict of that kernel's
-        columns) is called and Ctrl-C takes effect."""
+        columns) is called for every kernel that finished, and Ctrl-C takes effect."""
         path = _workload_path(workload)
         start = time.perf_counter()
-        run = self._core.start(path, max_cycles)
+        run = self._core.start(path, max_cycles, parse_kernels(kernels))
         while run.step():
             if on_kernel is not None:
-                on_kernel(run.last_kernel())
+                for row in run.finished_kernels():
+                    on_kernel(row)
         raw = run.result()
         wall = time.perf_counter() - start
         return SimResult(columns=raw["kernels"], total_cycles=raw["total_cycles"],
                          completed=raw["completed"], config_name=self.config_name, workload=path,
                          sm_count=raw["sm_count"], core_period_ps=raw["core_period_ps"],
-                         wall_time_s=wall)
+                         wall_time_s=wall, _stats=raw["stats"])
 
     def __repr__(self) -> str:
         return f"<Simulator config={self.config_name}>"

@@ -1,4 +1,4 @@
-"""``accelsim run PATH --config NAME [--set key=value ...] [--json]``."""
+"""``accelsim run PATH --config NAME [--set key=value ...] [--kernels 3,5-9] [--save DIR] [--json]``."""
 from __future__ import annotations
 
 import json
@@ -11,6 +11,10 @@ def register(sub) -> None:
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override a config value (repeatable)")
     parser.add_argument("--max-cycles", type=int, default=None, help="stop after this many cycles")
+    parser.add_argument("--kernels", default=None, metavar="IDS",
+                        help="simulate only these kernel ids, e.g. 3,5-9 (others are skipped)")
+    parser.add_argument("--save", default=None, metavar="DIR",
+                        help="write the result's tables (tidy, kernels, streams, counters) to DIR")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.set_defaults(func=_run)
 
@@ -21,12 +25,14 @@ def _run(args) -> int:
     from accelsim.sim import Simulator
 
     cfg = load_config(args.config).with_overrides(parse_overrides(args.set))
-    result = Simulator(cfg).run(args.path, max_cycles=args.max_cycles)
+    result = Simulator(cfg).run(args.path, max_cycles=args.max_cycles, kernels=args.kernels)
+    if args.save:
+        result.save(args.save)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
         return 0
-    cols = ["id", "name", "cycles", "warp_instructions", "thread_instructions", "ipc",
-            "occupancy", "l1d_hits", "l1d_misses"]
+    cols = ["id", "name", "stream", "cycles", "warp_instructions", "thread_instructions", "ipc",
+            "occupancy", "l1d_hits", "l1d_misses", "skipped"]
     table = result.kernels[cols].copy()
     table["name"] = table["name"].str.slice(0, 32)
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))

@@ -1,0 +1,67 @@
+#include "stats/counter_registry.h"
+
+#include "base/error.h"
+
+namespace accelsim::stats {
+
+CounterRegistry::CounterRegistry(size_t stream_slots) {
+  if (stream_slots == 0 || stream_slots > 256)
+    throw ConfigError("stream_slots", "stream slots must be 1..256, got " +
+                                          std::to_string(stream_slots));
+  stream_ids_.resize(stream_slots);
+  for (size_t i = 0; i < stream_slots; ++i) stream_ids_[i] = i;  // until told otherwise
+}
+
+CounterFamily& CounterRegistry::add(std::string name, std::string component, std::string unit,
+                                    std::string doc, std::vector<Dim> dims) {
+  if (find(name)) throw Error("counter family '" + name + "' registered twice");
+  for (const Dim& d : dims)
+    if (d.kind == DimKind::Stream && d.size() != stream_slots())
+      throw Error(name + ": stream dimension has " + std::to_string(d.size()) +
+                  " slots, the registry " + std::to_string(stream_slots()));
+  families_.push_back(std::make_unique<CounterFamily>(std::move(name), std::move(component),
+                                                      std::move(unit), std::move(doc),
+                                                      std::move(dims)));
+  return *families_.back();
+}
+
+CounterFamily* CounterRegistry::find(const std::string& name) {
+  for (auto& f : families_)
+    if (f->name() == name) return f.get();
+  return nullptr;
+}
+
+const CounterFamily* CounterRegistry::find(const std::string& name) const {
+  return const_cast<CounterRegistry*>(this)->find(name);
+}
+
+void CounterRegistry::set_stream_id(size_t slot, uint64_t stream) {
+  if (slot >= stream_ids_.size())
+    throw Error("stream slot " + std::to_string(slot) + " out of range");
+  stream_ids_[slot] = stream;
+}
+
+Snapshot CounterRegistry::snapshot() const {
+  Snapshot s;
+  s.values.reserve(families_.size());
+  for (const auto& f : families_) s.values.emplace_back(f->values().begin(), f->values().end());
+  return s;
+}
+
+void CounterRegistry::reset() {
+  for (auto& f : families_) f->reset();
+}
+
+Snapshot difference(const Snapshot& after, const Snapshot& before) {
+  if (after.values.size() != before.values.size())
+    throw Error("snapshots of different registries");
+  Snapshot d = after;
+  for (size_t f = 0; f < d.values.size(); ++f) {
+    if (d.values[f].size() != before.values[f].size())
+      throw Error("snapshots of different registries");
+    for (size_t i = 0; i < d.values[f].size(); ++i) d.values[f][i] -= before.values[f][i];
+  }
+  return d;
+}
+
+}  // namespace accelsim::stats
