@@ -271,3 +271,56 @@ TEST_CASE("589-refresh-keeps-its-schedule-across-idle-time") {
   }
   CHECK(lat[1] < lat[0] + 450);  // at most one refresh (tRFC ~ 400 core cycles) in the way
 }
+
+TEST_CASE("590-per-stream-families-agree-with-the-components-own-counters") {
+  // Loads (L2 misses, then hits), stores that evict dirty lines, atomics:
+  // what the run's families counted per stream adds up to what the slices,
+  // channels and crossbar counted themselves.
+  config::GpuConfig cfg = detailed_config(2);
+  cfg.memory_partitions = 1;  // one small L2: the second sweep evicts dirty lines
+  cfg.l2_slices_per_partition = 1;
+  cfg.l2_size = 24 * 128 * 4;  // 4 sets of 24 ways
+  sim::Gpu gpu(cfg);
+  BlockBuilder b(2);
+  for (int w = 0; w < 2; ++w) {
+    for (int i = 0; i < 64; ++i) {  // 256 lines through a 96-line L2
+      const uint64_t base = 0x100000 + uint64_t(w * 64 + i) * 128;
+      b.mem(w, -1, 10, trace::kMemGlobal, trace::kFlagStore, 4, unit_stride(base));
+      b.mem(w, 1, 10, trace::kMemGlobal, kLoadBypass, 4, unit_stride(base + (1u << 20)));
+    }
+    b.mem(w, 3, 10, trace::kMemGlobal, trace::kFlagAtomic, 4, [](int) { return uint64_t(0x300000); });
+    b.add(w, iadd(2, {1, 3})).add(w, exit_inst());
+  }
+  stats::KernelRecord rec = run(gpu, {b}, 64);
+  const mem::DetailedMemory& m = *gpu.detailed_memory();
+  const mem::MemorySummary s = m.summary();
+  const stats::CounterRegistry& reg = gpu.stats()->registry;
+  auto total = [&](const char* name) {
+    uint64_t t = 0;
+    for (uint64_t v : reg.find(name)->values()) t += v;
+    return t;
+  };
+  // The slice caches count into the family: same totals as the summary.
+  CHECK_EQ(rec.l2_read_hits, s.l2_read_hits);
+  CHECK_EQ(rec.l2_read_misses, s.l2_read_misses);
+  CHECK_EQ(rec.l2_writes, s.l2_writes);
+  CHECK_EQ(total("l2.atomics"), s.l2_atomics);
+  CHECK_EQ(s.l2_atomics, 2u);
+  // DRAM: per request, activates and row hits; reads and writes in sectors.
+  const stats::CounterFamily& dram = *reg.find("dram.ops");
+  uint64_t ops[4] = {0, 0, 0, 0};
+  for (size_t i = 0; i < dram.size(); ++i) ops[i % 4] += dram.values()[i];
+  CHECK_EQ(ops[2], s.dram_activates);
+  CHECK_EQ(ops[3], s.dram_row_hits);
+  CHECK(s.dram_writes > 0);   // dirty lines were written back...
+  CHECK(ops[1] >= s.dram_writes);  // ...and each write moved at least a sector
+  CHECK(ops[0] >= s.dram_reads && ops[0] == rec.dram_reads);
+  // Interconnect: every flit the crossbars moved, by direction.
+  const stats::CounterFamily& fl = *reg.find("icnt.flits");
+  uint64_t req = 0, rep = 0;
+  for (uint32_t src = 0; src < 2; ++src) req += m.interconnect().request().source_counter(src, icnt::PortCounter::flits);
+  for (uint32_t src = 0; src < m.slice_count(); ++src)
+    rep += m.interconnect().reply().source_counter(src, icnt::PortCounter::flits);
+  CHECK_EQ(fl.at({0, 0}), req);
+  CHECK_EQ(fl.at({0, 1}), rep);
+}
