@@ -27,3 +27,19 @@ def test_bench_cli_quick_json():
 def test_cases_cover_the_published_targets():
     names = {c.name for c in CASES}
     assert {"bfs", "vecadd", "copy_float4", "compute_bound", "pointer_chase"} <= names
+
+
+def test_bench_config_and_overrides_reach_the_simulation():
+    detailed = run_bench(quick=True, cases=["pointer_chase"])[0]
+    simple = run_bench(quick=True, cases=["pointer_chase"], overrides={"memory_model": "simple"})[0]
+    assert detailed["warp_insts"] == simple["warp_insts"]
+    assert detailed["cycles"] != simple["cycles"]  # different memory models, different timing
+
+
+def test_bench_rejects_a_bad_override_before_running():
+    import pytest
+
+    import accelsim
+
+    with pytest.raises(accelsim.ConfigError, match="memory_modl"):
+        run_bench(quick=True, cases=["pointer_chase"], overrides={"memory_modl": "simple"})

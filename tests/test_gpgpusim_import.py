@@ -18,6 +18,17 @@ def test_every_published_config_imports(shared, name):
         assert u.reason and u.line > 0 and u.reason != "not known to accelsim", u
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_every_published_config_simulates_on_the_detailed_model(shared, name, tmp_path):
+    from accelsim.tracegen.examples import write_vecadd
+
+    d = shared / "accelsim_configs" / name
+    cfg = accelsim.import_gpgpusim_config(d / "gpgpusim.config", d / "trace.config")
+    assert cfg.memory_model == "detailed"  # the file describes the whole memory system
+    r = accelsim.Simulator(cfg).run(write_vecadd(tmp_path / "w", n=2048))
+    assert r.completed and r.kernels.dram_reads.sum() + r.kernels.l2_read_hits.sum() > 0
+
+
 def test_qv100_values(shared):
     d = shared / "accelsim_configs" / "SM7_QV100"
     cfg = accelsim.import_gpgpusim_config(d / "gpgpusim.config", d / "trace.config")

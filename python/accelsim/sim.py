@@ -34,7 +34,7 @@ def _core_dict(config) -> tuple[dict, str]:
 def _workload_path(workload) -> str:
     """kernelslist.g, a folder holding one, a single kernel trace, or an object
     with a ``path`` (e.g. what ``accelsim.open_trace`` returns)."""
-    from accelsim.trace.workload import resolve_trace_path
+    from accelsim.trace.paths import resolve_trace_path
 
     return str(resolve_trace_path(getattr(workload, "path", workload)))
 

@@ -28,7 +28,9 @@ def status_mb(key):
     import resource
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
-sim = accelsim.Simulator(sys.argv[2] if sys.argv[2] != "-" else None)
+spec = json.loads(sys.argv[2])
+cfg = accelsim.load_config(spec["config"]).with_overrides(spec["overrides"])
+sim = accelsim.Simulator(cfg)
 before = status_mb("VmRSS")
 t = time.perf_counter()
 r = sim.run(sys.argv[1])
@@ -55,8 +57,9 @@ def shared_trace(name: str) -> Path | None:
     return None
 
 
-def _measure(workload: Path, config: str | None) -> dict:
-    proc = subprocess.run([sys.executable, "-c", _CHILD, str(workload), config or "-"],
+def _measure(workload: Path, config: str, overrides: dict) -> dict:
+    spec = json.dumps({"config": str(config), "overrides": overrides})
+    proc = subprocess.run([sys.executable, "-c", _CHILD, str(workload), spec],
                           capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(f"benchmark process failed on {workload}:\n{proc.stderr.strip()}")
@@ -77,12 +80,21 @@ def _row(case: BenchCase, m: dict) -> dict:
     return row
 
 
+DEFAULT_CONFIG = "QV100"  # what `accelsim run` simulates by default (detailed memory)
+
+
 def run_bench(quick: bool = False, cases: list[str] | None = None, config: str | None = None,
-              progress=None) -> list[dict]:
+              progress=None, overrides: dict | None = None) -> list[dict]:
     """Measures every case (or those named); returns one dict per case with
     wall_s, cycles, warp_insts, cycles_per_s, warp_insts_per_s, peak_rss_mb,
     speedup_vs_ref, meets_target. `quick` shrinks the generated workloads and
-    skips the real trace (for tests). Cases without their data are skipped."""
+    skips the real trace (for tests). Cases without their data are skipped.
+    `config` (default QV100) and `overrides` choose what is simulated, e.g.
+    ``overrides={"memory_model": "simple"}`` for the fast fidelity level."""
+    config = config or DEFAULT_CONFIG
+    overrides = dict(overrides or {})
+    from accelsim.config import load_config
+    load_config(config).with_overrides(overrides)  # bad names fail here, not in a child
     selected = [c for c in CASES if cases is None or c.name in cases]
     if cases is not None and len(selected) != len(cases):
         known = ", ".join(c.name for c in CASES)
@@ -97,5 +109,5 @@ def run_bench(quick: bool = False, cases: list[str] | None = None, config: str |
                 continue
             if progress:
                 progress(case.name)
-            rows.append(_row(case, _measure(workload, config)))
+            rows.append(_row(case, _measure(workload, config, overrides)))
     return rows

@@ -1,4 +1,4 @@
-"""``accelsim bench [--json] [--quick] [--case NAME ...]``."""
+"""``accelsim bench [--json] [--quick] [--case NAME ...] [--config NAME] [--set key=value ...]``."""
 from __future__ import annotations
 
 import json
@@ -11,7 +11,9 @@ def register(sub) -> None:
     parser.add_argument("--quick", action="store_true", help="tiny workloads (smoke test)")
     parser.add_argument("--case", action="append", default=None, metavar="NAME",
                         help="run only this case (repeatable)")
-    parser.add_argument("--config", default=None, help="config name or path (default: built-in QV100-like)")
+    parser.add_argument("--config", default="QV100", help="config name or path (default: QV100)")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="override a config value, e.g. memory_model=simple (repeatable)")
     parser.set_defaults(func=_bench)
 
 
@@ -27,9 +29,11 @@ def _fmt(v) -> str:
 
 def _bench(args) -> int:
     from accelsim.bench import run_bench
+    from accelsim.cli.config_cmd import parse_overrides
 
     quiet = args.json
     rows = run_bench(quick=args.quick, cases=args.case, config=args.config,
+                     overrides=parse_overrides(args.set),
                      progress=None if quiet else lambda n: print(f"running {n} ...", file=sys.stderr))
     if args.json:
         print(json.dumps(rows, indent=2))

@@ -37,6 +37,9 @@ def import_gpgpusim_config(*paths, name: str | None = None) -> Config:
     entries["exec_units"] = exec_units(options, unmodelled_sink(unmodelled))
     _derive_l2_size(options, entries)
     _derive_dram_type(options, entries)
+    # The file describes the whole memory system (crossbar, L2 slices, DRAM
+    # timing), which only the detailed model uses.
+    entries.setdefault("memory_model", "detailed")
     label = name or _name_from(paths[0])
     return Config.from_entries(entries, label, str(paths[0]), unmodelled=unmodelled)
 

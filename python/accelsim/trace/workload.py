@@ -4,28 +4,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from accelsim import _core
-from accelsim.errors import TraceError
 from accelsim.trace._isa import isa_registry
 from accelsim.trace.kernel import MIX_COLUMNS, Kernel
+from accelsim.trace.paths import resolve_trace_path
 
 KERNEL_COLUMNS = ["id", "name", "grid", "block", "shmem", "nregs", "stream", "binary_version",
                   "thread_blocks", "warp_instructions", "thread_instructions", "path"]
-
-
-def resolve_trace_path(path) -> Path:
-    """A kernelslist.g, a folder holding one, or a single kernel trace."""
-    p = Path(path)
-    if p.is_dir():
-        listed = p / "kernelslist.g"
-        if listed.is_file():
-            return listed
-        kernels = sorted(p.glob("kernel-*.traceg*"))
-        if len(kernels) == 1:
-            return kernels[0]
-        raise TraceError(f"{p}: no kernelslist.g in this folder", path=str(p), field="kernelslist.g")
-    if not p.exists():
-        raise TraceError(f"{p}: no such file or folder", path=str(p), field="file")
-    return p
 
 
 class Trace:

@@ -1,0 +1,23 @@
+"""Where a workload's trace is, from what a user passes (no NumPy needed:
+a simulation run resolves its path without loading the trace tools)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from accelsim.errors import TraceError
+
+
+def resolve_trace_path(path) -> Path:
+    """A kernelslist.g, a folder holding one, or a single kernel trace."""
+    p = Path(path)
+    if p.is_dir():
+        listed = p / "kernelslist.g"
+        if listed.is_file():
+            return listed
+        kernels = sorted(p.glob("kernel-*.traceg*"))
+        if len(kernels) == 1:
+            return kernels[0]
+        raise TraceError(f"{p}: no kernelslist.g in this folder", path=str(p), field="kernelslist.g")
+    if not p.exists():
+        raise TraceError(f"{p}: no such file or folder", path=str(p), field="file")
+    return p
