@@ -25,3 +25,14 @@ def shared():
     if data is None:
         pytest.skip("../shared/data (real traces, configs, hardware data) is not present")
     return data
+
+
+@pytest.fixture(autouse=True)
+def _temp_files_stay_in_pytest_tmp(tmp_path, monkeypatch):
+    """What the code under test (and the processes it starts: notebooks, the
+    CLI) puts in the system temp folder lands in this test's tmp_path, which
+    pytest cleans up, instead of piling up in /tmp."""
+    import tempfile
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))

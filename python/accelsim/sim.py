@@ -66,7 +66,10 @@ class SimResult(StatsResultMixin):
         if "_kernels" not in self.extra:
             import pandas as pd
 
-            self.extra["_kernels"] = pd.DataFrame(self.columns)
+            frame = pd.DataFrame(self.columns)
+            if "cycles" in frame:  # at the core clock, as the profiler's kernel duration
+                frame["duration_ns"] = frame["cycles"] * (self.core_period_ps / 1000.0)
+            self.extra["_kernels"] = frame
         return self.extra["_kernels"]
 
     @property
