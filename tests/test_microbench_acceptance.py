@@ -41,7 +41,7 @@ def _params():
         yield pytest.param(name, hw, marks=marks, id=name)
 
 
-@pytest.mark.parametrize("name, hw_value", _params())
+@pytest.mark.parametrize("name, hw_value", list(_params()))
 def test_within_five_percent_of_titan_v(titanv, name, hw_value):
     m = run(name, titanv)
     assert m.hw_value == pytest.approx(hw_value, abs=0.05)

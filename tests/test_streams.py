@@ -187,3 +187,25 @@ def test_cli_run_kernels_and_save(chase, tmp_path, capsys):
     assert "True" in out  # skipped kernels are listed as such
     back = accelsim.load_result(tmp_path / "out")
     assert list(back.kernels.skipped) == [True, False, False, True]
+
+
+def test_concurrent_streams_are_deterministic_across_parallel_simulators(chase, model):
+    """Two simulators in two threads (the GIL released) give the same cycles
+    and every counter family the same, element for element."""
+    import threading
+
+    results = [None, None]
+
+    def work(i):
+        results[i] = accelsim.Simulator(model).run(chase)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    a, b = results
+    assert a.total_cycles == b.total_cycles and a.kernels.equals(b.kernels)
+    assert a.families() == b.families()
+    for family in a.families():
+        assert np.array_equal(a.counters(family), b.counters(family)), family
