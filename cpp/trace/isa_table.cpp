@@ -48,6 +48,17 @@ bool valid_name(std::string_view s) {
   return true;
 }
 
+// Next line with content, '#' comment cut off: the table files and
+// versions.txt share this layout. False at end of file.
+bool next_content_line(LineSource& src, std::string_view& line) {
+  while (src.next(line)) {
+    size_t hash = line.find('#');
+    if (hash != std::string_view::npos) line = line.substr(0, hash);
+    if (!Tokens(line).done()) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 IsaTable IsaTable::load(const std::string& path) {
@@ -63,11 +74,7 @@ void IsaTable::load_into(const std::string& path, int depth) {
   if (depth > 8) throw TraceError(path, 0, "include", "includes nested deeper than 8 (a cycle?)");
   LineSource src(path);
   std::string_view line;
-  while (src.next(line)) {
-    size_t hash = line.find('#');
-    if (hash != std::string_view::npos) line = line.substr(0, hash);
-    Tokens tok(line);
-    if (tok.done()) continue;
+  while (next_content_line(src, line)) {
     Tokens peek(line);
     if (peek.next() == "include") {
       std::string_view target = trim(peek.rest());
@@ -148,11 +155,8 @@ IsaRegistry::IsaRegistry(const std::string& dir) : dir_(dir) {
   LineSource src(list);
   std::unordered_map<std::string, std::shared_ptr<IsaTable>> loaded;
   std::string_view line;
-  while (src.next(line)) {
-    size_t hash = line.find('#');
-    if (hash != std::string_view::npos) line = line.substr(0, hash);
+  while (next_content_line(src, line)) {
     Tokens tok(line);
-    if (tok.done()) continue;
     uint32_t version;
     std::string_view v = tok.next(), file = tok.next();
     if (!parse_u32(v, version))
