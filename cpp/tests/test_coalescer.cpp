@@ -3,22 +3,15 @@
 #include "cache/cache_types.h"
 #include "ldst/coalescer.h"
 #include "tests/harness.h"
+#include "tests/ldst_test_util.h"
 
 #include <bit>
 
 using namespace accelsim::ldst;
+using accelsim::testing::Lanes;
+using accelsim::testing::strided;
 
 namespace {
-
-struct Lanes {
-  uint64_t a[32] = {};
-};
-
-Lanes strided(uint64_t base, uint64_t stride) {
-  Lanes l;
-  for (int i = 0; i < 32; ++i) l.a[i] = base + i * stride;
-  return l;
-}
 
 uint32_t total_sectors(const CoalescedBuffer& out, uint32_t n) {
   uint32_t s = 0;

@@ -1,20 +1,13 @@
 // 45x: shared memory bank conflicts (32 banks x 4 B).
 #include "ldst/shared_banks.h"
 #include "tests/harness.h"
+#include "tests/ldst_test_util.h"
 
 using accelsim::ldst::shared_bank_cycles;
+using accelsim::testing::Lanes;
+using accelsim::testing::strided;
 
 namespace {
-
-struct Lanes {
-  uint64_t a[32] = {};
-};
-
-Lanes strided(uint64_t base, uint64_t stride) {
-  Lanes l;
-  for (int i = 0; i < 32; ++i) l.a[i] = base + i * stride;
-  return l;
-}
 
 constexpr uint32_t kAll = 0xFFFFFFFFu;
 

@@ -5,15 +5,12 @@
 
 using namespace accelsim;
 using namespace accelsim::trace;
-using accelsim::testing::header;
-using accelsim::testing::isa_registry;
-using accelsim::testing::one_warp;
-using accelsim::testing::write_temp;
+using namespace accelsim::testing;
 
 namespace {
 
 ThreadBlockTrace read_one(const std::string& name, const std::string& text) {
-  KernelTraceReader r(write_temp(name, text), isa_registry());
+  KernelTraceReader r = temp_reader(name, text);
   ThreadBlockTrace tb;
   CHECK(r.next_block(tb));
   CHECK(!r.next_block(tb));

@@ -6,17 +6,14 @@
 
 using namespace accelsim;
 using namespace accelsim::trace;
-using accelsim::testing::header;
-using accelsim::testing::isa_registry;
-using accelsim::testing::one_warp;
-using accelsim::testing::write_temp;
+using namespace accelsim::testing;
 
 namespace {
 
 // The TraceError reading all of `text` raises (fails the test if none).
 TraceError error_of(const std::string& name, const std::string& text) {
   try {
-    KernelTraceReader r(write_temp(name, text), isa_registry());
+    KernelTraceReader r = temp_reader(name, text);
     ThreadBlockTrace tb;
     while (r.next_block(tb)) {
     }
@@ -41,7 +38,7 @@ TEST_CASE("231-old-layout-interleaved-warps-grouped") {
       "0 0 0 1 0010 ffffffff 0 EXIT 0 0\n"
       "0 0 0 0 0010 ffffffff 1 R2 LDG.E.64 1 R4 8 1 0x100 8\n"
       "0 0 0 0 0020 ffffffff 0 EXIT 0 0\n#END_TB\n";
-  KernelTraceReader r(write_temp("old.traceg", old_header() + body), isa_registry());
+  KernelTraceReader r = temp_reader("old.traceg", old_header() + body);
   CHECK_EQ(r.info().tracer_version, 1);
   ThreadBlockTrace tb;
   CHECK(r.next_block(tb));

@@ -25,6 +25,12 @@ inline std::string write_temp(const std::string& name, const std::string& text) 
   return path;
 }
 
+// A reader over `text`, written to the temp folder as `name` (the reader is
+// neither copied nor moved: returned by guaranteed elision).
+inline trace::KernelTraceReader temp_reader(const std::string& name, const std::string& text) {
+  return trace::KernelTraceReader(write_temp(name, text), isa_registry());
+}
+
 // A v<version> header for a 1-block kernel of `threads` threads.
 inline std::string header(int version, int threads = 32, bool lineinfo = false) {
   return "-kernel name = k\n-kernel id = 1\n-grid dim = (1,1,1)\n-block dim = (" + std::to_string(threads) +
