@@ -15,13 +15,29 @@ void open_rows(DramChannel& ch, std::initializer_list<uint32_t> banks, std::vect
   run(ch, 0, 40, done);
   done.clear();
 }
+
+// The channel under test with its completions and command log. Rows in
+// `open` (if any: otherwise the channel starts untouched at cycle 0) are
+// opened first and the log attached after, so it holds only the commands the
+// test itself causes. Tests unpack it (`auto& [ch, log, done] = b;`) so
+// their bodies name the parts directly.
+struct Bench {
+  DramChannel ch;
+  std::vector<CommandRecord> log;
+  std::vector<DramCompletion> done;
+
+  explicit Bench(const DramChannelConfig& cfg, std::initializer_list<uint32_t> open = {}) : ch(cfg, "dram0") {
+    if (open.size() > 0) open_rows(ch, open, done);
+    ch.set_command_log(&log);
+  }
+  Bench(const Bench&) = delete;  // ch points at log
+  Bench& operator=(const Bench&) = delete;
+};
 }  // namespace
 
 TEST_CASE("501-read-closed-row-latency") {
-  DramChannel ch(small_config(), "dram0");
-  std::vector<CommandRecord> log;
-  ch.set_command_log(&log);
-  std::vector<DramCompletion> done;
+  Bench b(small_config());
+  auto& [ch, log, done] = b;
   CHECK(ch.push(rd(7, 0, 3)));
   run(ch, 0, 30, done);
   CHECK_EQ(done.size(), size_t{1});
@@ -34,9 +50,8 @@ TEST_CASE("501-read-closed-row-latency") {
 }
 
 TEST_CASE("502-row-hit-latency") {
-  DramChannel ch(small_config(), "dram0");
-  std::vector<DramCompletion> done;
-  open_rows(ch, {0}, done);
+  Bench b(small_config(), {0});
+  auto& [ch, log, done] = b;
   CHECK(ch.push(rd(8, 0, 1)));
   run(ch, 40, 60, done);
   CHECK_EQ(done.size(), size_t{1});
@@ -46,10 +61,8 @@ TEST_CASE("502-row-hit-latency") {
 }
 
 TEST_CASE("503-activates-to-different-banks-tRRD-apart") {
-  DramChannel ch(small_config(), "dram0");
-  std::vector<CommandRecord> log;
-  ch.set_command_log(&log);
-  std::vector<DramCompletion> done;
+  Bench b(small_config());
+  auto& [ch, log, done] = b;
   CHECK(ch.push(rd(1, 0, 1)));
   CHECK(ch.push(rd(2, 1, 1)));
   CHECK(ch.push(rd(3, 2, 1)));
@@ -59,10 +72,8 @@ TEST_CASE("503-activates-to-different-banks-tRRD-apart") {
 }
 
 TEST_CASE("504-activate-to-activate-same-bank-tRC") {
-  DramChannel ch(small_config(), "dram0");
-  std::vector<CommandRecord> log;
-  ch.set_command_log(&log);
-  std::vector<DramCompletion> done;
+  Bench b(small_config());
+  auto& [ch, log, done] = b;
   CHECK(ch.push(rd(1, 0, 1)));
   CHECK(ch.push(rd(2, 0, 2)));
   run(ch, 0, 60, done);
@@ -72,10 +83,8 @@ TEST_CASE("504-activate-to-activate-same-bank-tRC") {
 }
 
 TEST_CASE("505-precharge-not-before-tRAS") {
-  DramChannel ch(small_config(), "dram0");
-  std::vector<CommandRecord> log;
-  ch.set_command_log(&log);
-  std::vector<DramCompletion> done;
+  Bench b(small_config());
+  auto& [ch, log, done] = b;
   CHECK(ch.push(rd(1, 0, 1)));
   CHECK(ch.push(rd(2, 0, 2)));
   run(ch, 0, 60, done);
@@ -86,10 +95,8 @@ TEST_CASE("505-precharge-not-before-tRAS") {
 TEST_CASE("506-precharge-to-activate-tRP") {
   DramChannelConfig cfg = small_config();
   cfg.timing[TimingParam::tRC] = 10;  // make tRP the binding rule
-  DramChannel ch(cfg, "dram0");
-  std::vector<CommandRecord> log;
-  ch.set_command_log(&log);
-  std::vector<DramCompletion> done;
+  Bench b(cfg);
+  auto& [ch, log, done] = b;
   CHECK(ch.push(rd(1, 0, 1)));
   CHECK(ch.push(rd(2, 0, 2)));
   run(ch, 0, 60, done);
@@ -100,11 +107,8 @@ TEST_CASE("506-precharge-to-activate-tRP") {
 }
 
 TEST_CASE("507-column-spacing-tCCDL-same-group-tCCD-across") {
-  DramChannel ch(small_config(), "dram0");
-  std::vector<CommandRecord> log;
-  std::vector<DramCompletion> done;
-  open_rows(ch, {0, 4, 1}, done);  // banks 0 and 4: group 0; bank 1: group 1
-  ch.set_command_log(&log);
+  Bench b(small_config(), {0, 4, 1});  // banks 0 and 4: group 0; bank 1: group 1
+  auto& [ch, log, done] = b;
   CHECK(ch.push(rd(1, 0, 1)));
   CHECK(ch.push(rd(2, 4, 1)));
   run(ch, 40, 60, done);
@@ -118,11 +122,8 @@ TEST_CASE("507-column-spacing-tCCDL-same-group-tCCD-across") {
 }
 
 TEST_CASE("508-write-to-read-turnaround-tCDLR") {
-  DramChannel ch(small_config("fcfs"), "dram0");
-  std::vector<CommandRecord> log;
-  std::vector<DramCompletion> done;
-  open_rows(ch, {0, 1}, done);
-  ch.set_command_log(&log);
+  Bench b(small_config("fcfs"), {0, 1});
+  auto& [ch, log, done] = b;
   CHECK(ch.push(wr(1, 0, 1)));
   CHECK(ch.push(rd(2, 1, 1)));
   run(ch, 40, 70, done);
@@ -133,11 +134,8 @@ TEST_CASE("508-write-to-read-turnaround-tCDLR") {
 }
 
 TEST_CASE("509-write-recovery-before-precharge-tWR") {
-  DramChannel ch(small_config("fcfs"), "dram0");
-  std::vector<CommandRecord> log;
-  std::vector<DramCompletion> done;
-  open_rows(ch, {0}, done);
-  ch.set_command_log(&log);
+  Bench b(small_config("fcfs"), {0});
+  auto& [ch, log, done] = b;
   CHECK(ch.push(wr(1, 0, 1)));
   CHECK(ch.push(rd(2, 0, 2)));
   run(ch, 40, 80, done);
@@ -145,11 +143,8 @@ TEST_CASE("509-write-recovery-before-precharge-tWR") {
 }
 
 TEST_CASE("510-read-to-precharge-tRTPL") {
-  DramChannel ch(small_config("fcfs"), "dram0");
-  std::vector<CommandRecord> log;
-  std::vector<DramCompletion> done;
-  open_rows(ch, {0}, done);
-  ch.set_command_log(&log);
+  Bench b(small_config("fcfs"), {0});
+  auto& [ch, log, done] = b;
   CHECK(ch.push(rd(1, 0, 1)));
   CHECK(ch.push(rd(2, 0, 2)));
   run(ch, 40, 80, done);
@@ -160,10 +155,8 @@ TEST_CASE("511-refresh-blocks-channel-for-tRFC") {
   DramChannelConfig cfg = small_config();
   cfg.timing[TimingParam::tREFI] = 100;
   cfg.timing[TimingParam::tRFC] = 30;
-  DramChannel ch(cfg, "dram0");
-  std::vector<CommandRecord> log;
-  ch.set_command_log(&log);
-  std::vector<DramCompletion> done;
+  Bench b(cfg);
+  auto& [ch, log, done] = b;
   CHECK(ch.push(rd(1, 0, 1)));
   run(ch, 0, 101, done);
   CHECK(ch.push(rd(2, 0, 1)));  // would be a row hit, but refresh closes the row
@@ -180,11 +173,8 @@ TEST_CASE("511-refresh-blocks-channel-for-tRFC") {
 TEST_CASE("512-data-bus-occupancy-burst-length") {
   DramChannelConfig cfg = small_config();
   cfg.burst_length = 8;  // 8 beats DDR: 4 command cycles, 128 B per burst
-  DramChannel ch(cfg, "dram0");
-  std::vector<CommandRecord> log;
-  std::vector<DramCompletion> done;
-  open_rows(ch, {0, 1}, done);
-  ch.set_command_log(&log);
+  Bench b(cfg, {0, 1});
+  auto& [ch, log, done] = b;
   CHECK(ch.push(rd(1, 0, 1)));
   CHECK(ch.push(rd(2, 1, 1)));  // other group: tCCD = 2 < bus time 4
   run(ch, 40, 70, done);
@@ -194,11 +184,8 @@ TEST_CASE("512-data-bus-occupancy-burst-length") {
 }
 
 TEST_CASE("513-read-to-write-turnaround-tRTW") {
-  DramChannel ch(small_config("fcfs"), "dram0");
-  std::vector<CommandRecord> log;
-  std::vector<DramCompletion> done;
-  open_rows(ch, {0, 1}, done);
-  ch.set_command_log(&log);
+  Bench b(small_config("fcfs"), {0, 1});
+  auto& [ch, log, done] = b;
   CHECK(ch.push(rd(1, 0, 1)));
   CHECK(ch.push(wr(2, 1, 1)));
   run(ch, 40, 70, done);
@@ -208,11 +195,8 @@ TEST_CASE("513-read-to-write-turnaround-tRTW") {
 
 TEST_CASE("514-read-to-precharge-tRTPL-spans-the-bank-group") {
   for (uint32_t other : {0u, 1u}) {  // bank 0 shares group 0 with bank 4; bank 1 does not
-    DramChannel ch(small_config(), "dram0");
-    std::vector<CommandRecord> log;
-    std::vector<DramCompletion> done;
-    open_rows(ch, {4, other}, done);
-    ch.set_command_log(&log);
+    Bench b(small_config(), {4, other});
+    auto& [ch, log, done] = b;
     CHECK(ch.push(rd(1, 4, 1)));
     CHECK(ch.push(rd(2, other, 2)));  // needs a PRE of `other`
     run(ch, 40, 80, done);
@@ -222,10 +206,8 @@ TEST_CASE("514-read-to-precharge-tRTPL-spans-the-bank-group") {
 }
 
 TEST_CASE("515-write-after-activate-tRCDWR") {
-  DramChannel ch(small_config(), "dram0");
-  std::vector<CommandRecord> log;
-  ch.set_command_log(&log);
-  std::vector<DramCompletion> done;
+  Bench b(small_config());
+  auto& [ch, log, done] = b;
   CHECK(ch.push(wr(2, 1, 1)));
   run(ch, 0, 40, done);
   // A write may go tRCDWR = tRCD - (tWL + 1) = 2 after its ACT (a read: tRCD = 5).
@@ -236,11 +218,8 @@ TEST_CASE("515-write-after-activate-tRCDWR") {
 }
 
 TEST_CASE("516-large-request-one-column-command-per-burst") {
-  DramChannel ch(small_config(), "dram0");
-  std::vector<CommandRecord> log;
-  std::vector<DramCompletion> done;
-  open_rows(ch, {0}, done);
-  ch.set_command_log(&log);
+  Bench b(small_config(), {0});
+  auto& [ch, log, done] = b;
   DramRequest r = rd(1, 0, 1);
   r.size_bytes = 128;  // four 32 B bursts, same bank: tCCDL apart
   CHECK(ch.push(r));
