@@ -121,8 +121,9 @@ bool DramChannel::issue_column(BankQueue& q, int64_t now) {
   if (--e.bursts_left > 0) return true;
   bump(e.req.is_write ? DramCounter::writes : DramCounter::reads);
   bump(e.activated ? DramCounter::row_misses : DramCounter::row_hits);
-  count_stream(e.req, e.req.is_write ? 1 : 0, (e.req.size_bytes + 31) / 32);
-  if (!e.activated) count_stream(e.req, 3);
+  count_stream(e.req, e.req.is_write ? stats::DramOp::WRITE : stats::DramOp::READ,
+               (e.req.size_bytes + 31) / 32);
+  if (!e.activated) count_stream(e.req, stats::DramOp::ROW_HIT);
   // Data ends are monotone (one data bus), so the return FIFO stays ordered.
   if (!e.req.is_write || e.req.ack_write) returns_.push({e.req.tag, e.req.is_write, data_end});
   q.remove(slot, timers_.open_row(e.req.bank));
@@ -138,7 +139,7 @@ bool DramChannel::issue_row(BankQueue& q, int64_t now) {
   } else {
     open_row(e.req.bank, e.req.row, now);
     e.activated = true;
-    count_stream(e.req, 2);
+    count_stream(e.req, stats::DramOp::ACTIVATE);
   }
   return true;
 }

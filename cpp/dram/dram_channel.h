@@ -19,6 +19,7 @@
 #include "dram/dram_request.h"
 #include "dram/dram_scheduler.h"
 #include "dram/ring_buffer.h"
+#include "stats/mem_stat_slots.h"
 
 namespace accelsim::dram {
 
@@ -54,9 +55,9 @@ class DramChannel {
   const std::string& name() const { return name_; }
   const BankTimers& banks() const { return timers_; }
 
-  // Per-stream counts from now on into `ops` laid out [stream][op] with op =
-  // read / write (32 B sectors moved), activate / row_hit (per request), as
-  // stats::DramOp orders them; nullptr = off. A request's stream slot indexes it.
+  // Per-stream counts from now on into `ops` laid out [stream][stats::DramOp]:
+  // READ / WRITE in 32 B sectors moved, ACTIVATE / ROW_HIT per request;
+  // nullptr = off. A request's stream slot indexes it.
   void count_streams_into(uint64_t* ops) { stream_ops_ = ops; }
   // Tests and tracing: every issued command is appended (nullptr = off).
   void set_command_log(std::vector<CommandRecord>* log) { log_ = log; }
@@ -92,8 +93,8 @@ class DramChannel {
   int64_t wake_ = 0;  // no command can issue before this cycle
   std::vector<CommandRecord>* log_ = nullptr;
   uint64_t* stream_ops_ = nullptr;
-  void count_stream(const DramRequest& r, uint32_t op, uint64_t n = 1) {
-    if (stream_ops_) stream_ops_[size_t(r.stream) * 4 + op] += n;
+  void count_stream(const DramRequest& r, stats::DramOp op, uint64_t n = 1) {
+    if (stream_ops_) stream_ops_[size_t(r.stream) * stats::kDramOps + size_t(op)] += n;
   }
 };
 

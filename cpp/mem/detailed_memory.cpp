@@ -101,7 +101,7 @@ void DetailedMemory::wake_partition(uint32_t p, uint64_t t) {
 
 bool DetailedMemory::send(const ldst::MemRequest& req, uint64_t now) {
   if (pool_.full()) {
-    count_stall(req.stream, 0);
+    count_stall(req.stream, stats::IcntDir::REQUEST);
     return false;
   }
   InFlight r;
@@ -119,14 +119,14 @@ bool DetailedMemory::send(const ldst::MemRequest& req, uint64_t now) {
   }
   const uint32_t size = request_bytes(r);
   if (!icnt_.request().can_push(req.sm, size)) {
-    count_stall(req.stream, 0);  // the SM retries next cycle
+    count_stall(req.stream, stats::IcntDir::REQUEST);  // the SM retries next cycle
     return false;
   }
   r.slice = uint16_t(amap_.global_slice(req.line_addr));
   const uint32_t id = pool_.alloc();
   pool_[id] = r;
   icnt_.request().push(req.sm, r.slice, size, IcntPacket{id});
-  count_flits(r.stream, 0, size);
+  count_flits(r.stream, stats::IcntDir::REQUEST, size);
   req_active_.add(r.slice);
   wake(kIcnt, now * core_period_);
   return true;
@@ -242,10 +242,10 @@ void DetailedMemory::drain_done(L2Slice& s, uint64_t t) {
     } else {
       const uint32_t bytes = reply_bytes(r);
       if (!icnt_.reply().push(s.id(), r.sm, bytes, IcntPacket{id})) {
-        count_stall(r.stream, 1);  // retried next L2 cycle
+        count_stall(r.stream, stats::IcntDir::REPLY);  // retried next L2 cycle
         break;
       }
-      count_flits(r.stream, 1, bytes);
+      count_flits(r.stream, stats::IcntDir::REPLY, bytes);
       rep_active_.add(r.sm);
       wake(kIcnt, t);
     }

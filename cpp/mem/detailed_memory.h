@@ -30,6 +30,7 @@
 #include "mem/memory_partition.h"
 #include "mem/request_pool.h"
 #include "sim/clocked.h"
+#include "stats/mem_stat_slots.h"
 
 namespace accelsim::mem {
 
@@ -99,9 +100,9 @@ class DetailedMemory : public ldst::MemPort, public sim::Clocked {
   uint32_t request_bytes(const InFlight& r) const;
   uint32_t reply_bytes(const InFlight& r) const;
   // Statistics at the event sites (no-ops until register_stats).
-  void count_flits(uint8_t stream, int dir, uint32_t bytes);
-  void count_stall(uint8_t stream, int dir) {
-    if (stalls_) ++stalls_[size_t(stream) * 2 + size_t(dir)];
+  void count_flits(uint8_t stream, stats::IcntDir dir, uint32_t bytes);
+  void count_stall(uint8_t stream, stats::IcntDir dir) {
+    if (stalls_) ++stalls_[size_t(stream) * stats::kIcntDirs + size_t(dir)];
   }
   // First clock edge of domain d at or after t that it has not run yet.
   uint64_t edge(Domain d, uint64_t t) const;

@@ -33,10 +33,10 @@ void DetailedMemory::register_stats(stats::CounterRegistry& reg) {
   stalls_ = reg.find("icnt.stall_cycles")->data();
 }
 
-void DetailedMemory::count_flits(uint8_t stream, int dir, uint32_t bytes) {
+void DetailedMemory::count_flits(uint8_t stream, stats::IcntDir dir, uint32_t bytes) {
   if (!flits_) return;
-  const auto& net = dir == 0 ? icnt_.request() : icnt_.reply();
-  flits_[size_t(stream) * 2 + size_t(dir)] += net.config().flits_for(bytes);
+  const auto& net = dir == stats::IcntDir::REQUEST ? icnt_.request().config() : icnt_.reply().config();
+  flits_[size_t(stream) * stats::kIcntDirs + size_t(dir)] += net.flits_for(bytes);
 }
 
 }  // namespace accelsim::mem
