@@ -24,10 +24,6 @@ ACCEPTED = {
 # (see docs/microbench.md, "Known timing-core gaps"). strict: once the core is
 # fixed these pass and the marker must go.
 CORE_GAPS = {
-    "l1_bw_64": "116.3 B/clk/SM (-5.3%): with 512 threads the model reaches the 128 B/clk port "
-                "limit, with the benchmark's 1024 it does not: the in-order warps' DADDs queue on "
-                "the FP64 unit (initiation 4) while the LD/ST queue is full (ldst_full and "
-                "unit_busy stalls dominate); l1d_hit_latency 20 also reaches 122.4",
 }
 
 

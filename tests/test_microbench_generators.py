@@ -164,6 +164,17 @@ def test_l1_bandwidth_loads_are_coalesced_and_resident(tmp_path, hw, bits):
     assert built.work == 3 * 2 * 1024 * width
 
 
+def test_l1_bandwidth_loop_tail_once_per_compiled_loop_body(hw):
+    """nvcc unrolls the real kernels' timed loop 32x: one counter/compare/
+    branch per 32 iterations, not per iteration."""
+    def branches(reps):
+        warp = get("l1_bw_64").generate(hw, reps).commands[0].blocks[0].warps[0]
+        return sum(1 for inst in warp if inst.opcode == "BRA")
+
+    assert branches(64) - branches(32) == 1
+    assert branches(32) - branches(31) == 0  # the last iteration always closes the loop
+
+
 def test_shared_bandwidth_is_conflict_free_dependent_chases(tmp_path, hw):
     built = get("shared_bw").generate(hw, 2, unroll=4)
     k, warps = read_back(tmp_path, built)

@@ -35,7 +35,14 @@ def resident_rounds(target: int, threads: int, width: int) -> int:
     return max(1, target // (threads * width))
 
 
-def l1_bw(bits: int, hw, reps: int, *, unroll: int | None = None, threads: int | None = None) -> Built:
+# nvcc unrolls the real kernels' 256-iteration timed loop: the PTX it emits
+# for these loop shapes (a constant power-of-two array size) has 32 source
+# iterations per loop body, so the counter/compare/branch appear once per 32.
+L1_LOOP_UNROLL = 32
+
+
+def l1_bw(bits: int, hw, reps: int, *, unroll: int | None = None, threads: int | None = None,
+          loop_unroll: int = L1_LOOP_UNROLL) -> Built:
     """Per-SM L1 hit bandwidth for one access width; the buffer is a quarter
     of the L1 so it stays resident after the warm-up sweep."""
     load, add, per_iteration = L1_LOADS[bits]
@@ -45,7 +52,8 @@ def l1_bw(bits: int, hw, reps: int, *, unroll: int | None = None, threads: int |
     rounds = resident_rounds(hw.l1d_bytes // 4, n, width)
     s = Stream(load, width, add, n, footprint=rounds * n * width)
     k = grid_kernel(f"_Z9l1_bw_{bits}Pf", 1, n,
-                    lambda m, f: stream_warp(s, m, f, warm=rounds, reps=reps, unroll=unroll))
+                    lambda m, f: stream_warp(s, m, f, warm=rounds, reps=reps, unroll=unroll,
+                                            loop_unroll=loop_unroll))
     return Built(commands=[k], work=reps * unroll * n * width, sms=1)
 
 

@@ -59,10 +59,11 @@ def next_address(mask: int) -> list[Inst]:
 
 
 def stream_warp(s: Stream, mask: int, first: int, *, warm: int, reps: int, unroll: int,
-                init: list[Inst] = ()) -> list[Inst]:
+                init: list[Inst] = (), loop_unroll: int = 1) -> list[Inst]:
     """Prologue, ``warm`` single-load warm-up iterations, barrier, clock,
     ``reps`` timed iterations of ``unroll`` loads each, clock, store, exit.
-    Every iteration recomputes its address, as the real kernels do."""
+    Every iteration recomputes its address, as the real kernels do; the loop
+    tail closes every ``loop_unroll`` iterations (the compiler's unrolling)."""
     body = sass.global_thread_id(mask, GID, TMP)
     body += [sass.param(mask, BASE), Inst("MOV", mask, dst=INDEX, srcs=(GID,)),
              sass.element_address(mask, ADDR, INDEX, BASE),
@@ -74,7 +75,9 @@ def stream_warp(s: Stream, mask: int, first: int, *, warm: int, reps: int, unrol
     body += [Inst("BAR.SYNC", mask), sass.clock(mask, T0), Inst("MOV", mask, dst=COUNTER)]
     for r in range(reps):
         ks = [warm + r * unroll + u for u in range(unroll)]
-        body += load_and_use(s, mask, first, ks) + next_address(mask) + sass.loop_tail(mask, COUNTER)
+        body += load_and_use(s, mask, first, ks) + next_address(mask)
+        if (r + 1) % loop_unroll == 0 or r + 1 == reps:
+            body += sass.loop_tail(mask, COUNTER)
     body += [sass.clock(mask, T1), Inst("IADD3", mask, dst=T1, srcs=(T1, T0, sass.RZ))]
     body += [Inst(s.add, mask, dst=ACC0, srcs=(ACC0, ACC0 + 2 * u)) for u in range(1, unroll)]
     body += [sass.store_word(mask, OUT, ACC0, [sass.OUT_BASE + 4 * (first + i) for i in sass.lanes(mask)]),
