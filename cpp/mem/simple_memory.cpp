@@ -25,7 +25,6 @@ SimpleMemory::SimpleMemory(const config::GpuConfig& cfg, uint32_t num_sms)
       dram_bw_(uint64_t(cfg.dram_bandwidth)),
       l2_tags_(make_l2_tags(cfg)),
       sms_(num_sms, nullptr),
-      by_slot_(1),
       fill_ready_(l2_tags_.lines().size() * l2_tags_.sectors_per_line(), 0),
       flit_bytes_(uint32_t(cfg.icnt_flit_size)) {}
 
@@ -81,18 +80,10 @@ bool SimpleMemory::send(const ldst::MemRequest& req, uint64_t now) {
   l2_bw_.consume(now, bytes);
   Lookup l2 = l2_lookup(req.line_addr, req.sector_mask, now, &req);
   uint64_t ready = start + l2_latency_;
-  if (req.kind == ldst::kMemWrite) {
-    SimpleMemoryCounters& c = by_slot_[req.stream];
-    ++c.l2_writes;  // write-validate: no DRAM read
-  } else {
-    SimpleMemoryCounters& c = by_slot_[req.stream];
-    if (req.kind == ldst::kMemAtomic) ++c.l2_atomics;
+  if (req.kind != ldst::kMemWrite) {  // write-validate: a write reads no DRAM
     uint32_t nmiss = std::popcount(l2.missing);
-    c.l2_read_hits += nsec - nmiss;
-    c.l2_read_misses += nmiss;
     ready = std::max(ready, l2.in_flight);  // merged: the data is not there yet
     if (nmiss) {
-      c.dram_reads += nmiss;
       if (dram_) dram_[size_t(req.stream) * stats::kDramOps + size_t(stats::DramOp::READ)] += nmiss;
       uint64_t dstart = std::max(start, dram_bw_.next_free_cycle());
       dram_bw_.consume(start, uint64_t(nmiss) * sector_bytes_);

@@ -14,13 +14,6 @@
 
 namespace accelsim::mem {
 
-struct SimpleMemoryCounters {
-  uint64_t l2_read_hits = 0, l2_read_misses = 0, l2_writes = 0, l2_atomics = 0;
-  uint64_t dram_reads = 0;  // sectors
-  SimpleMemoryCounters operator-(const SimpleMemoryCounters& o) const;
-  SimpleMemoryCounters& operator+=(const SimpleMemoryCounters& o);
-};
-
 class SimpleMemory : public ldst::MemPort {
  public:
   SimpleMemory(const config::GpuConfig& cfg, uint32_t num_sms);
@@ -31,9 +24,6 @@ class SimpleMemory : public ldst::MemPort {
 
   // Host-to-device copy: marks the copied sectors present in L2.
   void warm(uint64_t address, uint64_t bytes, uint64_t now);
-  // Per stream slot (what that stream's requests did), and summed.
-  const SimpleMemoryCounters& counters(uint32_t slot) const { return by_slot_[slot]; }
-  SimpleMemoryCounters counters() const;
   void register_stats(stats::CounterRegistry& reg) override;
 
  private:
@@ -54,7 +44,6 @@ class SimpleMemory : public ldst::MemPort {
   BandwidthLimiter l2_bw_, dram_bw_;
   cache::TagArray l2_tags_;
   std::vector<ldst::ResponseQueue*> sms_;
-  std::vector<SimpleMemoryCounters> by_slot_;  // sized by the stream slots
   // A present sector's fill arrival (line index x sector): an access before
   // then merges with the fill in flight (MSHR_HIT) and waits for it.
   std::vector<uint64_t> fill_ready_;

@@ -27,28 +27,10 @@ cache::AccessType access_type(uint8_t kind) {
 
 void SimpleMemory::register_stats(stats::CounterRegistry& reg) {
   stats::add_memory_families(reg, 1, 1);
-  by_slot_.assign(reg.stream_slots(), SimpleMemoryCounters{});
   l2_ = reg.find("l2.accesses")->data();
   dram_ = reg.find("dram.ops")->data();
   flits_ = reg.find("icnt.flits")->data();
   stalls_ = reg.find("icnt.stall_cycles")->data();
-}
-
-SimpleMemoryCounters SimpleMemory::counters() const {
-  SimpleMemoryCounters total;
-  for (const auto& c : by_slot_) total += c;
-  return total;
-}
-
-SimpleMemoryCounters SimpleMemoryCounters::operator-(const SimpleMemoryCounters& o) const {
-  return {l2_read_hits - o.l2_read_hits, l2_read_misses - o.l2_read_misses,
-          l2_writes - o.l2_writes, l2_atomics - o.l2_atomics, dram_reads - o.dram_reads};
-}
-
-SimpleMemoryCounters& SimpleMemoryCounters::operator+=(const SimpleMemoryCounters& o) {
-  l2_read_hits += o.l2_read_hits, l2_read_misses += o.l2_read_misses;
-  l2_writes += o.l2_writes, l2_atomics += o.l2_atomics, dram_reads += o.dram_reads;
-  return *this;
 }
 
 void SimpleMemory::count_l2(const ldst::MemRequest& req, uint32_t outcome, uint32_t n) {

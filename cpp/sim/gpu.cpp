@@ -74,8 +74,7 @@ void Gpu::launch(KernelSource& src, stats::KernelRecord& rec, uint32_t slot, siz
   int64_t l1 = cfg_.adaptive_l1_shmem ? cfg_.unified_l1_shmem_size - int64_t(occ.shmem_carveout)
                                       : cfg_.l1d_size;
   rec.l1d_size = uint64_t(std::max<int64_t>(0, l1));
-  mem::SimpleMemoryCounters mem_before = simple_ ? simple_->counters(slot) : mem::SimpleMemoryCounters{};
-  active_.push_back(Active{&k, &rec, row, stats_->kernels->begin(slot), mem_before});
+  active_.push_back(Active{&k, &rec, row, stats_->kernels->begin(slot)});
 }
 
 bool Gpu::tick_sms(uint64_t& progress_at) {
@@ -149,14 +148,7 @@ void Gpu::finish(Active& a, bool) {
                                                            stats::kSmCounterFields);
   static_assert(std::is_trivially_copyable_v<stats::SmCounters>);
   std::memcpy(static_cast<void*>(&rec.sm), row.data(), sizeof(rec.sm));
-  if (simple_) {
-    mem::SimpleMemoryCounters d = simple_->counters(a.rec->stream_slot) - a.mem_before;
-    rec.l2_read_hits = d.l2_read_hits;
-    rec.l2_read_misses = d.l2_read_misses;
-    rec.l2_writes = d.l2_writes;
-    rec.dram_reads = d.dram_reads;
-  }
-  if (detailed_) memory_fields_from_rows(rec, *stats_->kernels, a.row);
+  memory_fields_from_rows(rec, *stats_->kernels, a.row);  // either memory model
 }
 
 bool Gpu::run_kernel(KernelSource& src, stats::KernelRecord& rec, uint64_t cycle_limit) {

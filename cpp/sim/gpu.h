@@ -65,7 +65,6 @@ class Gpu {
     stats::KernelRecord* rec;
     size_t row;
     stats::KernelCounters::Mark mark;
-    mem::SimpleMemoryCounters mem_before;
   };
   void wire_stats();
   bool tick_sms(uint64_t& progress_at);
