@@ -18,7 +18,7 @@
 #include "dram/dram_counters.h"
 #include "dram/dram_request.h"
 #include "dram/dram_scheduler.h"
-#include "dram/ring_buffer.h"
+#include "base/ring_buffer.h"
 #include "stats/mem_stat_slots.h"
 
 namespace accelsim::dram {

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "base/error.h"
-#include "dram/ring_buffer.h"
+#include "base/ring_buffer.h"
 #include "icnt/crossbar_config.h"
 
 namespace accelsim::icnt {

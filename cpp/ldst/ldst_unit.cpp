@@ -10,7 +10,7 @@ namespace accelsim::ldst {
 using trace::InstRecord;
 
 LdstUnit::LdstUnit(const config::GpuConfig& cfg, uint16_t sm, MemPort* below,
-                   sm::CompletionQueue* completions)
+                   CompletionQueue* completions)
     : cfg_(cfg), sm_(sm), below_(below), completions_(completions) {
   coalescer_.group_threads = uint32_t(cfg.coalescer_threads);
   coalescer_.line_bytes = uint32_t(cfg.l1d_line);

@@ -13,8 +13,8 @@
 #include "config/gpu_config.h"
 #include "ldst/coalescer.h"
 #include "ldst/mem_op_slots.h"
-#include "ldst/mem_port.h"
-#include "sm/completion.h"
+#include "base/mem_port.h"
+#include "base/completion.h"
 #include "stats/sm_counters.h"
 #include "stats/sm_stat_slots.h"
 #include "trace/inst_record.h"
@@ -24,7 +24,7 @@ namespace accelsim::ldst {
 class LdstUnit {
  public:
   LdstUnit(const config::GpuConfig& cfg, uint16_t sm, MemPort* below,
-           sm::CompletionQueue* completions);
+           CompletionQueue* completions);
   // Counts per stream slot into these (SM events, L1D, L1C); see Sm::count_into.
   void count_into(const stats::SmStatSlots& slots);
 
@@ -74,7 +74,7 @@ class LdstUnit {
   const config::GpuConfig& cfg_;
   uint16_t sm_;
   MemPort* below_;
-  sm::CompletionQueue* completions_;
+  CompletionQueue* completions_;
   stats::SmCounters* counters_ = nullptr;  // [stream slot]
   stats::SmStatSlots stat_;
   void attach_l1d_counters();

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sm/completion.h"
+#include "base/completion.h"
 
 namespace accelsim::ldst {
 
@@ -36,16 +36,16 @@ class MemOpSlots {
   void expect(uint32_t id, uint32_t n) { slots_[id].remaining += n; }
   // `n` accesses of slot `id` complete at `ready`; closes the slot (pushing
   // its completion) when nothing else is outstanding and `sealed`.
-  void done(uint32_t id, uint32_t n, uint64_t ready, sm::CompletionQueue& out) {
+  void done(uint32_t id, uint32_t n, uint64_t ready, CompletionQueue& out) {
     Slot& s = slots_[id];
     s.ready = std::max(s.ready, ready);
     s.remaining -= n;
     if (s.remaining == 0) close(id, out);
   }
-  void close(uint32_t id, sm::CompletionQueue& out) {
+  void close(uint32_t id, CompletionQueue& out) {
     const Slot& s = slots_[id];
-    out.push(s.ready, sm::Completion{s.warp, s.reg,
-                                     s.store ? sm::Completion::kStoreAck : sm::Completion::kRegWrite});
+    out.push(s.ready, Completion{s.warp, s.reg,
+                                     s.store ? Completion::kStoreAck : Completion::kRegWrite});
     free_.push_back(id);
     --in_use_;
   }

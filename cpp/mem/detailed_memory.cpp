@@ -71,15 +71,15 @@ DetailedMemory::DetailedMemory(const config::GpuConfig& cfg, uint32_t num_sms)
 
 DetailedMemory::~DetailedMemory() = default;
 
-void DetailedMemory::connect(uint16_t sm, ldst::ResponseQueue* responses) { sms_.at(sm) = responses; }
+void DetailedMemory::connect(uint16_t sm, ResponseQueue* responses) { sms_.at(sm) = responses; }
 
 uint32_t DetailedMemory::request_bytes(const InFlight& r) const {
-  if (r.kind == ldst::kMemRead || r.kind == ldst::kMemInst) return header_bytes_;
+  if (r.kind == kMemRead || r.kind == kMemInst) return header_bytes_;
   return header_bytes_ + uint32_t(std::popcount(r.sector_mask)) * sector_bytes_;
 }
 
 uint32_t DetailedMemory::reply_bytes(const InFlight& r) const {
-  if (r.kind == ldst::kMemWrite) return header_bytes_;
+  if (r.kind == kMemWrite) return header_bytes_;
   return header_bytes_ + uint32_t(std::popcount(r.sector_mask)) * sector_bytes_;
 }
 
@@ -99,7 +99,7 @@ void DetailedMemory::wake_partition(uint32_t p, uint64_t t) {
   wake(kDram, t);
 }
 
-bool DetailedMemory::send(const ldst::MemRequest& req, uint64_t now) {
+bool DetailedMemory::send(const MemRequest& req, uint64_t now) {
   if (pool_.full()) {
     count_stall(req.stream, stats::IcntDir::REQUEST);
     return false;
@@ -114,7 +114,7 @@ bool DetailedMemory::send(const ldst::MemRequest& req, uint64_t now) {
   r.stream = req.stream;
   r.pending = req.sector_mask;
   if (r.sector_mask == 0) {  // nothing to move: answered at once
-    sms_[req.sm]->push(now + 1, ldst::MemResponse{req.line_addr, req.token, 0, req.kind});
+    sms_[req.sm]->push(now + 1, MemResponse{req.line_addr, req.token, 0, req.kind});
     return true;
   }
   const uint32_t size = request_bytes(r);
@@ -161,7 +161,7 @@ uint64_t DetailedMemory::next_tick(uint64_t core_cycle) const {
   return n == kNever ? kNever : std::max(n, core_cycle);
 }
 
-std::vector<ldst::MemPort::ClockedPart> DetailedMemory::clocked_parts() {
+std::vector<MemPort::ClockedPart> DetailedMemory::clocked_parts() {
   return {ClockedPart{sim::ClockDomains::kCore, this}};
 }
 
@@ -200,7 +200,7 @@ void DetailedMemory::run_icnt(uint64_t cycle, uint64_t t) {
   const uint64_t core_cycle = ceil_div(t, core_period_);
   deliver(icnt_.reply(), rep_active_, c, [&](uint32_t m, const Packet& p) {
     const InFlight& r = pool_[p.payload.id];
-    sms_[m]->push(core_cycle, ldst::MemResponse{r.line_addr, r.token, r.sector_mask, r.kind});
+    sms_[m]->push(core_cycle, MemResponse{r.line_addr, r.token, r.sector_mask, r.kind});
     pool_.release(p.payload.id);
     return true;
   });
@@ -220,7 +220,7 @@ void DetailedMemory::inject_copy(uint64_t t) {
     r.line_addr = c.line_addr;
     r.sm = kCopySource;
     r.slice = uint16_t(s);
-    r.kind = ldst::kMemWrite;
+    r.kind = kMemWrite;
     r.sector_mask = r.pending = uint8_t(1u << c.sector);
     r.bytes = ByteMask::range(c.first_byte, c.bytes);
     const uint32_t id = pool_.alloc();

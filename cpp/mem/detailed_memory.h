@@ -23,13 +23,13 @@
 
 #include "config/gpu_config.h"
 #include "icnt/interconnect.h"
-#include "ldst/mem_port.h"
+#include "base/mem_port.h"
 #include "mem/address_map.h"
 #include "mem/copy_engine.h"
 #include "mem/l2_slice.h"
 #include "mem/memory_partition.h"
 #include "mem/request_pool.h"
-#include "sim/clocked.h"
+#include "base/clocked.h"
 #include "stats/mem_stat_slots.h"
 
 namespace accelsim::mem {
@@ -47,17 +47,17 @@ struct MemorySummary {
   uint64_t icnt_request_flits = 0, icnt_reply_flits = 0;
 };
 
-class DetailedMemory : public ldst::MemPort, public sim::Clocked {
+class DetailedMemory : public MemPort, public Clocked {
  public:
   DetailedMemory(const config::GpuConfig& cfg, uint32_t num_sms);
   ~DetailedMemory() override;
 
-  void connect(uint16_t sm, ldst::ResponseQueue* responses) override;
-  bool send(const ldst::MemRequest& req, uint64_t now) override;
+  void connect(uint16_t sm, ResponseQueue* responses) override;
+  bool send(const MemRequest& req, uint64_t now) override;
   uint64_t outstanding() const override { return pool_.in_use(); }
   std::vector<ClockedPart> clocked_parts() override;
 
-  // sim::Clocked, on core cycles.
+  // Clocked, on core cycles.
   void tick(uint64_t core_cycle) override;
   uint64_t next_tick(uint64_t core_cycle) const override;
   std::string describe() const override;  // what is queued where (deadlock reports)
@@ -143,7 +143,7 @@ class DetailedMemory : public ldst::MemPort, public sim::Clocked {
   std::vector<MemoryPartition> parts_;
   std::vector<uint64_t> slice_wake_, part_wake_;  // ps
   ActiveSet req_active_, rep_active_;
-  std::vector<ldst::ResponseQueue*> sms_;
+  std::vector<ResponseQueue*> sms_;
   CopyEngine copy_;
   uint64_t *flits_ = nullptr, *stalls_ = nullptr;  // [stream][direction]
 };

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <bit>
 
-#include "ldst/mem_port.h"
+#include "base/mem_port.h"
 
 namespace accelsim::mem {
 
@@ -37,7 +37,7 @@ bool L2Slice::do_fill(uint64_t now, uint64_t t_ps, RequestPool& pool) {
   ++counters_.fills;
   for (const cache::CacheRequest& w : cache_.fill(f.line_addr, f.sector, now)) {
     const InFlight& r = pool[w.tag];
-    if (r.kind == ldst::kMemAtomic) apply_atomic(r, w.sector, now);
+    if (r.kind == kMemAtomic) apply_atomic(r, w.sector, now);
     served(w.tag, uint8_t(1u << w.sector), pool, now);
   }
   return true;
@@ -53,7 +53,7 @@ bool L2Slice::do_access(uint64_t now, RequestPool& pool) {
   const uint8_t bit = uint8_t(1u << s);
   const uint32_t sector_bytes = cache_.params().sector_bytes;
   const ByteMask sector = ByteMask::range(s * sector_bytes, sector_bytes);
-  const bool write = r.kind == ldst::kMemWrite;
+  const bool write = r.kind == kMemWrite;
 
   cache::CacheRequest cr;
   cr.line_addr = r.line_addr;
@@ -79,7 +79,7 @@ bool L2Slice::do_access(uint64_t now, RequestPool& pool) {
                                        res.outcome == Outcome::MSHR_HIT));
   } else {
     now_served = res.outcome == Outcome::HIT;
-    if (now_served && r.kind == ldst::kMemAtomic) apply_atomic(r, s, now);
+    if (now_served && r.kind == kMemAtomic) apply_atomic(r, s, now);
   }
   if (r.issued == r.sector_mask) rop_.pop();
   if (now_served) served(id, bit, pool, now);

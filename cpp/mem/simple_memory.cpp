@@ -32,10 +32,10 @@ size_t SimpleMemory::line_index(const cache::LineMeta& line) {
   return size_t(&line - l2_tags_.lines().data());
 }
 
-void SimpleMemory::connect(uint16_t sm, ldst::ResponseQueue* responses) { sms_[sm] = responses; }
+void SimpleMemory::connect(uint16_t sm, ResponseQueue* responses) { sms_[sm] = responses; }
 
 SimpleMemory::Lookup SimpleMemory::l2_lookup(uint64_t line_addr, uint8_t sectors, uint64_t now,
-                                             const ldst::MemRequest* req) {
+                                             const MemRequest* req) {
   Lookup out;
   cache::LineMeta* line = l2_tags_.find(line_addr);
   const bool was_present = line != nullptr;
@@ -72,7 +72,7 @@ static void stamp_fills(std::vector<uint64_t>& ready, size_t base, uint8_t secto
     if (sectors >> s & 1) ready[base + s] = at;
 }
 
-bool SimpleMemory::send(const ldst::MemRequest& req, uint64_t now) {
+bool SimpleMemory::send(const MemRequest& req, uint64_t now) {
   uint32_t nsec = std::popcount(req.sector_mask);
   uint64_t bytes = uint64_t(nsec) * sector_bytes_;
   // Queueing: the transfer starts when the bytes ahead of it have drained.
@@ -80,7 +80,7 @@ bool SimpleMemory::send(const ldst::MemRequest& req, uint64_t now) {
   l2_bw_.consume(now, bytes);
   Lookup l2 = l2_lookup(req.line_addr, req.sector_mask, now, &req);
   uint64_t ready = start + l2_latency_;
-  if (req.kind != ldst::kMemWrite) {  // write-validate: a write reads no DRAM
+  if (req.kind != kMemWrite) {  // write-validate: a write reads no DRAM
     uint32_t nmiss = std::popcount(l2.missing);
     ready = std::max(ready, l2.in_flight);  // merged: the data is not there yet
     if (nmiss) {
@@ -94,7 +94,7 @@ bool SimpleMemory::send(const ldst::MemRequest& req, uint64_t now) {
     }
   }
   count_traffic(req, nsec, start - now);
-  sms_[req.sm]->push(ready, ldst::MemResponse{req.line_addr, req.token, req.sector_mask, req.kind});
+  sms_[req.sm]->push(ready, MemResponse{req.line_addr, req.token, req.sector_mask, req.kind});
   return true;
 }
 

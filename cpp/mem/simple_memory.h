@@ -10,16 +10,16 @@
 #include "base/bandwidth.h"
 #include "cache/tag_array.h"
 #include "config/gpu_config.h"
-#include "ldst/mem_port.h"
+#include "base/mem_port.h"
 
 namespace accelsim::mem {
 
-class SimpleMemory : public ldst::MemPort {
+class SimpleMemory : public MemPort {
  public:
   SimpleMemory(const config::GpuConfig& cfg, uint32_t num_sms);
 
-  void connect(uint16_t sm, ldst::ResponseQueue* responses) override;
-  bool send(const ldst::MemRequest& req, uint64_t now) override;
+  void connect(uint16_t sm, ResponseQueue* responses) override;
+  bool send(const MemRequest& req, uint64_t now) override;
   uint64_t outstanding() const override { return 0; }  // all answered at send
 
   // Host-to-device copy: marks the copied sectors present in L2.
@@ -34,16 +34,16 @@ class SimpleMemory : public ldst::MemPort {
   // Looks the sectors up, installs/marks them present, and counts the
   // outcome of each (per stream slot) when `req` is given.
   Lookup l2_lookup(uint64_t line_addr, uint8_t sectors, uint64_t now,
-                   const ldst::MemRequest* req = nullptr);
+                   const MemRequest* req = nullptr);
   size_t line_index(const cache::LineMeta& line);
-  void count_l2(const ldst::MemRequest& req, uint32_t sector_outcome, uint32_t n);
-  void count_traffic(const ldst::MemRequest& req, uint32_t nsec, uint64_t waited);
+  void count_l2(const MemRequest& req, uint32_t sector_outcome, uint32_t n);
+  void count_traffic(const MemRequest& req, uint32_t nsec, uint64_t waited);
 
   uint64_t l2_latency_, dram_latency_;
   uint32_t sector_bytes_;
   BandwidthLimiter l2_bw_, dram_bw_;
   cache::TagArray l2_tags_;
-  std::vector<ldst::ResponseQueue*> sms_;
+  std::vector<ResponseQueue*> sms_;
   // A present sector's fill arrival (line index x sector): an access before
   // then merges with the fill in flight (MSHR_HIT) and waits for it.
   std::vector<uint64_t> fill_ready_;

@@ -18,8 +18,8 @@ uint32_t flits(uint32_t payload_bytes, uint32_t flit_bytes) {
 
 cache::AccessType access_type(uint8_t kind) {
   switch (kind) {
-    case ldst::kMemWrite: return cache::AccessType::GLOBAL_W;
-    case ldst::kMemInst: return cache::AccessType::INST_R;
+    case kMemWrite: return cache::AccessType::GLOBAL_W;
+    case kMemInst: return cache::AccessType::INST_R;
     default: return cache::AccessType::GLOBAL_R;  // reads and atomics return data
   }
 }
@@ -33,17 +33,17 @@ void SimpleMemory::register_stats(stats::CounterRegistry& reg) {
   stalls_ = reg.find("icnt.stall_cycles")->data();
 }
 
-void SimpleMemory::count_l2(const ldst::MemRequest& req, uint32_t outcome, uint32_t n) {
+void SimpleMemory::count_l2(const MemRequest& req, uint32_t outcome, uint32_t n) {
   if (!l2_) return;
   size_t row = size_t(req.stream) * cache::kAccessTypes + size_t(access_type(req.kind));
   l2_[row * cache::kOutcomes + outcome] += n;
 }
 
-void SimpleMemory::count_traffic(const ldst::MemRequest& req, uint32_t nsec, uint64_t waited) {
+void SimpleMemory::count_traffic(const MemRequest& req, uint32_t nsec, uint64_t waited) {
   if (!flits_) return;
   uint32_t data = nsec * sector_bytes_;
-  bool carries = req.kind == ldst::kMemWrite || req.kind == ldst::kMemAtomic;
-  bool returns = req.kind != ldst::kMemWrite;  // a write is acknowledged only
+  bool carries = req.kind == kMemWrite || req.kind == kMemAtomic;
+  bool returns = req.kind != kMemWrite;  // a write is acknowledged only
   uint64_t* f = flits_ + size_t(req.stream) * stats::kIcntDirs;
   f[size_t(stats::IcntDir::REQUEST)] += flits(carries ? data : 0, flit_bytes_);
   f[size_t(stats::IcntDir::REPLY)] += flits(returns ? data : 0, flit_bytes_);

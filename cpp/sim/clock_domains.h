@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "config/gpu_config.h"
-#include "sim/clocked.h"
+#include "base/clocked.h"
 
 namespace accelsim::sim {
 

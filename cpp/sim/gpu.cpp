@@ -11,7 +11,7 @@
 
 namespace accelsim::sim {
 
-Gpu::Gpu(const config::GpuConfig& cfg, std::unique_ptr<ldst::MemPort> below,
+Gpu::Gpu(const config::GpuConfig& cfg, std::unique_ptr<MemPort> below,
          std::shared_ptr<stats::RunStats> stats)
     : cfg_(cfg), clocks_(cfg), unit_kinds_(sm::unit_kinds_from_config(cfg)), below_(std::move(below)),
       stats_(stats ? std::move(stats) : std::make_shared<stats::RunStats>(1)),

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "config/gpu_config.h"
-#include "ldst/mem_port.h"
+#include "base/mem_port.h"
 #include "mem/detailed_memory.h"
 #include "mem/simple_memory.h"
 #include "sim/clock_domains.h"
@@ -28,7 +28,7 @@ class Gpu {
   // `below` replaces the configured memory model (tests); null = from config.
   // `stats` receives the counters (its stream slots bound the streams that
   // may be told apart); null = a private one with a single slot.
-  explicit Gpu(const config::GpuConfig& cfg, std::unique_ptr<ldst::MemPort> below = nullptr,
+  explicit Gpu(const config::GpuConfig& cfg, std::unique_ptr<MemPort> below = nullptr,
                std::shared_ptr<stats::RunStats> stats = nullptr);
   ~Gpu();
   Gpu(const Gpu&) = delete;
@@ -77,7 +77,7 @@ class Gpu {
   config::GpuConfig cfg_;
   ClockDomains clocks_;
   std::vector<sm::UnitKind> unit_kinds_;
-  std::unique_ptr<ldst::MemPort> below_;
+  std::unique_ptr<MemPort> below_;
   mem::SimpleMemory* simple_ = nullptr;  // below_ when it is the simple model
   mem::DetailedMemory* detailed_ = nullptr;  // below_ when it is the detailed model
   std::vector<std::unique_ptr<sm::Sm>> sms_;

@@ -6,7 +6,7 @@
 namespace accelsim::sm {
 
 Sm::Sm(const config::GpuConfig& cfg, uint16_t id, const std::vector<UnitKind>& kinds,
-       ldst::MemPort* below)
+       MemPort* below)
     : cfg_(cfg),
       id_(id),
       max_warps_(uint32_t(cfg.max_threads_per_sm / cfg.warp_size)),

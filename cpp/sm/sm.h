@@ -11,7 +11,7 @@
 
 #include "config/gpu_config.h"
 #include "ldst/ldst_unit.h"
-#include "sm/completion.h"
+#include "base/completion.h"
 #include "sm/cta_shape.h"
 #include "sm/exec/unit_set.h"
 #include "sm/fetch.h"
@@ -28,7 +28,7 @@ class Sm {
   static constexpr uint64_t kNever = UINT64_MAX;
 
   Sm(const config::GpuConfig& cfg, uint16_t id, const std::vector<UnitKind>& kinds,
-     ldst::MemPort* below);
+     MemPort* below);
 
   uint16_t id() const { return id_; }
   // Kernel boundary: sets the L1D / shared split (bytes of shared memory).

@@ -9,7 +9,7 @@ using namespace accelsim;
 using namespace accelsim::testing;
 
 namespace {
-struct Recorder : sim::Clocked {
+struct Recorder : Clocked {
   std::vector<uint64_t> ticks;
   uint64_t want_from = 0, want_until = UINT64_MAX;
   void tick(uint64_t c) override { ticks.push_back(c); }
@@ -49,20 +49,20 @@ TEST_CASE("362-idle-components-are-skipped") {
   CHECK_EQ(clocks.next_core_cycle(), 1000u);
   clocks.catch_up(5000);
   CHECK_EQ(r.ticks.size(), 2u);
-  CHECK_EQ(clocks.next_core_cycle(), sim::Clocked::kNever);
+  CHECK_EQ(clocks.next_core_cycle(), Clocked::kNever);
 }
 
 namespace {
 // A level below L1 that answers each request after `delay` cycles of the L2
 // clock, ticked by the GPU's run loop on that domain.
-class L2DelayLine : public ldst::MemPort, public sim::Clocked {
+class L2DelayLine : public MemPort, public Clocked {
  public:
   explicit L2DelayLine(uint64_t delay) : delay_(delay) {}
-  void connect(uint16_t sm, ldst::ResponseQueue* q) override {
+  void connect(uint16_t sm, ResponseQueue* q) override {
     if (sinks_.size() <= sm) sinks_.resize(sm + 1);
     sinks_[sm] = q;
   }
-  bool send(const ldst::MemRequest& r, uint64_t) override {
+  bool send(const MemRequest& r, uint64_t) override {
     inbox_.push_back(r);
     return true;
   }
@@ -73,7 +73,7 @@ class L2DelayLine : public ldst::MemPort, public sim::Clocked {
     inbox_.clear();
     while (!pending_.empty() && pending_.front().first <= c) {
       const auto& r = pending_.front().second;
-      sinks_[r.sm]->push(core_now(c), ldst::MemResponse{r.line_addr, r.token, r.sector_mask, r.kind});
+      sinks_[r.sm]->push(core_now(c), MemResponse{r.line_addr, r.token, r.sector_mask, r.kind});
       pending_.pop_front();
     }
     ++ticks;
@@ -88,9 +88,9 @@ class L2DelayLine : public ldst::MemPort, public sim::Clocked {
  private:
   static uint64_t core_now(uint64_t l2_cycle) { return l2_cycle / 2; }  // l2 at 2x core
   uint64_t delay_;
-  std::vector<ldst::ResponseQueue*> sinks_;
-  std::vector<ldst::MemRequest> inbox_;
-  std::deque<std::pair<uint64_t, ldst::MemRequest>> pending_;
+  std::vector<ResponseQueue*> sinks_;
+  std::vector<MemRequest> inbox_;
+  std::deque<std::pair<uint64_t, MemRequest>> pending_;
 };
 }  // namespace
 

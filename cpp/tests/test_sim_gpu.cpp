@@ -64,10 +64,10 @@ TEST_CASE("354-launch-latency-and-kernels-in-order") {
 
 namespace {
 // A level below L1 that accepts requests and never answers.
-class BlackHole : public ldst::MemPort {
+class BlackHole : public MemPort {
  public:
-  void connect(uint16_t, ldst::ResponseQueue*) override {}
-  bool send(const ldst::MemRequest&, uint64_t) override { ++sent; return true; }
+  void connect(uint16_t, ResponseQueue*) override {}
+  bool send(const MemRequest&, uint64_t) override { ++sent; return true; }
   uint64_t outstanding() const override { return sent; }
   uint64_t sent = 0;
 };

@@ -5,7 +5,7 @@
 #include <limits>
 #include <string>
 
-namespace accelsim::sim {
+namespace accelsim {
 
 class Clocked {
  public:
@@ -19,4 +19,4 @@ class Clocked {
   virtual std::string describe() const = 0;
 };
 
-}  // namespace accelsim::sim
+}  // namespace accelsim

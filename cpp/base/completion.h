@@ -3,9 +3,9 @@
 #pragma once
 #include <cstdint>
 
-#include "sm/ready_heap.h"
+#include "base/ready_heap.h"
 
-namespace accelsim::sm {
+namespace accelsim {
 
 struct Completion {
   enum Kind : uint8_t { kRegWrite, kStoreAck };
@@ -16,4 +16,4 @@ struct Completion {
 
 using CompletionQueue = ReadyHeap<Completion>;
 
-}  // namespace accelsim::sm
+}  // namespace accelsim

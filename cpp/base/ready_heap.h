@@ -6,7 +6,7 @@
 #include <limits>
 #include <vector>
 
-namespace accelsim::sm {
+namespace accelsim {
 
 template <class T>
 class ReadyHeap {
@@ -43,4 +43,4 @@ class ReadyHeap {
   uint64_t seq_ = 0;
 };
 
-}  // namespace accelsim::sm
+}  // namespace accelsim

@@ -7,11 +7,14 @@
 #include <vector>
 
 #include "base/byte_mask.h"
-#include "sim/clocked.h"
-#include "sm/ready_heap.h"
-#include "stats/counter_registry.h"
+#include "base/clocked.h"
+#include "base/ready_heap.h"
 
-namespace accelsim::ldst {
+namespace accelsim::stats {
+class CounterRegistry;
+}
+
+namespace accelsim {
 
 struct MemRequest {
   uint64_t line_addr = 0;   // line-aligned address
@@ -32,7 +35,7 @@ struct MemResponse {
   uint8_t kind = 0;
 };
 
-using ResponseQueue = sm::ReadyHeap<MemResponse>;
+using ResponseQueue = ReadyHeap<MemResponse>;
 
 class MemPort {
  public:
@@ -47,7 +50,7 @@ class MemPort {
   // as (ClockDomains::Id, component). The simple model has none.
   struct ClockedPart {
     uint8_t domain;
-    sim::Clocked* component;
+    Clocked* component;
   };
   virtual std::vector<ClockedPart> clocked_parts() { return {}; }
   // Registers its counter families (L2, DRAM, interconnect; per stream slot)
@@ -56,4 +59,4 @@ class MemPort {
   virtual void register_stats(stats::CounterRegistry&) {}
 };
 
-}  // namespace accelsim::ldst
+}  // namespace accelsim
