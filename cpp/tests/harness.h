@@ -1,6 +1,7 @@
 // A minimal self-registering test harness for the C++ behaviour tests
 // (no third-party framework needed on a bare machine). Tests are named
-// "<subsystem number>-<property>", e.g. "401-hit-latency".
+// "<number>-<property>", e.g. "501-hit-latency"; the hundred names the
+// subsystem (key: cpp/tests/README.md).
 #pragma once
 #include <functional>
 #include <sstream>

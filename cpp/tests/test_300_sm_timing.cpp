@@ -21,21 +21,21 @@ std::vector<sm::Sm::IssueEvent> run_block(const config::GpuConfig& cfg, const Bl
 }
 }  // namespace
 
-TEST_CASE("251-dependent-ffma-issues-after-fp32-latency") {
+TEST_CASE("351-dependent-ffma-issues-after-fp32-latency") {
   BlockBuilder b(1);
   b.add(0, ffma(1, {2, 3})).add(0, ffma(4, {1, 3})).add(0, exit_inst());
   auto log = run_block(small_config(), b);
   CHECK_EQ(issue_cycle(log, 0, 16) - issue_cycle(log, 0, 0), 4u);  // sp latency 4
 }
 
-TEST_CASE("252-independent-ffma-issues-after-initiation-interval") {
+TEST_CASE("352-independent-ffma-issues-after-initiation-interval") {
   BlockBuilder b(1);
   b.add(0, ffma(1, {2, 3})).add(0, ffma(4, {5, 3})).add(0, exit_inst());
   auto log = run_block(small_config(), b);
   CHECK_EQ(issue_cycle(log, 0, 16) - issue_cycle(log, 0, 0), 2u);  // sp initiation 2
 }
 
-TEST_CASE("253-predicated-off-instruction-still-issues") {
+TEST_CASE("353-predicated-off-instruction-still-issues") {
   BlockBuilder b(1);
   b.add(0, iadd(1, {2}, 0)).add(0, iadd(3, {4})).add(0, exit_inst());
   stats::KernelRecord rec;
@@ -45,7 +45,7 @@ TEST_CASE("253-predicated-off-instruction-still-issues") {
   CHECK(issue_cycle(log, 0, 0) != UINT64_MAX);
 }
 
-TEST_CASE("254-exit-with-partial-masks-completes-the-warp") {
+TEST_CASE("354-exit-with-partial-masks-completes-the-warp") {
   BlockBuilder b(1);
   b.add(0, iadd(1, {2})).add(0, exit_inst(0x0000ffff)).add(0, iadd(3, {1}, 0xffff0000))
       .add(0, exit_inst(0xffff0000));
@@ -55,7 +55,7 @@ TEST_CASE("254-exit-with-partial-masks-completes-the-warp") {
   CHECK_EQ(rec.sm.thread_insts, 32u + 16 + 16 + 16);
 }
 
-TEST_CASE("255-barrier-holds-warps-until-all-arrive") {
+TEST_CASE("355-barrier-holds-warps-until-all-arrive") {
   BlockBuilder b(2);
   for (int i = 0; i < 6; ++i) b.add(0, ffma(1, {1}));  // warp 0: a 24-cycle dependent chain
   b.add(0, bar()).add(0, iadd(2, {3})).add(0, exit_inst());
@@ -67,7 +67,7 @@ TEST_CASE("255-barrier-holds-warps-until-all-arrive") {
   CHECK(after1 > bar0);                  // ...and waited for warp 0
 }
 
-TEST_CASE("256-scheduler-policies-by-name") {
+TEST_CASE("356-scheduler-policies-by-name") {
   config::GpuConfig cfg = small_config();
   for (const char* name : {"lrr", "gto", "two_level"}) {
     cfg.scheduler = name;
@@ -80,7 +80,7 @@ TEST_CASE("256-scheduler-policies-by-name") {
   CHECK_THROWS(sm::make_scheduler("fifo", {}), ConfigError);
 }
 
-TEST_CASE("257-dual-issue-from-one-warp") {
+TEST_CASE("357-dual-issue-from-one-warp") {
   config::GpuConfig cfg = small_config();
   cfg.issue_width = 2;
   BlockBuilder b(1);
@@ -89,7 +89,7 @@ TEST_CASE("257-dual-issue-from-one-warp") {
   CHECK_EQ(issue_cycle(log, 0, 0), issue_cycle(log, 0, 16));  // sp + int in one cycle
 }
 
-TEST_CASE("258-shared-model-units-are-shared-between-schedulers") {
+TEST_CASE("358-shared-model-units-are-shared-between-schedulers") {
   config::GpuConfig cfg = small_config();
   cfg.sub_core_model = false;
   cfg.exec_units = {{"sp", 1, 4, 4, 32, {"sp"}}};

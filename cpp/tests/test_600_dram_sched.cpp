@@ -31,7 +31,7 @@ DramChannel row_locality_stream(const char* scheduler, int64_t& cycles) {
 }
 }  // namespace
 
-TEST_CASE("520-frfcfs-beats-fcfs-on-row-locality") {
+TEST_CASE("620-frfcfs-beats-fcfs-on-row-locality") {
   int64_t fcfs_cycles = 0, fr_cycles = 0;
   DramChannel fcfs = row_locality_stream("fcfs", fcfs_cycles);
   DramChannel fr = row_locality_stream("frfcfs", fr_cycles);
@@ -44,7 +44,7 @@ TEST_CASE("520-frfcfs-beats-fcfs-on-row-locality") {
   CHECK_EQ(fr.counter(DramCounter::reads), uint64_t{32});
 }
 
-TEST_CASE("521-write-drain-high-and-low-watermarks") {
+TEST_CASE("621-write-drain-high-and-low-watermarks") {
   DramChannelConfig cfg = small_config();
   cfg.write_queue = 16;
   cfg.drain_high = 8;
@@ -73,7 +73,7 @@ TEST_CASE("521-write-drain-high-and-low-watermarks") {
   CHECK_EQ(ch.counter(DramCounter::writes), uint64_t{4});  // reads pending again: writes wait
 }
 
-TEST_CASE("522-shared-queue-when-write-queue-is-zero") {
+TEST_CASE("622-shared-queue-when-write-queue-is-zero") {
   DramChannelConfig cfg = small_config("fcfs");
   cfg.read_queue = 4;
   DramChannel ch(cfg, "dram0");
@@ -113,7 +113,7 @@ std::vector<CommandRecord> hit_plus_miss(bool dual_bus) {
 }
 }  // namespace
 
-TEST_CASE("523-dual-bus-row-and-column-in-one-cycle") {
+TEST_CASE("623-dual-bus-row-and-column-in-one-cycle") {
   const auto dual = hit_plus_miss(true);
   CHECK_EQ(cmd_cycle(dual, DramCommand::read, 0), int64_t{40});
   CHECK_EQ(cmd_cycle(dual, DramCommand::activate, 1), int64_t{40});
@@ -123,7 +123,7 @@ TEST_CASE("523-dual-bus-row-and-column-in-one-cycle") {
   for (size_t i = 1; i < single.size(); ++i) CHECK(single[i].cycle != single[i - 1].cycle);
 }
 
-TEST_CASE("524-queue-full-and-return-queue-back-pressure") {
+TEST_CASE("624-queue-full-and-return-queue-back-pressure") {
   DramChannelConfig cfg = small_config();
   cfg.read_queue = 4;
   cfg.return_queue = 2;
@@ -140,7 +140,7 @@ TEST_CASE("524-queue-full-and-return-queue-back-pressure") {
   for (uint32_t i = 0; i < 4; ++i) CHECK_EQ(done[i].tag, i);  // nothing lost, in order
 }
 
-TEST_CASE("525-event-skipping-matches-per-cycle-ticking") {
+TEST_CASE("625-event-skipping-matches-per-cycle-ticking") {
   // A pseudo-random mixed stream, fed at fixed arrival cycles.
   auto feed = [](DramChannel& ch, int64_t c, uint32_t& next) {
     while (next < 200 && int64_t{next} * 3 <= c) {
@@ -180,7 +180,7 @@ TEST_CASE("525-event-skipping-matches-per-cycle-ticking") {
   CHECK(ticks < 5000);
 }
 
-TEST_CASE("526-scheduler-registry-lists-known-names") {
+TEST_CASE("626-scheduler-registry-lists-known-names") {
   CHECK_EQ(dram_scheduler_names().size(), size_t{2});
   try {
     make_dram_scheduler("fifo");
@@ -193,7 +193,7 @@ TEST_CASE("526-scheduler-registry-lists-known-names") {
   CHECK_THROWS(DramChannel(cfg, "x"), ConfigError);
 }
 
-TEST_CASE("527-channel-config-from-gpu-config") {
+TEST_CASE("627-channel-config-from-gpu-config") {
   config::GpuConfig g;
   const DramChannelConfig c = DramChannelConfig::from_config(g);
   CHECK_EQ(c.timing[TimingParam::tRCD], g.dram_tRCD);
@@ -204,7 +204,7 @@ TEST_CASE("527-channel-config-from-gpu-config") {
   CHECK_THROWS(DramChannelConfig::from_config(g), ConfigError);
 }
 
-TEST_CASE("528-acked-writes-complete-through-the-return-queue") {
+TEST_CASE("628-acked-writes-complete-through-the-return-queue") {
   DramChannel ch(small_config(), "dram0");
   DramRequest w = wr(5, 0, 1);
   w.ack_write = true;

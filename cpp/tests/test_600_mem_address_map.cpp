@@ -36,7 +36,7 @@ uint64_t next_random(uint64_t& s) {
 }
 }  // namespace
 
-TEST_CASE("530-ipoly-conflict-free-for-power-of-two-strides") {
+TEST_CASE("630-ipoly-conflict-free-for-power-of-two-strides") {
   for (int64_t parts : {2, 4, 8, 16, 32, 64}) {
     for (int64_t slices : {1, 2}) {
       const AddressMap ipoly(params(parts, slices, "ipoly"));
@@ -48,7 +48,7 @@ TEST_CASE("530-ipoly-conflict-free-for-power-of-two-strides") {
   }
 }
 
-TEST_CASE("531-linear-camps-where-ipoly-does-not") {
+TEST_CASE("631-linear-camps-where-ipoly-does-not") {
   const AddressMap linear(params(32, 2, "linear"));
   const AddressMap ipoly(params(32, 2, "ipoly"));
   const int64_t n = 64 * 64;
@@ -60,7 +60,7 @@ TEST_CASE("531-linear-camps-where-ipoly-does-not") {
   CHECK(imbalance(xorf, 32, worst, n) <= n / 8);
 }
 
-TEST_CASE("532-mapping-is-a-bijection-within-a-window") {
+TEST_CASE("632-mapping-is-a-bijection-within-a-window") {
   for (const char* h : {"linear", "xor", "ipoly"}) {
     for (int64_t parts : {4, 12, 24, 32}) {
       const AddressMap m(params(parts, 2, h));
@@ -82,7 +82,7 @@ TEST_CASE("532-mapping-is-a-bijection-within-a-window") {
   }
 }
 
-TEST_CASE("533-map-unmap-round-trip-and-fields-cover-all-bits") {
+TEST_CASE("633-map-unmap-round-trip-and-fields-cover-all-bits") {
   uint64_t seed = 0x9E3779B97F4A7C15ull;
   for (const char* h : {"linear", "xor", "ipoly"}) {
     for (bool xor_banks : {false, true}) {
@@ -103,7 +103,7 @@ TEST_CASE("533-map-unmap-round-trip-and-fields-cover-all-bits") {
   }
 }
 
-TEST_CASE("534-ipoly-polynomials-are-irreducible") {
+TEST_CASE("634-ipoly-polynomials-are-irreducible") {
   // Trial division by every polynomial of degree 1..deg/2.
   auto mod = [](uint32_t a, uint32_t b) {
     const int db = 31 - __builtin_clz(b);
@@ -121,7 +121,7 @@ TEST_CASE("534-ipoly-polynomials-are-irreducible") {
   CHECK_EQ(AddressMap(params(32, 2, "ipoly")).ipoly_polynomial(), 0x43u);  // 64 slices
 }
 
-TEST_CASE("535-unknown-hash-and-bad-geometry-are-config-errors") {
+TEST_CASE("635-unknown-hash-and-bad-geometry-are-config-errors") {
   try {
     AddressMap m(params(32, 2, "random"));
     CHECK(false);
@@ -137,7 +137,7 @@ TEST_CASE("535-unknown-hash-and-bad-geometry-are-config-errors") {
   CHECK(from_cfg.hash() == PartitionHash::ipoly);
 }
 
-TEST_CASE("536-xor-bank-indexing-spreads-row-strides") {
+TEST_CASE("636-xor-bank-indexing-spreads-row-strides") {
   AddressMapParams p = params(1, 1, "linear");
   const uint64_t row_stride = 2048ull * 16;  // same bank, next row
   for (bool xb : {false, true}) {
@@ -150,7 +150,7 @@ TEST_CASE("536-xor-bank-indexing-spreads-row-strides") {
   }
 }
 
-TEST_CASE("537-non-power-of-two-partition-counts-stay-balanced") {
+TEST_CASE("637-non-power-of-two-partition-counts-stay-balanced") {
   // 12 and 24 partitions (x2 slices): IPOLY on the power-of-two factor, the
   // odd factor by modulo. Not exactly conflict-free, but far from camping.
   for (int64_t parts : {12, 24}) {

@@ -43,7 +43,7 @@ uint64_t set0(uint64_t k) { return k * 4 * 128; }
 
 }  // namespace
 
-TEST_CASE("421-cache-write-back-eviction-produces-write-back") {
+TEST_CASE("521-cache-write-back-eviction-produces-write-back") {
   Cache c(wb(WriteAllocPolicy::WRITE_VALIDATE));
   CHECK(c.access(write(set0(0), 1, 32, 32), 0).outcome == Outcome::MISS);
   CHECK(c.miss_queue().empty());  // write-back + validate: nothing goes below yet
@@ -58,7 +58,7 @@ TEST_CASE("421-cache-write-back-eviction-produces-write-back") {
   CHECK(out.bytes == ByteMask::range(32, 32));
 }
 
-TEST_CASE("422-cache-write-validate-full-sector-then-read-hits") {
+TEST_CASE("522-cache-write-validate-full-sector-then-read-hits") {
   Cache c(wb(WriteAllocPolicy::WRITE_VALIDATE));
   c.access(write(0x1000, 2, 64, 16), 0);
   c.access(write(0x1000, 2, 80, 16), 1);  // completes the sector
@@ -66,7 +66,7 @@ TEST_CASE("422-cache-write-validate-full-sector-then-read-hits") {
   CHECK(c.miss_queue().empty());  // no fetch was ever needed
 }
 
-TEST_CASE("423-cache-write-validate-partial-sector-then-read-fetches") {
+TEST_CASE("523-cache-write-validate-partial-sector-then-read-fetches") {
   Cache c(wb(WriteAllocPolicy::WRITE_VALIDATE));
   c.access(write(0x1000, 0, 0, 8), 0);
   CHECK(c.access(read(0x1000, 0), 1).outcome == Outcome::SECTOR_MISS);
@@ -80,7 +80,7 @@ TEST_CASE("423-cache-write-validate-partial-sector-then-read-fetches") {
   CHECK(out[0].bytes == ByteMask::range(0, 32));
 }
 
-TEST_CASE("424-cache-write-through-no-allocate") {
+TEST_CASE("524-cache-write-through-no-allocate") {
   CacheParams p = wb(WriteAllocPolicy::NO_ALLOCATE, true);
   p.write_policy = WritePolicy::WRITE_THROUGH;
   Cache c(p);
@@ -96,7 +96,7 @@ TEST_CASE("424-cache-write-through-no-allocate") {
   CHECK(dirty.empty());  // write-through never holds modified data
 }
 
-TEST_CASE("425-cache-fetch-on-write-applies-write-on-fill") {
+TEST_CASE("525-cache-fetch-on-write-applies-write-on-fill") {
   Cache c(wb(WriteAllocPolicy::FETCH_ON_WRITE));
   CHECK(c.access(write(0x1000, 1, 40, 4, 77), 0).outcome == Outcome::MISS);
   CHECK(c.miss_queue().front().type == AccessType::L2_WR_ALLOC_R);
@@ -110,7 +110,7 @@ TEST_CASE("425-cache-fetch-on-write-applies-write-on-fill") {
   CHECK_EQ(int(out[0].sector_mask), 2);
 }
 
-TEST_CASE("426-cache-invalidate-and-flush") {
+TEST_CASE("526-cache-invalidate-and-flush") {
   Cache c(wb(WriteAllocPolicy::WRITE_VALIDATE));
   c.access(write(0x1000, 0, 0, 32), 0);
   c.access(read(0x2000, 1), 0);  // a fill pending across the invalidation
@@ -127,7 +127,7 @@ TEST_CASE("426-cache-invalidate-and-flush") {
   CHECK(c.access(read(0x2000, 1), 4).outcome == Outcome::HIT);
 }
 
-TEST_CASE("427-cache-streaming-fill-eviction-writes-back") {
+TEST_CASE("527-cache-streaming-fill-eviction-writes-back") {
   Cache c(wb(WriteAllocPolicy::WRITE_VALIDATE, /*streaming=*/true));
   c.access(write(set0(0), 0, 0, 32), 0);
   c.access(write(set0(1), 0, 0, 32), 1);

@@ -35,7 +35,7 @@ struct Bench {
 };
 }  // namespace
 
-TEST_CASE("501-read-closed-row-latency") {
+TEST_CASE("601-read-closed-row-latency") {
   Bench b(small_config());
   auto& [ch, log, done] = b;
   CHECK(ch.push(rd(7, 0, 3)));
@@ -49,7 +49,7 @@ TEST_CASE("501-read-closed-row-latency") {
   CHECK_EQ(ch.counter(DramCounter::activates), uint64_t{1});
 }
 
-TEST_CASE("502-row-hit-latency") {
+TEST_CASE("602-row-hit-latency") {
   Bench b(small_config(), {0});
   auto& [ch, log, done] = b;
   CHECK(ch.push(rd(8, 0, 1)));
@@ -60,7 +60,7 @@ TEST_CASE("502-row-hit-latency") {
   CHECK_EQ(ch.counter(DramCounter::activates), uint64_t{1});
 }
 
-TEST_CASE("503-activates-to-different-banks-tRRD-apart") {
+TEST_CASE("603-activates-to-different-banks-tRRD-apart") {
   Bench b(small_config());
   auto& [ch, log, done] = b;
   CHECK(ch.push(rd(1, 0, 1)));
@@ -71,7 +71,7 @@ TEST_CASE("503-activates-to-different-banks-tRRD-apart") {
   CHECK_EQ(cmd_cycle(log, DramCommand::activate, 2) - cmd_cycle(log, DramCommand::activate, 1), int64_t{3});
 }
 
-TEST_CASE("504-activate-to-activate-same-bank-tRC") {
+TEST_CASE("604-activate-to-activate-same-bank-tRC") {
   Bench b(small_config());
   auto& [ch, log, done] = b;
   CHECK(ch.push(rd(1, 0, 1)));
@@ -82,7 +82,7 @@ TEST_CASE("504-activate-to-activate-same-bank-tRC") {
   CHECK_EQ(done.size(), size_t{2});
 }
 
-TEST_CASE("505-precharge-not-before-tRAS") {
+TEST_CASE("605-precharge-not-before-tRAS") {
   Bench b(small_config());
   auto& [ch, log, done] = b;
   CHECK(ch.push(rd(1, 0, 1)));
@@ -92,7 +92,7 @@ TEST_CASE("505-precharge-not-before-tRAS") {
   CHECK_EQ(cmd_cycle(log, DramCommand::precharge, 0), int64_t{12});  // ...but PRE waits tRAS
 }
 
-TEST_CASE("506-precharge-to-activate-tRP") {
+TEST_CASE("606-precharge-to-activate-tRP") {
   DramChannelConfig cfg = small_config();
   cfg.timing[TimingParam::tRC] = 10;  // make tRP the binding rule
   Bench b(cfg);
@@ -106,7 +106,7 @@ TEST_CASE("506-precharge-to-activate-tRP") {
   CHECK_EQ(done[1].cycle, int64_t{12 + 4 + 5 + 6 + 1});  // PRE + tRP + tRCD + tCL + burst
 }
 
-TEST_CASE("507-column-spacing-tCCDL-same-group-tCCD-across") {
+TEST_CASE("607-column-spacing-tCCDL-same-group-tCCD-across") {
   Bench b(small_config(), {0, 4, 1});  // banks 0 and 4: group 0; bank 1: group 1
   auto& [ch, log, done] = b;
   CHECK(ch.push(rd(1, 0, 1)));
@@ -121,7 +121,7 @@ TEST_CASE("507-column-spacing-tCCDL-same-group-tCCD-across") {
   CHECK_EQ(ch.counter(DramCounter::row_hits), uint64_t{4});
 }
 
-TEST_CASE("508-write-to-read-turnaround-tCDLR") {
+TEST_CASE("608-write-to-read-turnaround-tCDLR") {
   Bench b(small_config("fcfs"), {0, 1});
   auto& [ch, log, done] = b;
   CHECK(ch.push(wr(1, 0, 1)));
@@ -133,7 +133,7 @@ TEST_CASE("508-write-to-read-turnaround-tCDLR") {
   CHECK_EQ(done.size(), size_t{1});  // the write completes silently
 }
 
-TEST_CASE("509-write-recovery-before-precharge-tWR") {
+TEST_CASE("609-write-recovery-before-precharge-tWR") {
   Bench b(small_config("fcfs"), {0});
   auto& [ch, log, done] = b;
   CHECK(ch.push(wr(1, 0, 1)));
@@ -142,7 +142,7 @@ TEST_CASE("509-write-recovery-before-precharge-tWR") {
   CHECK_EQ(cmd_cycle(log, DramCommand::precharge, 0), int64_t{43 + 5});  // data end + tWR
 }
 
-TEST_CASE("510-read-to-precharge-tRTPL") {
+TEST_CASE("610-read-to-precharge-tRTPL") {
   Bench b(small_config("fcfs"), {0});
   auto& [ch, log, done] = b;
   CHECK(ch.push(rd(1, 0, 1)));
@@ -151,7 +151,7 @@ TEST_CASE("510-read-to-precharge-tRTPL") {
   CHECK_EQ(cmd_cycle(log, DramCommand::precharge, 0), int64_t{40 + 2});
 }
 
-TEST_CASE("511-refresh-blocks-channel-for-tRFC") {
+TEST_CASE("611-refresh-blocks-channel-for-tRFC") {
   DramChannelConfig cfg = small_config();
   cfg.timing[TimingParam::tREFI] = 100;
   cfg.timing[TimingParam::tRFC] = 30;
@@ -170,7 +170,7 @@ TEST_CASE("511-refresh-blocks-channel-for-tRFC") {
   CHECK_EQ(ch.counter(DramCounter::refreshes), uint64_t{2});  // second one at 200
 }
 
-TEST_CASE("512-data-bus-occupancy-burst-length") {
+TEST_CASE("612-data-bus-occupancy-burst-length") {
   DramChannelConfig cfg = small_config();
   cfg.burst_length = 8;  // 8 beats DDR: 4 command cycles, 128 B per burst
   Bench b(cfg, {0, 1});
@@ -183,7 +183,7 @@ TEST_CASE("512-data-bus-occupancy-burst-length") {
   CHECK_EQ(ch.counter(DramCounter::busy_cycles), uint64_t{4 * 4});
 }
 
-TEST_CASE("513-read-to-write-turnaround-tRTW") {
+TEST_CASE("613-read-to-write-turnaround-tRTW") {
   Bench b(small_config("fcfs"), {0, 1});
   auto& [ch, log, done] = b;
   CHECK(ch.push(rd(1, 0, 1)));
@@ -193,7 +193,7 @@ TEST_CASE("513-read-to-write-turnaround-tRTW") {
   CHECK_EQ(cmd_cycle(log, DramCommand::write, 1) - cmd_cycle(log, DramCommand::read, 0), int64_t{7});
 }
 
-TEST_CASE("514-read-to-precharge-tRTPL-spans-the-bank-group") {
+TEST_CASE("614-read-to-precharge-tRTPL-spans-the-bank-group") {
   for (uint32_t other : {0u, 1u}) {  // bank 0 shares group 0 with bank 4; bank 1 does not
     Bench b(small_config(), {4, other});
     auto& [ch, log, done] = b;
@@ -205,7 +205,7 @@ TEST_CASE("514-read-to-precharge-tRTPL-spans-the-bank-group") {
   }
 }
 
-TEST_CASE("515-write-after-activate-tRCDWR") {
+TEST_CASE("615-write-after-activate-tRCDWR") {
   Bench b(small_config());
   auto& [ch, log, done] = b;
   CHECK(ch.push(wr(2, 1, 1)));
@@ -217,7 +217,7 @@ TEST_CASE("515-write-after-activate-tRCDWR") {
   CHECK_EQ(ch.counter(DramCounter::writes), uint64_t{1});
 }
 
-TEST_CASE("516-large-request-one-column-command-per-burst") {
+TEST_CASE("616-large-request-one-column-command-per-burst") {
   Bench b(small_config(), {0});
   auto& [ch, log, done] = b;
   DramRequest r = rd(1, 0, 1);

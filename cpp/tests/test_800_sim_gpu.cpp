@@ -9,7 +9,7 @@
 using namespace accelsim;
 using namespace accelsim::testing;
 
-TEST_CASE("351-occupancy-limited-by-registers") {
+TEST_CASE("851-occupancy-limited-by-registers") {
   config::GpuConfig cfg;
   auto o = sim::compute_occupancy(cfg, kernel_info(100, 256, 64));  // 64 regs x 256 threads
   CHECK_EQ(o.registers_per_cta, 16384u);
@@ -19,7 +19,7 @@ TEST_CASE("351-occupancy-limited-by-registers") {
   CHECK_EQ(g.registers_per_cta, 8u * 1280);
 }
 
-TEST_CASE("352-occupancy-limited-by-shared-memory") {
+TEST_CASE("852-occupancy-limited-by-shared-memory") {
   config::GpuConfig cfg;
   auto o = sim::compute_occupancy(cfg, kernel_info(100, 64, 16, 40000));
   CHECK_EQ(o.ctas_per_sm, 2u);  // 96 KiB carve-out / 40000 B
@@ -28,7 +28,7 @@ TEST_CASE("352-occupancy-limited-by-shared-memory") {
   CHECK_THROWS(sim::compute_occupancy(cfg, kernel_info(1, 64, 16, 70000)), ConfigError);
 }
 
-TEST_CASE("353-ctas-wait-for-room-under-occupancy-limit") {
+TEST_CASE("853-ctas-wait-for-room-under-occupancy-limit") {
   config::GpuConfig cfg = small_config();
   std::vector<trace::ThreadBlockTrace> blocks;
   BlockBuilder b(1);
@@ -46,7 +46,7 @@ TEST_CASE("353-ctas-wait-for-room-under-occupancy-limit") {
   CHECK(r1.cycles() >= 3 * r2.cycles());  // four waves instead of one (r2 staggers by dispatch)
 }
 
-TEST_CASE("354-launch-latency-and-kernels-in-order") {
+TEST_CASE("854-launch-latency-and-kernels-in-order") {
   config::GpuConfig cfg = small_config(4);
   cfg.kernel_launch_latency = 100;
   BlockBuilder b(1);
@@ -73,7 +73,7 @@ class BlackHole : public MemPort {
 };
 }  // namespace
 
-TEST_CASE("355-watchdog-names-the-stuck-component") {
+TEST_CASE("855-watchdog-names-the-stuck-component") {
   config::GpuConfig cfg = small_config();
   cfg.deadlock_cycles = 1000;
   sim::Gpu gpu(cfg, std::make_unique<BlackHole>());
@@ -94,7 +94,7 @@ TEST_CASE("355-watchdog-names-the-stuck-component") {
   CHECK(msg.find("ldst") != std::string::npos);
 }
 
-TEST_CASE("356-idle-gpu-jumps-ahead") {
+TEST_CASE("856-idle-gpu-jumps-ahead") {
   // A single warp on an 80-SM GPU with a long dependent memory chain: the loop
   // must skip the waiting cycles, so the run is fast and exact.
   config::GpuConfig cfg;
@@ -114,7 +114,7 @@ TEST_CASE("356-idle-gpu-jumps-ahead") {
   CHECK(rec.sm.ticks < rec.cycles() / 20);
 }
 
-TEST_CASE("357-cta-launch-latency-delays-the-first-issue") {
+TEST_CASE("857-cta-launch-latency-delays-the-first-issue") {
   BlockBuilder b(1);
   b.add(0, iadd(1, {2})).add(0, exit_inst());
   config::GpuConfig cfg = small_config();

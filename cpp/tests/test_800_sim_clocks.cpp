@@ -21,7 +21,7 @@ struct Recorder : Clocked {
 };
 }  // namespace
 
-TEST_CASE("361-other-domains-tick-at-their-own-period") {
+TEST_CASE("861-other-domains-tick-at-their-own-period") {
   config::GpuConfig cfg;
   cfg.core_clock = 1000;
   cfg.dram_clock = 500;
@@ -36,7 +36,7 @@ TEST_CASE("361-other-domains-tick-at-their-own-period") {
   CHECK_EQ(r.ticks.size(), 6u);
 }
 
-TEST_CASE("362-idle-components-are-skipped") {
+TEST_CASE("862-idle-components-are-skipped") {
   config::GpuConfig cfg;
   cfg.core_clock = 1000;
   cfg.l2_clock = 1000;
@@ -94,7 +94,7 @@ class L2DelayLine : public MemPort, public Clocked {
 };
 }  // namespace
 
-TEST_CASE("363-memory-on-another-domain-drives-load-latency") {
+TEST_CASE("863-memory-on-another-domain-drives-load-latency") {
   config::GpuConfig cfg = small_config();
   cfg.core_clock = 1000;
   cfg.l2_clock = 2000;  // twice the core clock

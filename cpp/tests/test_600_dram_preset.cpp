@@ -23,7 +23,7 @@ std::string message_of(const std::string& text) {
 }
 }  // namespace
 
-TEST_CASE("540-presets-load-and-hbm2-matches-the-defaults") {
+TEST_CASE("640-presets-load-and-hbm2-matches-the-defaults") {
   for (const char* n : {"gddr5", "gddr5x", "gddr6", "hbm", "hbm2"}) {
     const DramPreset p = load_dram_preset(preset_path(n));
     CHECK_EQ(p.name, std::string(n));
@@ -40,7 +40,7 @@ TEST_CASE("540-presets-load-and-hbm2-matches-the-defaults") {
   CHECK(!g6.dual_bus);
 }
 
-TEST_CASE("541-preset-errors-name-file-line-and-key") {
+TEST_CASE("641-preset-errors-name-file-line-and-key") {
   const std::string bad_value = message_of("name = x\ntCL = twelve\n");
   CHECK(bad_value.find("x.txt:2") != std::string::npos);
   CHECK(bad_value.find("'tCL'") != std::string::npos);

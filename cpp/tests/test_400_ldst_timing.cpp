@@ -22,7 +22,7 @@ auto unit_stride(uint64_t base) {
 }
 }  // namespace
 
-TEST_CASE("301-l1-hit-returns-after-hit-latency") {
+TEST_CASE("401-l1-hit-returns-after-hit-latency") {
   config::GpuConfig cfg = small_config();
   BlockBuilder b(1);
   b.mem(0, 1, 10, trace::kMemGlobal, trace::kFlagLoad, 4, unit_stride(0x1000));  // pc 0: miss
@@ -38,7 +38,7 @@ TEST_CASE("301-l1-hit-returns-after-hit-latency") {
   CHECK_EQ(rec.sm.l1d_misses, 4u);
 }
 
-TEST_CASE("302-shared-8-way-bank-conflict-takes-8-cycles") {
+TEST_CASE("402-shared-8-way-bank-conflict-takes-8-cycles") {
   config::GpuConfig cfg = small_config();
   // Lanes 4 apart share a bank with different words: 8 distinct words per bank.
   auto conflict8 = [](int lane) { return uint64_t(lane % 4) * 4 + uint64_t(lane / 4) * 128; };
@@ -58,7 +58,7 @@ TEST_CASE("302-shared-8-way-bank-conflict-takes-8-cycles") {
   }
 }
 
-TEST_CASE("303-shared-conflicts-occupy-the-pipeline") {
+TEST_CASE("403-shared-conflicts-occupy-the-pipeline") {
   config::GpuConfig cfg = small_config();
   auto conflict8 = [](int lane) { return uint64_t(lane % 4) * 4 + uint64_t(lane / 4) * 128; };
   BlockBuilder b(1);
@@ -71,7 +71,7 @@ TEST_CASE("303-shared-conflicts-occupy-the-pipeline") {
   CHECK(lat2 >= uint64_t(cfg.shmem_latency) + 7 + 8 - 2);
 }
 
-TEST_CASE("304-bypass-l1-goes-below") {
+TEST_CASE("404-bypass-l1-goes-below") {
   config::GpuConfig cfg = small_config();
   BlockBuilder b(1);
   for (int i = 0; i < 2; ++i)
@@ -84,7 +84,7 @@ TEST_CASE("304-bypass-l1-goes-below") {
   CHECK_EQ(rec.sm.l1d_bypass, 8u);
 }
 
-TEST_CASE("305-stores-write-through-and-finish") {
+TEST_CASE("405-stores-write-through-and-finish") {
   config::GpuConfig cfg = small_config();
   BlockBuilder b(1);
   b.mem(0, -1, 10, trace::kMemGlobal, trace::kFlagStore, 4, unit_stride(0x3000));
@@ -96,7 +96,7 @@ TEST_CASE("305-stores-write-through-and-finish") {
   CHECK(rec.cycles() >= uint64_t(cfg.l2_hit_latency));  // the warp waits for the acks
 }
 
-TEST_CASE("306-adaptive-split-gives-l1d-all-sram-without-shmem") {
+TEST_CASE("406-adaptive-split-gives-l1d-all-sram-without-shmem") {
   config::GpuConfig cfg = small_config();
   sim::Gpu gpu(cfg);
   BlockBuilder b(1);
@@ -110,7 +110,7 @@ TEST_CASE("306-adaptive-split-gives-l1d-all-sram-without-shmem") {
   CHECK_EQ(rec.l1d_size, uint64_t(cfg.unified_l1_shmem_size - 98304));  // 4 CTAs x 20000 B -> 96 KiB
 }
 
-TEST_CASE("307-constant-cache-miss-then-hit") {
+TEST_CASE("407-constant-cache-miss-then-hit") {
   config::GpuConfig cfg = small_config();
   cfg.perfect_inst_const_cache = false;
   BlockBuilder b(1);

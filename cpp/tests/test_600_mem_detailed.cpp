@@ -37,7 +37,7 @@ stats::KernelRecord run(sim::Gpu& gpu, const std::vector<BlockBuilder>& blocks, 
 
 }  // namespace
 
-TEST_CASE("580-detailed-memory-runs-loads-and-stores") {
+TEST_CASE("680-detailed-memory-runs-loads-and-stores") {
   config::GpuConfig cfg = detailed_config();
   sim::Gpu gpu(cfg);
   BlockBuilder b(1);
@@ -52,7 +52,7 @@ TEST_CASE("580-detailed-memory-runs-loads-and-stores") {
   CHECK_EQ(gpu.detailed_memory()->outstanding(), 0u);
 }
 
-TEST_CASE("581-l2-hit-is-faster-than-dram-miss") {
+TEST_CASE("681-l2-hit-is-faster-than-dram-miss") {
   config::GpuConfig cfg = detailed_config();
   sim::Gpu gpu(cfg);
   BlockBuilder b(1);
@@ -73,7 +73,7 @@ TEST_CASE("581-l2-hit-is-faster-than-dram-miss") {
   CHECK_EQ(rec.dram_reads, 1u);
 }
 
-TEST_CASE("582-write-validate-full-write-then-read-reads-no-dram") {
+TEST_CASE("682-write-validate-full-write-then-read-reads-no-dram") {
   config::GpuConfig cfg = detailed_config();
   sim::Gpu gpu(cfg);
   BlockBuilder w(1), b(1);  // a writer kernel, then a reader kernel
@@ -89,7 +89,7 @@ TEST_CASE("582-write-validate-full-write-then-read-reads-no-dram") {
   CHECK_EQ(rec.l2_read_hits, 4u);
 }
 
-TEST_CASE("583-write-validate-partial-write-then-read-one-dram-read-per-sector") {
+TEST_CASE("683-write-validate-partial-write-then-read-one-dram-read-per-sector") {
   config::GpuConfig cfg = detailed_config();
   sim::Gpu gpu(cfg);
   BlockBuilder w(1), b(1);
@@ -131,7 +131,7 @@ std::vector<BlockBuilder> load_block(int warps, int loads, F addr) {
 }
 }  // namespace
 
-TEST_CASE("584-ipoly-removes-partition-camping-on-power-of-two-stride") {
+TEST_CASE("684-ipoly-removes-partition-camping-on-power-of-two-stride") {
   uint64_t cycles[2];
   uint64_t max_slice[2];
   const char* names[2] = {"linear", "ipoly"};
@@ -157,7 +157,7 @@ TEST_CASE("584-ipoly-removes-partition-camping-on-power-of-two-stride") {
   CHECK(cycles[0] > 2 * cycles[1]);
 }
 
-TEST_CASE("585-frfcfs-beats-fcfs-on-row-locality") {
+TEST_CASE("685-frfcfs-beats-fcfs-on-row-locality") {
   uint64_t cycles[2], row_hits[2], activates[2];
   const char* names[2] = {"fcfs", "frfcfs"};
   for (int i = 0; i < 2; ++i) {
@@ -181,7 +181,7 @@ TEST_CASE("585-frfcfs-beats-fcfs-on-row-locality") {
   CHECK(activates[1] < activates[0]);
 }
 
-TEST_CASE("586-memcpy-leaves-the-data-in-l2") {
+TEST_CASE("686-memcpy-leaves-the-data-in-l2") {
   for (int timing = 0; timing < 2; ++timing) {
     config::GpuConfig cfg = detailed_config();
     cfg.memcpy_timing = timing;
@@ -203,7 +203,7 @@ TEST_CASE("586-memcpy-leaves-the-data-in-l2") {
   }
 }
 
-TEST_CASE("587-back-pressure-with-tiny-buffers-loses-nothing") {
+TEST_CASE("687-back-pressure-with-tiny-buffers-loses-nothing") {
   config::GpuConfig cfg = detailed_config(2);
   cfg.icnt_in_buffer = 4;  // the largest packet (4 sectors + header) is 4 flits
   cfg.icnt_out_buffer = 4;
@@ -236,7 +236,7 @@ TEST_CASE("587-back-pressure-with-tiny-buffers-loses-nothing") {
   CHECK_EQ(gpu.detailed_memory()->outstanding(), 0u);
 }
 
-TEST_CASE("588-atomics-execute-at-l2") {
+TEST_CASE("688-atomics-execute-at-l2") {
   config::GpuConfig cfg = detailed_config();
   sim::Gpu gpu(cfg);
   BlockBuilder b(1);
@@ -252,7 +252,7 @@ TEST_CASE("588-atomics-execute-at-l2") {
   CHECK_EQ(rec.l2_writes, 0u);
 }
 
-TEST_CASE("589-refresh-keeps-its-schedule-across-idle-time") {
+TEST_CASE("689-refresh-keeps-its-schedule-across-idle-time") {
   // A channel first used long after time 0 must not owe every refresh since:
   // the first access after a long idle stretch costs about what it costs at once.
   uint64_t lat[2];
@@ -272,7 +272,7 @@ TEST_CASE("589-refresh-keeps-its-schedule-across-idle-time") {
   CHECK(lat[1] < lat[0] + 450);  // at most one refresh (tRFC ~ 400 core cycles) in the way
 }
 
-TEST_CASE("590-per-stream-families-agree-with-the-components-own-counters") {
+TEST_CASE("690-per-stream-families-agree-with-the-components-own-counters") {
   // Loads (L2 misses, then hits), stores that evict dirty lines, atomics:
   // what the run's families counted per stream adds up to what the slices,
   // channels and crossbar counted themselves.

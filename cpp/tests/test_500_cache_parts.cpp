@@ -14,7 +14,7 @@
 using namespace accelsim;
 using namespace accelsim::cache;
 
-TEST_CASE("461-timed-queue-ready-cycle-and-bound") {
+TEST_CASE("561-timed-queue-ready-cycle-and-bound") {
   TimedQueue<int> q(2);
   CHECK(q.push(1, 10));
   CHECK(q.push(2, 5));
@@ -29,7 +29,7 @@ TEST_CASE("461-timed-queue-ready-cycle-and-bound") {
   CHECK(q.empty());
 }
 
-TEST_CASE("462-bandwidth-limiter-exact-throughput") {
+TEST_CASE("562-bandwidth-limiter-exact-throughput") {
   BandwidthLimiter bw(64);
   CHECK(bw.try_send(0, 128));  // a 128 B line takes two cycles
   CHECK(!bw.can_send(1));
@@ -44,7 +44,7 @@ TEST_CASE("462-bandwidth-limiter-exact-throughput") {
   CHECK_EQ(narrow.next_free_cycle(), uint64_t{100});
 }
 
-TEST_CASE("463-set-index-ipoly-spreads-power-of-two-strides") {
+TEST_CASE("563-set-index-ipoly-spreads-power-of-two-strides") {
   const SetIndexFunction& ipoly = find_set_index("ipoly");
   const SetIndexFunction& linear = find_set_index("linear");
   SetIndexParams p{32, 5, true};
@@ -64,7 +64,7 @@ TEST_CASE("463-set-index-ipoly-spreads-power-of-two-strides") {
   CHECK_THROWS(Cache{cp}, ConfigError);
 }
 
-TEST_CASE("464-mshr-index-survives-churn") {
+TEST_CASE("564-mshr-index-survives-churn") {
   MshrTable m(64, 2);
   std::map<uint64_t, int32_t> ref;
   std::mt19937_64 rng(7);
@@ -82,7 +82,7 @@ TEST_CASE("464-mshr-index-survives-churn") {
   CHECK_EQ(m.in_use(), uint32_t(ref.size()));
 }
 
-TEST_CASE("465-cache-params-from-gpu-config") {
+TEST_CASE("565-cache-params-from-gpu-config") {
   config::GpuConfig cfg;
   Cache l1(l1d_params(cfg, 128 * 1024, 4));
   CHECK_EQ(l1.tags().ways(), uint32_t{256});  // 32 KiB @ 64 ways -> 128 KiB @ 256 ways

@@ -38,7 +38,7 @@ void run(Xbar& x, int64_t from, int64_t to, std::vector<Xbar::Packet>& got) {
 }
 }  // namespace
 
-TEST_CASE("560-traversal-latency-and-flit-serialisation") {
+TEST_CASE("660-traversal-latency-and-flit-serialisation") {
   Xbar x(small(2, 2), "icnt");
   CHECK(x.push(0, 1, 8, Msg{1, 0x100}));
   x.tick(0);
@@ -57,7 +57,7 @@ TEST_CASE("560-traversal-latency-and-flit-serialisation") {
   CHECK(x.idle());
 }
 
-TEST_CASE("561-one-flit-per-output-per-cycle") {
+TEST_CASE("661-one-flit-per-output-per-cycle") {
   Xbar x(small(4, 2), "icnt");
   for (uint32_t s = 0; s < 4; ++s) CHECK(x.push(s, 0, 32, Msg{s, 0}));
   CHECK(x.push(3, 1, 32, Msg{9, 0}));  // behind source 3's packet to output 0
@@ -73,7 +73,7 @@ TEST_CASE("561-one-flit-per-output-per-cycle") {
   CHECK(x.source_counter(3, PortCounter::stall_cycles) >= 3);
 }
 
-TEST_CASE("562-round-robin-fairness") {
+TEST_CASE("662-round-robin-fairness") {
   Xbar x(small(4, 1, 8, 64), "icnt");
   std::vector<uint64_t> delivered(4, 0);
   Xbar::Packet p;
@@ -89,7 +89,7 @@ TEST_CASE("562-round-robin-fairness") {
   }
 }
 
-TEST_CASE("563-back-pressure-stalls-sender-without-loss") {
+TEST_CASE("663-back-pressure-stalls-sender-without-loss") {
   Xbar x(small(1, 1, 4, 2), "icnt");
   uint32_t pushed = 0;
   for (int64_t c = 0; c < 50; ++c) {  // nobody pops the output
@@ -108,7 +108,7 @@ TEST_CASE("563-back-pressure-stalls-sender-without-loss") {
   CHECK_EQ(x.next_event_cycle(), kIcntNever);
 }
 
-TEST_CASE("564-request-and-reply-networks-are-independent") {
+TEST_CASE("664-request-and-reply-networks-are-independent") {
   config::GpuConfig g;
   g.sm_count = 4;
   g.memory_partitions = 2;
@@ -130,7 +130,7 @@ TEST_CASE("564-request-and-reply-networks-are-independent") {
   CHECK(!net.idle());
 }
 
-TEST_CASE("565-oversized-packet-and-bad-config-are-errors") {
+TEST_CASE("665-oversized-packet-and-bad-config-are-errors") {
   Xbar x(small(1, 1, 2, 2), "icnt");
   CHECK_THROWS(x.push(0, 0, 96, Msg{0, 0}), Error);
   CrossbarConfig c = small(1, 1);
@@ -138,7 +138,7 @@ TEST_CASE("565-oversized-packet-and-bad-config-are-errors") {
   CHECK_THROWS(Xbar(c, "bad"), ConfigError);
 }
 
-TEST_CASE("566-random-traffic-no-loss-in-order-bounded-rate") {
+TEST_CASE("666-random-traffic-no-loss-in-order-bounded-rate") {
   Xbar x(small(6, 3, 6, 4), "icnt");
   uint64_t seed = 4242;
   auto rnd = [&seed] {

@@ -39,7 +39,7 @@ uint64_t set0(uint64_t k) { return k * 4 * 128; }
 
 }  // namespace
 
-TEST_CASE("401-cache-hit-after-fill") {
+TEST_CASE("501-cache-hit-after-fill") {
   Cache c(small());
   CHECK(c.access(rd(0x1000, 1), 0).outcome == Outcome::MISS);
   CHECK_EQ(c.miss_queue().size(), size_t{1});
@@ -52,7 +52,7 @@ TEST_CASE("401-cache-hit-after-fill") {
   CHECK_EQ(c.count(AccessType::GLOBAL_R, Outcome::MISS), uint64_t{1});
 }
 
-TEST_CASE("402-cache-same-sector-misses-merge-into-one-mshr") {
+TEST_CASE("502-cache-same-sector-misses-merge-into-one-mshr") {
   Cache c(small(/*streaming=*/true));
   CHECK(c.access(rd(0x2000, 0, 7), 0).outcome == Outcome::MISS);
   CHECK(c.access(rd(0x2000, 0, 8), 1).outcome == Outcome::MSHR_HIT);
@@ -68,7 +68,7 @@ TEST_CASE("402-cache-same-sector-misses-merge-into-one-mshr") {
   CHECK_EQ(c.count(AccessType::GLOBAL_R, Outcome::MSHR_HIT), uint64_t{2});
 }
 
-TEST_CASE("403-cache-mshr-merge-limit") {
+TEST_CASE("503-cache-mshr-merge-limit") {
   Cache c(small(true));  // max_merge = 3
   for (uint32_t i = 0; i < 3; ++i) c.access(rd(0x2000, 2, i), i);
   AccessResult r = c.access(rd(0x2000, 2, 99), 3);
@@ -78,7 +78,7 @@ TEST_CASE("403-cache-mshr-merge-limit") {
   CHECK_EQ(c.fill(0x2000, 2, 9).size(), size_t{3});  // the refused one was not kept
 }
 
-TEST_CASE("404-cache-mshr-entries-exhausted") {
+TEST_CASE("504-cache-mshr-entries-exhausted") {
   Cache c(small(true));  // 4 entries
   for (uint8_t s = 0; s < 4; ++s) CHECK(c.access(rd(0x3000, s), s).outcome == Outcome::MISS);
   AccessResult r = c.access(rd(0x4000, 0), 5);
@@ -88,7 +88,7 @@ TEST_CASE("404-cache-mshr-entries-exhausted") {
   CHECK(c.access(rd(0x4000, 0), 7).outcome == Outcome::MISS);  // a freed entry is reusable
 }
 
-TEST_CASE("405-cache-sector-miss-on-present-line") {
+TEST_CASE("505-cache-sector-miss-on-present-line") {
   for (bool streaming : {false, true}) {
     Cache c(small(streaming));
     c.access(rd(0x1000, 0), 0);
@@ -101,7 +101,7 @@ TEST_CASE("405-cache-sector-miss-on-present-line") {
   }
 }
 
-TEST_CASE("406-cache-lru-evicts-least-recently-used") {
+TEST_CASE("506-cache-lru-evicts-least-recently-used") {
   Cache c(small());
   auto load = [&](uint64_t line, uint64_t now) {
     c.access(rd(line, 0), now);
@@ -115,7 +115,7 @@ TEST_CASE("406-cache-lru-evicts-least-recently-used") {
   CHECK(c.access(rd(set0(1), 0), 6).outcome == Outcome::MISS);
 }
 
-TEST_CASE("407-cache-fifo-evicts-first-allocated") {
+TEST_CASE("507-cache-fifo-evicts-first-allocated") {
   CacheParams p = small();
   p.replacement = "fifo";
   Cache c(p);
@@ -131,7 +131,7 @@ TEST_CASE("407-cache-fifo-evicts-first-allocated") {
   CHECK(c.access(rd(set0(0), 0), 6).outcome == Outcome::MISS);
 }
 
-TEST_CASE("408-cache-non-streaming-line-alloc-fail") {
+TEST_CASE("508-cache-non-streaming-line-alloc-fail") {
   Cache c(small(false));
   CHECK(c.access(rd(set0(0), 0), 0).outcome == Outcome::MISS);
   CHECK(c.access(rd(set0(1), 0), 1).outcome == Outcome::MISS);
@@ -140,7 +140,7 @@ TEST_CASE("408-cache-non-streaming-line-alloc-fail") {
   CHECK(r.fail == FailReason::LINE_ALLOC_FAIL);
 }
 
-TEST_CASE("409-cache-streaming-more-misses-than-ways") {
+TEST_CASE("509-cache-streaming-more-misses-than-ways") {
   Cache c(small(true));  // 2 ways per set, 4 MSHRs
   for (uint64_t k = 0; k < 4; ++k) CHECK(c.access(rd(set0(k), 0), k).outcome == Outcome::MISS);
   CHECK_EQ(c.mshrs().in_use(), uint32_t{4});
@@ -150,14 +150,14 @@ TEST_CASE("409-cache-streaming-more-misses-than-ways") {
   CHECK(c.access(rd(set0(2), 0), 21).outcome == Outcome::HIT);
 }
 
-TEST_CASE("410-cache-hit-reserved-on-pending-sector") {
+TEST_CASE("510-cache-hit-reserved-on-pending-sector") {
   Cache c(small(false));
   c.access(rd(0x1000, 1, 1), 0);
   CHECK(c.access(rd(0x1000, 1, 2), 1).outcome == Outcome::HIT_RESERVED);
   CHECK_EQ(c.fill(0x1000, 1, 5).size(), size_t{2});
 }
 
-TEST_CASE("411-cache-miss-queue-full") {
+TEST_CASE("511-cache-miss-queue-full") {
   CacheParams p = small(true);
   p.miss_queue_entries = 2;
   Cache c(p);
@@ -172,7 +172,7 @@ TEST_CASE("411-cache-miss-queue-full") {
   CHECK(c.access(rd(0x1000, 2), 1).outcome == Outcome::MISS);
 }
 
-TEST_CASE("412-cache-reservation-fail-changes-nothing") {
+TEST_CASE("512-cache-reservation-fail-changes-nothing") {
   Cache c(small(false));
   c.access(rd(set0(0), 0), 0);
   c.access(rd(set0(1), 0), 1);
@@ -183,7 +183,7 @@ TEST_CASE("412-cache-reservation-fail-changes-nothing") {
   CHECK(!c.fill_pending(set0(2), 0));
 }
 
-TEST_CASE("413-cache-unknown-policy-lists-known-names") {
+TEST_CASE("513-cache-unknown-policy-lists-known-names") {
   CacheParams p = small();
   p.replacement = "plru";
   bool listed = false;
@@ -202,7 +202,7 @@ TEST_CASE("413-cache-unknown-policy-lists-known-names") {
   CHECK_THROWS(parse_write_alloc("sometimes", "l1d_write_allocate"), accelsim::ConfigError);
 }
 
-TEST_CASE("414-cache-per-stream-counters") {
+TEST_CASE("514-cache-per-stream-counters") {
   CacheParams p = small(true);
   p.stream_slots = 3;
   Cache c(p);
@@ -219,7 +219,7 @@ TEST_CASE("414-cache-per-stream-counters") {
   CHECK_EQ(c.count(AccessType::GLOBAL_R, Outcome::HIT, 1), uint64_t{0});
 }
 
-TEST_CASE("415-cache-rejects-malformed-requests") {
+TEST_CASE("515-cache-rejects-malformed-requests") {
   Cache c(small());
   CHECK_THROWS(c.access(rd(0x1010, 0), 0), accelsim::Error);  // not line-aligned
   CHECK_THROWS(c.access(rd(0x1000, 4), 0), accelsim::Error);  // sector 4 of 4
@@ -229,7 +229,7 @@ TEST_CASE("415-cache-rejects-malformed-requests") {
 // Random traffic against every write-allocation mode: every accepted read or
 // merged write comes back from exactly one fill, and the line index agrees
 // with the lines themselves.
-TEST_CASE("416-cache-random-traffic-invariants") {
+TEST_CASE("516-cache-random-traffic-invariants") {
   std::mt19937_64 rng(11);
   for (bool streaming : {false, true})
     for (WriteAllocPolicy alloc : {WriteAllocPolicy::NO_ALLOCATE, WriteAllocPolicy::FETCH_ON_WRITE,

@@ -111,7 +111,7 @@ void random_stream(const char* scheduler, bool dual, uint32_t write_queue, uint6
 }
 }  // namespace
 
-TEST_CASE("517-random-streams-obey-every-timing-rule") {
+TEST_CASE("617-random-streams-obey-every-timing-rule") {
   uint64_t seed = 12345;
   for (const char* s : {"fcfs", "frfcfs"})
     for (bool dual : {false, true})
@@ -119,7 +119,7 @@ TEST_CASE("517-random-streams-obey-every-timing-rule") {
         for (bool refresh : {false, true}) random_stream(s, dual, wq, seed += 7919, refresh);
 }
 
-TEST_CASE("518-bank-queue-hit-counts-match-brute-force") {
+TEST_CASE("618-bank-queue-hit-counts-match-brute-force") {
   const uint32_t banks = 4;
   BankQueue q(12, banks);
   std::vector<int64_t> open(banks, kNoRow);
