@@ -140,7 +140,7 @@ py::list commands(const std::string& path) {
 }  // namespace
 
 void register_trace(py::module_& m) {
-  py::class_<isa::IsaRegistry, std::shared_ptr<isa::IsaRegistry>>(m, "isa::IsaRegistry")
+  py::class_<isa::IsaRegistry, std::shared_ptr<isa::IsaRegistry>>(m, "IsaRegistry")
       .def(py::init([](const std::string& dir) {
              py::gil_scoped_release release;
              return std::make_shared<isa::IsaRegistry>(dir);
