@@ -7,7 +7,7 @@
 
 namespace accelsim::ldst {
 
-using trace::InstRecord;
+using isa::InstRecord;
 
 LdstUnit::LdstUnit(const config::GpuConfig& cfg, uint16_t sm, MemPort* below,
                    CompletionQueue* completions)
@@ -75,7 +75,7 @@ void LdstUnit::issue(const InstRecord& inst, const uint64_t* addrs, uint16_t war
 uint64_t LdstUnit::after(uint64_t ready, uint64_t now) { return std::max(ready, now + 1); }
 
 bool LdstUnit::is_direct(const InstRecord& in) const {
-  return !l1d_ || !cfg_.l1d_enabled || (in.flags & (trace::kFlagBypassL1 | trace::kFlagAtomic));
+  return !l1d_ || !cfg_.l1d_enabled || (in.flags & (isa::kFlagBypassL1 | isa::kFlagAtomic));
 }
 
 // ---- stage: responses from below -------------------------------------------------

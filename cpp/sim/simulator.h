@@ -13,7 +13,7 @@
 #include "sim/run_result.h"
 #include "sim/workload_run.h"
 #include "stats/kernel_record.h"
-#include "trace/isa_table.h"
+#include "isa/isa_table.h"
 
 namespace accelsim::sim {
 
@@ -30,10 +30,10 @@ class Simulator {
   RunResult run(std::vector<std::unique_ptr<KernelSource>>& kernels, const RunOptions& opts = {});
 
  private:
-  std::shared_ptr<const trace::IsaRegistry> isa();  // loaded once, on first use
+  std::shared_ptr<const isa::IsaRegistry> isa();  // loaded once, on first use
 
   config::GpuConfig cfg_;
-  std::shared_ptr<trace::IsaRegistry> isa_;
+  std::shared_ptr<isa::IsaRegistry> isa_;
   std::once_flag isa_once_;
   std::string isa_dir_;
 };

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "sim/kernel_source.h"
-#include "trace/isa_table.h"
+#include "isa/isa_table.h"
 #include "trace/trace_reader.h"
 
 namespace accelsim::sim {
@@ -35,6 +35,6 @@ Workload workload_from_commands(const std::string& path);
 Workload workload_from_sources(std::vector<std::unique_ptr<KernelSource>>& kernels);
 
 // The item's kernel source: opened from its trace, or handed over.
-std::unique_ptr<KernelSource> open_kernel(WorkItem& item, const trace::IsaRegistry* isa);
+std::unique_ptr<KernelSource> open_kernel(WorkItem& item, const isa::IsaRegistry* isa);
 
 }  // namespace accelsim::sim

@@ -1,0 +1,151 @@
+"""A simulated GPU for PTX mode: device memory, queued launches, and the
+timing run that executes them."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from accelsim import _core
+from accelsim.errors import AccelsimError, PtxError
+from accelsim.ptx._tables import tables
+
+__all__ = ["Device", "DeviceArray"]
+
+
+class DeviceArray:
+    """A buffer in a Device's memory with a shape and dtype (like a CuPy
+    array, but data moves only through copy_to_host / copy_from_host)."""
+
+    def __init__(self, device: "Device", ptr: int, shape: tuple, dtype):
+        self.device, self.ptr, self.shape, self.dtype = device, ptr, tuple(shape), np.dtype(dtype)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.dtype.itemsize
+
+    def copy_to_host(self) -> np.ndarray:
+        """The array's contents (runs every queued launch first, as a
+        synchronous cudaMemcpy does)."""
+        self.device._flush()
+        raw = self.device._mem.read(self.ptr, self.nbytes)
+        return np.frombuffer(raw, dtype=self.dtype).reshape(self.shape).copy()
+
+    get = copy_to_host
+
+    def copy_from_host(self, array) -> None:
+        a = np.ascontiguousarray(array, dtype=self.dtype)
+        if a.size != self.size:
+            raise PtxError(f"copy of {a.size} elements into a device array of {self.size}")
+        self.device._flush()
+        self.device._mem.write(self.ptr, a.reshape(-1))
+
+    def __repr__(self) -> str:
+        return f"<DeviceArray {self.shape} {self.dtype} at {self.ptr:#x}>"
+
+
+class Device:
+    """A simulated GPU: ``config`` is a config name, path or Config (as for
+    Simulator); ``arch`` the SASS generation whose ISA table records use
+    (70 = Volta). ``regs_per_thread`` sets occupancy (PTX has virtual
+    registers; ptxas would choose the real count)."""
+
+    def __init__(self, config="QV100", *, arch: int = 70, regs_per_thread: int = 32,
+                 max_warp_insts: int = 1 << 24):
+        from accelsim.sim import Simulator
+
+        self.sim = Simulator(config)
+        self.config_name = self.sim.config_name
+        self.arch = int(arch)
+        self.regs_per_thread = int(regs_per_thread)
+        self.max_warp_insts = int(max_warp_insts)
+        self._mem = _core.DeviceMemory()
+        self._pending: list[dict] = []
+        self._results: list = []
+        self._globals: dict[int, list[int]] = {}
+        self.sm_count = int(self.sim._values.get("sm_count", 80)) if isinstance(self.sim._values, dict) else 80
+
+    # --- memory ---
+    def empty(self, shape, dtype=np.float32) -> DeviceArray:
+        shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+        dt = np.dtype(dtype)
+        n = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
+        return DeviceArray(self, self._mem.allocate(n), shape, dt)
+
+    def zeros(self, shape, dtype=np.float32) -> DeviceArray:
+        a = self.empty(shape, dtype)
+        if a.nbytes:
+            self._mem.fill(a.ptr, 0, a.nbytes)
+        return a
+
+    def to_device(self, array) -> DeviceArray:
+        a = np.ascontiguousarray(array)
+        d = self.empty(a.shape, a.dtype)
+        if a.nbytes:
+            self._mem.write(d.ptr, a.reshape(-1))
+        return d
+
+    # --- launches ---
+    def _module_globals(self, module) -> list[int]:
+        key = id(module._core)
+        if key not in self._globals:
+            addrs = []
+            for g in module._core.globals():
+                ptr = self._mem.allocate(g["size"])
+                if g["size"]:
+                    self._mem.fill(ptr, 0, g["size"])
+                if g["init"]:
+                    self._mem.write(ptr, np.frombuffer(g["init"], dtype=np.uint8))
+                addrs.append(ptr)
+            self._globals[key] = addrs
+        return self._globals[key]
+
+    def _launch(self, kernel, grid, block, params: bytes, stream: int, shared: int) -> None:
+        self._pending.append({
+            "module": kernel.module._core, "kernel": kernel.name, "grid": grid, "block": block,
+            "shared_mem": shared, "params": params, "globals": self._module_globals(kernel.module),
+            "memory": self._mem, "stream": stream, "sm_count": self.sm_count,
+            "max_warp_insts": self.max_warp_insts, "_module": kernel.module,
+        })
+
+    def _flush(self):
+        if not self._pending:
+            return None
+        from accelsim.sim import SimResult
+
+        launches, self._pending = self._pending, []
+        start = time.perf_counter()
+        raw = _core.run_ptx(self.sim._core, tables(), launches, self.arch, self.regs_per_thread)
+        wall = time.perf_counter() - start
+        res = SimResult(columns=raw["kernels"], total_cycles=raw["total_cycles"], completed=raw["completed"],
+                        config_name=self.config_name, workload="ptx", sm_count=raw["sm_count"],
+                        core_period_ps=raw["core_period_ps"], wall_time_s=wall, _stats=raw["stats"])
+        res.extra["launches"] = [{k: v for k, v in d.items() if k not in ("memory", "module", "_module")}
+                                 for d in launches]
+        self._results.append(res)
+        return res
+
+    def synchronize(self):
+        """Runs every queued launch on the timing model; returns the SimResult
+        of the launches run since the last synchronize (None if none)."""
+        self._flush()
+        if not self._results:
+            return None
+        if len(self._results) == 1:
+            return self._results.pop()
+        # several implicit runs (copy_to_host between launches): the last one's
+        # timing plus all kernels' rows would mix clocks, so return them in order
+        out, self._results = self._results, []
+        return out[-1] if len(out) == 1 else out
+
+    def __repr__(self) -> str:
+        return f"<accelsim.Device {self.config_name} sm_{self.arch}>"
+
+
+def _check_core():
+    if not hasattr(_core, "run_ptx"):
+        raise AccelsimError("this accelsim build has no PTX support (rebuild the extension)")
