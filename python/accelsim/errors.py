@@ -38,3 +38,8 @@ class ConfigError(AccelsimError, ValueError):
 
 class DeadlockError(AccelsimError, RuntimeError):
     """The simulation made no progress while work was outstanding."""
+
+
+class AccelsimWarning(UserWarning):
+    """Something accelsim can run but a user probably did not mean (a command
+    it does not understand, a trace of another GPU architecture than the config's)."""

@@ -24,8 +24,10 @@ def _named(items: list[str]) -> dict[str, list[str]]:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from accelsim.cli import output_folder
     from accelsim.correlation import correlate
 
+    output_folder("--out", args.out)
     sims = _named(args.sim)
     for name, paths in sims.items():
         if len(paths) > 1:  # one run per workload: launches would collide

@@ -10,12 +10,25 @@ from pathlib import Path
 # run, its tables only when asked for.
 
 
+class FamilyNames(list):
+    """The family names; calling it (the old ``result.families()`` form)
+    still works, with a DeprecationWarning."""
+
+    def __call__(self) -> list:
+        import warnings
+
+        warnings.warn("result.families is a property now (like kernels and streams); "
+                      "drop the ()", DeprecationWarning, stacklevel=2)
+        return list(self)
+
+
 class StatsResultMixin:
     _stats = None
 
-    def families(self) -> list:
+    @property
+    def families(self) -> FamilyNames:
         """Names of the counter families (``l2.accesses``, ``dram.ops``, ...)."""
-        return list(self._stats.families()) if self._stats is not None else []
+        return FamilyNames(self._stats.families() if self._stats is not None else [])
 
     def counters(self, name: str):
         """Final totals of a family as a read-only NumPy array with ``.dims``
