@@ -5,6 +5,7 @@ costs two integers. It becomes a list of ids only against the kernels a
 workload actually has (``KernelSelection.pick``)."""
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 
 from accelsim.errors import ConfigError
@@ -46,8 +47,20 @@ def _ranges_text(ids: list[int]) -> str:
     return ", ".join(parts)
 
 
+def _as_int(value) -> int | None:
+    """An int for ints and NumPy integers; None for anything else (bools too)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
 def _interval(part) -> tuple[int, int]:
-    if isinstance(part, bool) or not isinstance(part, (int, str)):
+    if _as_int(part) is not None:
+        part = _as_int(part)
+    elif not isinstance(part, str):
         raise ConfigError(f"kernel selection: {part!r} is not an id or a range like 5-9",
                           key="kernels")
     text = str(part).strip()
@@ -88,8 +101,11 @@ def parse_selection(spec) -> KernelSelection | None:
         return None
     if isinstance(spec, KernelSelection):
         return spec
-    if isinstance(spec, (int, str)) and not isinstance(spec, bool):
-        parts = str(spec).split(",") if isinstance(spec, str) else [spec]
+    parts: list
+    if isinstance(spec, str):
+        parts = spec.split(",")
+    elif _as_int(spec) is not None:
+        parts = [_as_int(spec)]
     else:
         try:
             parts = list(spec)

@@ -5,6 +5,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from accelsim import _args, _core
 from accelsim._paths import data_dir
@@ -58,7 +59,7 @@ class SimResult(StatsResultMixin):
     core_period_ps: int
     wall_time_s: float
     extra: dict = field(default_factory=dict)
-    _stats: object = None             # the core's RunStats (counter families)
+    _stats: Any = None                # the core's RunStats (counter families)
 
     @property
     def name(self) -> str:

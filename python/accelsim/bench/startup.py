@@ -37,9 +37,11 @@ def measure(args: list[str], repeats: int = 3) -> dict:
         _, status, usage = os.wait4(proc.pid, 0)
         walls.append(time.perf_counter() - start)
         proc.returncode = os.waitstatus_to_exitcode(status)
-        if proc.returncode != 0:
-            raise RuntimeError(f"accelsim {' '.join(args)} failed:\n{proc.stderr.read().decode()}")
+        assert proc.stderr is not None
+        errors = proc.stderr.read().decode(errors="replace")
         proc.stderr.close()
+        if proc.returncode != 0:
+            raise RuntimeError(f"accelsim {' '.join(args)} failed:\n{errors}")
         rss.append(usage.ru_maxrss / 1024.0)  # KiB on Linux
     return {"wall_s": min(walls), "peak_rss_mb": min(rss)}
 

@@ -84,6 +84,7 @@ def _read_yaml(path: Path) -> tuple[dict, dict]:
     if any(not isinstance(k, str) for k in data):
         bad = next(k for k in data if not isinstance(k, str))
         raise ConfigError(f"{path}: key {bad!r} is not a name", path=str(path))
+    assert node is not None  # data is a mapping, so the document has a node
     lines = {k.value: k.start_mark.line + 1 for k, _ in node.value}
     return data, lines
 

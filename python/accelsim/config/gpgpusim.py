@@ -54,10 +54,10 @@ def import_gpgpusim_config(*paths, name: str | None = None) -> Config:
     try:
         return Config.from_entries(entries, label, str(paths[0]), unmodelled=unmodelled)
     except ConfigError as exc:
-        opt = origin.get(exc.key or "")
-        if opt is None:
+        source = origin.get(exc.key or "")
+        if source is None:
             raise
-        raise opt.error(str(exc)) from None
+        raise source.error(str(exc)) from None
 
 
 def unmodelled_sink(sink: list):

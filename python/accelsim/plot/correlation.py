@@ -58,7 +58,29 @@ def _label(row) -> str:
     return f"{kernel_key(row['kernel'])}{suffix}"
 
 
-def _draw(ax, points: pd.DataFrame, title: str, n_labels: int) -> None:
+def _place_labels(ax, rows) -> None:
+    """Name the given points, moving a label up past labels already placed
+    (in screen space, so it works on log axes) and leaving one out when no
+    free place is near its point."""
+    placed: list[tuple[float, float, float]] = []  # x, y (pixels) and width of each label
+    for _, row in rows:
+        text = _label(row)
+        x, y = ax.transData.transform((row["hw"], row["sim"]))
+        width = 5.0 * len(text)  # ~ pixels at fontsize 7
+        for step in range(6):
+            offset = 3 + 10 * step
+            clash = any(abs(x - px) < (width + pw) / 2 + 4 and abs(y + offset - py) < 10
+                        for px, py, pw in placed)
+            if not clash:
+                placed.append((x, y + offset, width))
+                ax.annotate(text, (row["hw"], row["sim"]), fontsize=7, xytext=(3, offset),
+                            textcoords="offset points",
+                            arrowprops={"arrowstyle": "-", "color": "0.6", "lw": 0.5}
+                            if step else None)
+                break
+
+
+def _draw(ax, points: pd.DataFrame, title: str, n_labels: int, unit: str = "") -> None:
     hw, sim = points["hw"].to_numpy(float), points["sim"].to_numpy(float)
     log = wants_log(np.concatenate([hw, sim]))
     ax.scatter(hw, sim, s=18, alpha=0.8, color="tab:blue", edgecolors="none")
@@ -73,31 +95,34 @@ def _draw(ax, points: pd.DataFrame, title: str, n_labels: int) -> None:
     ax.set_xlim(*limits)
     ax.set_ylim(*limits)
     worst = points.reindex(points["error_pct"].abs().sort_values(ascending=False).index)
-    for _, row in worst.head(n_labels).iterrows():
-        if pd.notna(row["error_pct"]) and row["error_pct"] != 0:  # exact points need no name
-            ax.annotate(_label(row), (row["hw"], row["sim"]), fontsize=7,
-                        xytext=(3, 3), textcoords="offset points")
+    # exact points need no name
+    named = [(i, row) for i, row in worst.head(n_labels).iterrows()
+             if pd.notna(row["error_pct"]) and row["error_pct"] != 0]
+    _place_labels(ax, named)
     ax.set_title(f"{title}\n{_caption(points)}", fontsize=9)
-    ax.set_xlabel("hardware", fontsize=8)
-    ax.set_ylabel("simulator", fontsize=8)
+    suffix = f" ({unit})" if unit else ""
+    ax.set_xlabel(f"hardware{suffix}", fontsize=8)
+    ax.set_ylabel(f"simulator{suffix}", fontsize=8)
     ax.tick_params(labelsize=7)
 
 
 def correlation_scatter(table: pd.DataFrame, counter: str, *, title: str | None = None,
-                        n_labels: int = 3) -> Figure:
+                        n_labels: int = 3, unit: str = "") -> Figure:
     """One counter's scatter with the x = y line, error and correlation in the title,
-    and the ``n_labels`` worst kernels labelled."""
+    the ``n_labels`` worst kernels labelled (labels never overlap) and ``unit``
+    on both axes."""
     points = table[table["counter"] == counter]
     if points.empty:
         raise ValueError(f"no paired values for counter {counter!r}")
     figure = _new_figure(4.5, 4.0)
-    _draw(figure.add_subplot(), points, title or counter, n_labels)
+    _draw(figure.add_subplot(), points, title or counter, n_labels, unit)
     figure.subplots_adjust(left=0.17, right=0.95, bottom=0.12, top=0.86)
     return figure
 
 
 def correlation_grid(table: pd.DataFrame, *, titles: dict[str, str] | None = None,
-                     columns: int = 3, n_labels: int = 2) -> Figure:
+                     columns: int = 3, n_labels: int = 2,
+                     units: dict[str, str] | None = None) -> Figure:
     """Every counter of ``table`` in one figure, for a report."""
     counters = list(dict.fromkeys(table["counter"]))
     if not counters:
@@ -108,7 +133,8 @@ def correlation_grid(table: pd.DataFrame, *, titles: dict[str, str] | None = Non
     for index, counter in enumerate(counters):
         ax = figure.add_subplot(rows, columns, index + 1)
         title = (titles or {}).get(counter, counter)
-        _draw(ax, table[table["counter"] == counter], title, n_labels)
+        _draw(ax, table[table["counter"] == counter], title, n_labels,
+              (units or {}).get(counter, ""))
     inch = 1.0 / figure.get_figheight()  # margins in inches, whatever the row count
     figure.subplots_adjust(left=0.07, right=0.98, bottom=0.5 * inch, top=1 - 0.6 * inch,
                            wspace=0.35, hspace=0.55)

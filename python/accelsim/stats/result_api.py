@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 # pandas and the table builders load on first use: a result is made by every
 # run, its tables only when asked for.
@@ -23,7 +24,8 @@ class FamilyNames(list):
 
 
 class StatsResultMixin:
-    _stats = None
+    _stats: Any = None
+    kernels: Any  # provided by the class using the mixin (a property or an attribute)
 
     @property
     def families(self) -> FamilyNames:
