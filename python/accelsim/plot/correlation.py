@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 from accelsim.correlation import errstats
 from accelsim.correlation.names import kernel_key
@@ -58,26 +59,34 @@ def _label(row) -> str:
     return f"{kernel_key(row['kernel'])}{suffix}"
 
 
+# Places tried for a label, in points from its point: beside it, then further
+# above or below, to the right first.
+_OFFSETS = [(dx, dy) for step in range(5) for dy in (3 + 9 * step, -11 - 9 * step)
+            for dx in (3, -3)]
+
+
 def _place_labels(ax, rows) -> None:
-    """Name the given points, moving a label up past labels already placed
-    (in screen space, so it works on log axes) and leaving one out when no
-    free place is near its point."""
-    placed: list[tuple[float, float, float]] = []  # x, y (pixels) and width of each label
+    """Name the given points where a label overlaps no other label and stays
+    inside the axes (measured on the figure's renderer, so log axes and long
+    names are exact); a label with no free place near its point is left out."""
+    renderer = ax.figure.canvas.get_renderer()
+    inside = ax.get_window_extent(renderer)
+    placed: list = []  # window extents of the labels kept
     for _, row in rows:
-        text = _label(row)
-        x, y = ax.transData.transform((row["hw"], row["sim"]))
-        width = 5.0 * len(text)  # ~ pixels at fontsize 7
-        for step in range(6):
-            offset = 3 + 10 * step
-            clash = any(abs(x - px) < (width + pw) / 2 + 4 and abs(y + offset - py) < 10
-                        for px, py, pw in placed)
-            if not clash:
-                placed.append((x, y + offset, width))
-                ax.annotate(text, (row["hw"], row["sim"]), fontsize=7, xytext=(3, offset),
-                            textcoords="offset points",
-                            arrowprops={"arrowstyle": "-", "color": "0.6", "lw": 0.5}
-                            if step else None)
+        text, point = _label(row), (row["hw"], row["sim"])
+        for dx, dy in _OFFSETS:
+            label = ax.annotate(text, point, fontsize=7, xytext=(dx, dy),
+                                textcoords="offset points", ha="left" if dx > 0 else "right",
+                                arrowprops={"arrowstyle": "-", "color": "0.6", "lw": 0.5}
+                                if abs(dy) > 11 else None)
+            label.update_positions(renderer)  # the text's place, without its leader line
+            box = Text.get_window_extent(label, renderer).padded(1)
+            fits = (inside.x0 <= box.x0 and box.x1 <= inside.x1 and inside.y0 <= box.y0
+                    and box.y1 <= inside.y1)
+            if fits and not any(box.overlaps(other) for other in placed):
+                placed.append(box)
                 break
+            label.remove()
 
 
 def _draw(ax, points: pd.DataFrame, title: str, n_labels: int, unit: str = "") -> None:
