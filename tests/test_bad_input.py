@@ -304,3 +304,10 @@ def test_json_run_output_still_complete(vecadd):
     out = cli("run", str(vecadd), "--json")
     data = json.loads(out.stdout)
     assert data["kernels"][0]["duration_ns"] > 0 and data["streams"][0]["kernels"] == 1
+
+
+def test_cli_directory_named_like_a_kernel_file(tmp_path):
+    folder = tmp_path / "kernel-1.traceg"
+    folder.mkdir()
+    for command in ("run", "trace-info"):
+        one_line_error(cli(command, str(folder)), command, "is a directory, not a kernel trace")
