@@ -110,6 +110,10 @@ def test_zero_sized_l1d_sets_name_the_users_key_file_and_line(tmp_path):
     assert str(err.value).startswith(f"{path}:3: config key 'l1d_size'")
 
 
+def test_no_l1d_at_all_is_still_a_valid_config():
+    assert accelsim.load_config("QV100").with_overrides({"l1d_size": 0}).l1d_size == 0
+
+
 def test_l2_slice_not_whole_sets_names_l2_size_not_internal_names(tmp_path):
     path = tmp_path / "odd_l2.yaml"
     path.write_text("base: QV100\n\nl2_size: 6000 KiB\n")

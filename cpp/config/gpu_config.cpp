@@ -43,7 +43,7 @@ void check_value(const ParamDecl& d, int64_t v) { check_value(d, double(v)); }
 // here too so a bad config fails when it is loaded, under the user's keys.
 void check_cache_geometry(const GpuConfig& cfg) {
   const int64_t l1_set = cfg.l1d_line * cfg.l1d_assoc;
-  if (cfg.l1d_size / l1_set == 0)
+  if (cfg.l1d_size > 0 && cfg.l1d_size / l1_set == 0)  // 0 B: no L1D at all
     throw ConfigError("l1d_size", std::to_string(cfg.l1d_size) + " B holds no whole set of l1d_assoc " +
                                       std::to_string(cfg.l1d_assoc) + " x l1d_line " +
                                       std::to_string(cfg.l1d_line) + " B");

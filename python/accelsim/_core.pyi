@@ -43,6 +43,9 @@ def read_command_list(path: str) -> list[tuple[str, int, str, str, int, int]]:
     """(kind, line, text, kernel_path, address, bytes) per kernelslist.g command;
     kind is "kernel", "memcpy_htod" or "other"."""
 
+def read_kernel_header(path: str) -> dict[str, Any]:
+    """path, name, id, stream and binary_version of a kernel trace (header only)."""
+
 # ---- statistics (register_stats.cpp) -----------------------------------------
 class RunStats:
     def __init__(self, stream_slots: SupportsIndex = 1) -> None: ...

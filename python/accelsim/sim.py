@@ -129,7 +129,6 @@ class Simulator:
         self._values, self.config_name = _core_dict(config)
         self.config = config
         isa = Path(_args.path_text("isa_dir", isa_dir)) if isa_dir is not None else data_dir() / "isa"
-        self._isa_dir = isa
         self._core = _core.Simulator(self._values, str(isa))
 
     def run(self, workload, max_cycles: int | None = None, on_kernel=None,
@@ -151,7 +150,7 @@ class Simulator:
         path = _workload_path(workload)
         budget = _args.max_cycles(max_cycles)
         ids = workload_check.prepare(path, parse_selection(kernels), self.config_name,
-                                     int(self._values.get("compute_capability", 0)), self._isa_dir)
+                                     int(self._values.get("compute_capability", 0)))
         start = time.perf_counter()
         try:
             run = self._core.start(path, budget, ids)

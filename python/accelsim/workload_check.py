@@ -50,15 +50,13 @@ def _commands(path: str) -> list:
     return commands
 
 
-def kernel_headers(path: str, isa_dir) -> list[KernelHeader]:
-    """Id and binary version of every kernel launch of a workload, in order."""
-    from accelsim.trace._isa import isa_registry
-
-    registry = isa_registry(isa_dir)
+def kernel_headers(path: str) -> list[KernelHeader]:
+    """Id and binary version of every kernel launch of a workload, in order
+    (headers only: no ISA table is loaded, no instruction is read)."""
     headers = []
     for kind, _line, _text, kernel_path, *_ in _commands(path):
         if kind == "kernel":
-            info = _core.KernelTrace(kernel_path, registry).info
+            info = _core.read_kernel_header(kernel_path)
             headers.append(KernelHeader(int(info["id"]), int(info["binary_version"]),
                                         kernel_path))
     return headers
@@ -81,10 +79,10 @@ def check_architecture(headers: list[KernelHeader], config_name: str, capability
 
 
 def prepare(path: str, selection: KernelSelection | None, config_name: str,
-            capability: int, isa_dir) -> list[int] | None:
+            capability: int) -> list[int] | None:
     """Checks a workload before a run; returns the kernel ids to simulate
     (None: all)."""
-    headers = kernel_headers(path, isa_dir)
+    headers = kernel_headers(path)
     check_architecture(headers, config_name, capability)
     if selection is None:
         return None

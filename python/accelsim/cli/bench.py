@@ -46,6 +46,11 @@ def _bench(args) -> int:
     print("  ".join(c.rjust(w) for c, w in zip(cols, widths)))
     for t in table:
         print("  ".join(v.rjust(w) for v, w in zip(t, widths)))
+    floor = next((r["help_wall_s"] for r in rows if "help_wall_s" in r), None)
+    if floor is not None:
+        print(f"start-up targets: <= {rows[-1]['target_wall_s']} s and <= "
+              f"{rows[-1]['target_rss_mb']:.0f} MB; `accelsim --help` (interpreter and parser "
+              f"alone) took {floor:.2f} s here")
     if args.quick:
         print("--quick: tiny workloads, a smoke test; speed and start-up targets apply to "
               "full runs (meets_target '-')")
