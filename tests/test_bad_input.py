@@ -298,10 +298,10 @@ def test_sm80_trace_on_qv100_warns_naming_both(sim, tmp_path):
         sim.run(volta)
 
 
-def test_imported_config_knows_its_compute_capability(tmp_path):
+def test_imported_config_knows_its_sm_version(tmp_path):
     path = tmp_path / "gpgpusim.config"
     path.write_text("-gpgpu_compute_capability_major 8\n-gpgpu_compute_capability_minor 6\n")
-    assert accelsim.import_gpgpusim_config(path).compute_capability == 86
+    assert accelsim.import_gpgpusim_config(path).sm_version == 86
 
 
 def test_json_run_output_still_complete(vecadd):

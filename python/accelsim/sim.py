@@ -150,7 +150,7 @@ class Simulator:
         path = _workload_path(workload)
         budget = _args.max_cycles(max_cycles)
         ids = workload_check.prepare(path, parse_selection(kernels), self.config_name,
-                                     int(self._values.get("compute_capability", 0)))
+                                     int(self._values.get("sm_version", 0)))
         start = time.perf_counter()
         try:
             run = self._core.start(path, budget, ids)

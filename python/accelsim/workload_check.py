@@ -64,7 +64,7 @@ def kernel_headers(path: str) -> list[KernelHeader]:
 
 def check_architecture(headers: list[KernelHeader], config_name: str, capability: int) -> None:
     """Warn (once per architecture) when traces were made for another GPU
-    architecture than the config models; ``capability`` 0 means unknown."""
+    architecture than the config models (its ``sm_version``; 0: not checked)."""
     if not capability:
         return
     want = architecture(capability)

@@ -195,7 +195,7 @@ def _capability(opt, options, entries):
     major, minor = options.get("gpgpu_compute_capability_major"), options.get(
         "gpgpu_compute_capability_minor")
     if major is not None:
-        entries["compute_capability"] = 10 * major.int() + (minor.int() if minor else 0)
+        entries["sm_version"] = 10 * major.int() + (minor.int() if minor else 0)
 
 
 def _scheduler_dram(opt, options, entries):
