@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "trace/kernel_counts.h"
+#include "trace/kernel_header.h"
 #include "trace/trace_reader.h"
 
 namespace py = pybind11;
@@ -137,6 +138,24 @@ py::list commands(const std::string& path) {
   return out;
 }
 
+// The header alone (no ISA table needed): what a run checks before it starts.
+py::dict kernel_header(const std::string& path) {
+  KernelInfo k;
+  {
+    py::gil_scoped_release release;
+    LineSource src(path);
+    HeaderLines where;
+    k = read_kernel_header(src, where);
+  }
+  py::dict d;
+  d["path"] = path_text(path);
+  d["name"] = text(k.name);
+  d["id"] = k.id;
+  d["stream"] = k.stream;
+  d["binary_version"] = k.binary_version;
+  return d;
+}
+
 }  // namespace
 
 void register_trace(py::module_& m) {
@@ -180,5 +199,7 @@ void register_trace(py::module_& m) {
       .def("counts", &counts);
 
   m.def("read_command_list", &commands, py::arg("path"));
+  m.def("read_kernel_header", &kernel_header, py::arg("path"),
+        "path, name, id, stream and binary_version from a kernel trace's header.");
   m.attr("INST_RECORD_SIZE") = sizeof(isa::InstRecord);
 }

@@ -9,7 +9,8 @@ from __future__ import annotations
 import importlib
 
 from accelsim.config import Config, import_gpgpusim_config, list_configs, load_config
-from accelsim.errors import AccelsimError, ConfigError, DeadlockError, ProfileError, PtxError, TraceError
+from accelsim.errors import (AccelsimError, AccelsimWarning, ConfigError, DeadlockError, ProfileError,
+                             PtxError, TraceError)
 
 __version__ = "0.1.0"
 
@@ -26,7 +27,7 @@ _LAZY = {
 }
 
 __all__ = [
-    "AccelsimError", "Config", "ConfigError", "DeadlockError", "ProfileError", "PtxError", "TraceError",
+    "AccelsimError", "AccelsimWarning", "Config", "ConfigError", "DeadlockError", "ProfileError", "PtxError", "TraceError",
     "import_gpgpusim_config", "list_configs", "load_config", *_LAZY,
 ]
 

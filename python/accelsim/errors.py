@@ -49,3 +49,8 @@ class PtxError(_InputError):
         super().__init__(message, path=path, line=line, field=token)
         self.column = column
         self.token = token
+
+
+class AccelsimWarning(UserWarning):
+    """Something accelsim can run but a user probably did not mean (a command
+    it does not understand, a trace of another GPU architecture than the config's)."""

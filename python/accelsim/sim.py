@@ -5,12 +5,14 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from accelsim import _core
+from accelsim import _args, _core
 from accelsim._paths import data_dir
 from accelsim.errors import ConfigError
-from accelsim.kernel_selection import parse_kernels
+from accelsim.kernel_selection import parse_selection
 from accelsim.stats.result_api import StatsResultMixin
+from accelsim.stats.streams import stream_rows
 
 __all__ = ["SimResult", "Simulator"]
 
@@ -26,8 +28,10 @@ def _core_dict(config) -> tuple[dict, str]:
     if isinstance(config, (str, os.PathLike)):
         cfg = load_config(config)
         return cfg.core_dict(), cfg.name
-    if isinstance(config, dict):
-        return dict(config), str(config.get("name", "custom"))
+    if isinstance(config, dict):  # checked like a YAML file: unknown keys, types, ranges
+        name = str(config.get("name", "custom"))
+        entries = {k: v for k, v in config.items() if k not in ("name", "description")}
+        return Config.from_entries(entries, name).core_dict(), name
     raise ConfigError(f"config must be a Config, a name, a path or a dict, not {type(config).__name__}")
 
 
@@ -55,7 +59,7 @@ class SimResult(StatsResultMixin):
     core_period_ps: int
     wall_time_s: float
     extra: dict = field(default_factory=dict)
-    _stats: object = None             # the core's RunStats (counter families)
+    _stats: Any = None                # the core's RunStats (counter families)
 
     @property
     def name(self) -> str:
@@ -98,9 +102,18 @@ class SimResult(StatsResultMixin):
             "warp_instructions": self.warp_instructions,
             "thread_instructions": self.thread_instructions,
             "wall_time_s": self.wall_time_s,
-            "kernels": self.kernels.to_dict(orient="records"),
-            "streams": self.streams.to_dict(orient="records"),
+            "kernels": self.kernel_rows(),
+            "streams": stream_rows(self.columns, self._stats),
         }
+
+    def kernel_rows(self) -> list[dict]:
+        """The kernel table as plain dicts (as ``kernels``, without pandas)."""
+        names = list(self.columns)
+        rows = [dict(zip(names, values)) for values in zip(*self.columns.values())]
+        if "cycles" in self.columns:
+            for row in rows:
+                row["duration_ns"] = row["cycles"] * (self.core_period_ps / 1000.0)
+        return rows
 
     def __repr__(self) -> str:
         return (f"<SimResult {self.num_kernels} kernels, {self.total_cycles} cycles, "
@@ -115,7 +128,7 @@ class Simulator:
     def __init__(self, config=None, *, isa_dir: str | os.PathLike | None = None):
         self._values, self.config_name = _core_dict(config)
         self.config = config
-        isa = Path(isa_dir) if isa_dir is not None else data_dir() / "isa"
+        isa = Path(_args.path_text("isa_dir", isa_dir)) if isa_dir is not None else data_dir() / "isa"
         self._core = _core.Simulator(self._values, str(isa))
 
     def run(self, workload, max_cycles: int | None = None, on_kernel=None,
@@ -132,9 +145,19 @@ class Simulator:
         The GIL is released while each kernel runs; control returns to Python
         between kernels, where ``on_kernel(row)`` (a dict of that kernel's
         columns) is called for every kernel that finished, and Ctrl-C takes effect."""
+        from accelsim import workload_check
+
         path = _workload_path(workload)
+        budget = _args.max_cycles(max_cycles)
+        ids = workload_check.prepare(path, parse_selection(kernels), self.config_name,
+                                     int(self._values.get("sm_version", 0)))
         start = time.perf_counter()
-        run = self._core.start(path, max_cycles, parse_kernels(kernels))
+        try:
+            run = self._core.start(path, budget, ids)
+        except ConfigError as exc:  # a check made while building the GPU: the user's key
+            from accelsim.config.config import core_error
+
+            raise core_error(exc, getattr(self.config, "_where", {})) from None
         while run.step():
             if on_kernel is not None:
                 for row in run.finished_kernels():

@@ -10,7 +10,8 @@ def register(sub) -> None:
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     parser.add_argument("--quick", action="store_true", help="tiny workloads (smoke test)")
     parser.add_argument("--case", action="append", default=None, metavar="NAME",
-                        help="run only this case (repeatable)")
+                        help="run only this case (repeatable); 'startup' times `accelsim run "
+                             "--json` and `accelsim trace-info` on a small trace")
     parser.add_argument("--config", default="QV100", help="config name or path (default: QV100)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override a config value, e.g. memory_model=simple (repeatable)")
@@ -40,9 +41,17 @@ def _bench(args) -> int:
         return 0
     cols = ["case", "wall_s", "cycles", "warp_insts", "cycles_per_s", "warp_insts_per_s",
             "peak_rss_mb", "rss_before_run_mb", "speedup_vs_ref", "meets_target"]
-    table = [[_fmt(r[c]) for c in cols] for r in rows]
+    table = [[_fmt(r.get(c)) for c in cols] for r in rows]
     widths = [max(len(c), *(len(t[i]) for t in table)) if table else len(c) for i, c in enumerate(cols)]
     print("  ".join(c.rjust(w) for c, w in zip(cols, widths)))
     for t in table:
         print("  ".join(v.rjust(w) for v, w in zip(t, widths)))
+    floor = next((r["help_wall_s"] for r in rows if "help_wall_s" in r), None)
+    if floor is not None:
+        print(f"start-up targets: <= {rows[-1]['target_wall_s']} s and <= "
+              f"{rows[-1]['target_rss_mb']:.0f} MB; `accelsim --help` (interpreter and parser "
+              f"alone) took {floor:.2f} s here")
+    if args.quick:
+        print("--quick: tiny workloads, a smoke test; speed and start-up targets apply to "
+              "full runs (meets_target '-')")
     return 0
