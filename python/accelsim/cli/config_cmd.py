@@ -55,6 +55,12 @@ def _import(args) -> int:
             out.write(text)
     else:
         print(text, end="")
+    defaults = getattr(cfg, "defaults_applied", [])
+    print(f"# {len(defaults)} options absent, GPGPU-Sim's default applied:", file=sys.stderr)
+    for option, value in defaults:
+        print(f"#   -{option} {value}", file=sys.stderr)
+    for option, reason in getattr(cfg, "defaults_not_applied", []):
+        print(f"#   -{option} absent, accelsim's default kept: {reason}", file=sys.stderr)
     print(f"# {len(cfg.unmodelled)} options not modelled:", file=sys.stderr)
     for u in cfg.unmodelled:
         print(f"#   {u.path}:{u.line}: -{u.option} {u.value}: {u.reason}", file=sys.stderr)

@@ -7,9 +7,14 @@ from dataclasses import dataclass
 
 from accelsim.config.config import Config
 from accelsim.config.gpgpusim_cache import parse_cache
+from accelsim.config.gpgpusim_defaults import DEFAULTS, NOT_APPLIED
 from accelsim.config.gpgpusim_parse import Option, read_options
 from accelsim.config.gpgpusim_units import exec_units
 from accelsim.config.gpgpusim_table import DIRECT, IGNORED, SPECIAL, TIMING_KEYS
+
+
+#: The `path` of an option that the importer took from GPGPU-Sim's defaults.
+GPGPUSIM_DEFAULT = "<GPGPU-Sim default>"
 
 
 @dataclass(frozen=True)
@@ -30,6 +35,7 @@ def import_gpgpusim_config(*paths, name: str | None = None) -> Config:
     for path in paths:
         for opt in read_options(path):
             options[opt.name] = opt
+    defaults = _apply_gpgpusim_defaults(options)
     entries: dict = {}
     unmodelled: list[Unmodelled] = []
     for opt in options.values():
@@ -41,7 +47,22 @@ def import_gpgpusim_config(*paths, name: str | None = None) -> Config:
     # timing), which only the detailed model uses.
     entries.setdefault("memory_model", "detailed")
     label = name or _name_from(paths[0])
-    return Config.from_entries(entries, label, str(paths[0]), unmodelled=unmodelled)
+    cfg = Config.from_entries(entries, label, str(paths[0]), unmodelled=unmodelled)
+    #: GPGPU-Sim defaults taken for options the files do not set, as (option, value).
+    cfg.defaults_applied = defaults
+    #: Absent options whose GPGPU-Sim default is not taken, as (option, reason).
+    cfg.defaults_not_applied = [(k, why) for k, why in NOT_APPLIED.items() if k not in options]
+    return cfg
+
+
+def _apply_gpgpusim_defaults(options: dict) -> list[tuple[str, str]]:
+    """Absent options take GPGPU-Sim's default (gpgpusim_defaults.py)."""
+    applied = []
+    for key, value in DEFAULTS.items():
+        if key not in options:
+            options[key] = Option(key, value, GPGPUSIM_DEFAULT, 0)
+            applied.append((key, value))
+    return applied
 
 
 def unmodelled_sink(sink: list):
