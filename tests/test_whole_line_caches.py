@@ -76,6 +76,10 @@ def test_absent_options_take_gpgpusim_defaults_and_are_listed(tmp_path):
     g = tmp_path / "b.config"
     g.write_text("-gpgpu_kernel_launch_latency 5000\n-gpgpu_n_mem 4\n")
     assert accelsim.import_gpgpusim_config(g).kernel_launch_latency == 5000
+    # nor by the default of another spelling of the same option
+    h = tmp_path / "c.config"
+    h.write_text("-smem_latency 24\n-gpgpu_n_mem 4\n")
+    assert accelsim.import_gpgpusim_config(h).shmem_latency == 24
 
 
 def test_cli_import_lists_the_defaults_it_applied(tmp_path):

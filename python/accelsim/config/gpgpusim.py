@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from accelsim.config.config import Config
 from accelsim.config.gpgpusim_cache import parse_cache
-from accelsim.config.gpgpusim_defaults import DEFAULTS, NOT_APPLIED
+from accelsim.config.gpgpusim_defaults import ALIASES, DEFAULTS, NOT_APPLIED
 from accelsim.config.gpgpusim_parse import Option, read_options
 from accelsim.config.gpgpusim_units import exec_units
 from accelsim.config.gpgpusim_table import DIRECT, IGNORED, SPECIAL, TIMING_KEYS
@@ -59,7 +59,7 @@ def _apply_gpgpusim_defaults(options: dict) -> list[tuple[str, str]]:
     """Absent options take GPGPU-Sim's default (gpgpusim_defaults.py)."""
     applied = []
     for key, value in DEFAULTS.items():
-        if key not in options:
+        if key not in options and not any(a in options for a in ALIASES.get(key, ())):
             options[key] = Option(key, value, GPGPUSIM_DEFAULT, 0)
             applied.append((key, value))
     return applied

@@ -60,6 +60,10 @@ DEFAULTS = {
     "icnt_flit_size": "32",
 }
 
+#: Options another name of which sets the same value (Accel-Sim's trace
+#: configs write -smem_latency): the default applies only when neither is given.
+ALIASES = {"gpgpu_smem_latency": ("smem_latency",)}
+
 #: Defaults GPGPU-Sim has but accelsim cannot take as they are (kept as
 #: accelsim's own default and said so), option -> reason.
 NOT_APPLIED = {
