@@ -1,6 +1,7 @@
 #include "config/gpu_config.h"
 
 #include <string_view>
+#include <tuple>
 
 #include "base/error.h"
 
@@ -94,6 +95,17 @@ void validate(const GpuConfig& cfg) {
     throw ConfigError("l1d_sector", "must divide l1d_line");
   if (cfg.l2_line % cfg.l2_sector != 0)
     throw ConfigError("l2_sector", "must divide l2_line");
+  // Sectors are whole 32 B granules (the unit below L1); sector = line is a
+  // non-sectored cache. Lines are at most 128 B (the per-line byte masks).
+  for (auto [key, line, sector] : {std::tuple{"l1d", cfg.l1d_line, cfg.l1d_sector},
+                                   std::tuple{"l2", cfg.l2_line, cfg.l2_sector}}) {
+    if (line > 128 || (line & (line - 1)))
+      throw ConfigError(std::string(key) + "_line", "must be a power of two of at most 128 B, got " +
+                                                        std::to_string(line) + " B");
+    if (sector & (sector - 1))
+      throw ConfigError(std::string(key) + "_sector", "must be a power of two (32 B .. the line size), got " +
+                                                          std::to_string(sector) + " B");
+  }
   check_cache_geometry(cfg);
 }
 

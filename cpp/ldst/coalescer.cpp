@@ -22,7 +22,8 @@ CoalescedRequest& request_for(uint64_t line, uint32_t group, uint32_t first, uin
 // Sectors the bytes touch, widened to whole fetch segments.
 void finish(CoalescedRequest& r, const CoalescerParams& p) {
   const uint32_t sectors = p.line_bytes / p.sector_bytes;
-  const uint32_t per_segment = p.segment_bytes / p.sector_bytes;
+  // A segment below the sector size means one sector (never a zero stride).
+  const uint32_t per_segment = p.segment_bytes > p.sector_bytes ? p.segment_bytes / p.sector_bytes : 1;
   uint8_t mask = 0;
   for (uint32_t s = 0; s < sectors; ++s)
     if (r.bytes.any_in(ByteMask::range(s * p.sector_bytes, p.sector_bytes))) mask |= uint8_t(1u << s);

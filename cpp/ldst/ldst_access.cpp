@@ -6,6 +6,7 @@
 
 #include "ldst/ldst_unit.h"
 #include "ldst/shared_banks.h"
+#include "base/sector_granules.h"
 
 namespace accelsim::ldst {
 
@@ -126,11 +127,26 @@ bool LdstUnit::direct_step(uint64_t now) {
   const InstRecord& in = *cur_.inst;
   uint8_t kind = (in.flags & isa::kFlagAtomic) ? kMemAtomic
                  : (in.flags & isa::kFlagStore) ? kMemWrite : kMemRead;
-  MemRequest req{r.line_addr, cur_slot_ | kDirect, sm_, r.sector_mask, kind, cur_.stream, r.bytes};
+  const uint8_t granules = direct_granules(r);
+  MemRequest req{r.line_addr, cur_slot_ | kDirect, sm_, granules, kind, cur_.stream, r.bytes};
   if (!below_->send(req, now)) return false;
-  if (kind == kMemRead) counters_[cur_.stream].l1d_bypass += std::popcount(r.sector_mask);
+  if (kind == kMemRead) counters_[cur_.stream].l1d_bypass += std::popcount(granules);
   if (++next_req_ == nreq_) busy_ = false;
   return true;
+}
+
+// A request that skips the L1D moves the 32 B granules its bytes touch,
+// widened to the configured fetch segment (the L1D's sector size plays no
+// part: a bypassing load on a non-sectored-L1 GPU still moves 32 B segments).
+uint8_t LdstUnit::direct_granules(const CoalescedRequest& r) const {
+  const uint32_t per_segment = uint32_t(std::max<int64_t>(kGranuleBytes, cfg_.coalescer_segment)) / kGranuleBytes;
+  const uint32_t granules = uint32_t(cfg_.l1d_line) / kGranuleBytes;
+  const uint8_t seg_bits = uint8_t((1u << per_segment) - 1);
+  uint8_t mask = 0;
+  for (uint32_t g = 0; g < granules; g += per_segment)
+    if (r.bytes.any_in(ByteMask::range(g * kGranuleBytes, per_segment * kGranuleBytes)))
+      mask |= uint8_t(seg_bits << g);
+  return mask ? mask : granules_of_sectors(r.sector_mask, uint32_t(cfg_.l1d_sector));
 }
 
 // Through L1D: the sectors of one line request per cycle.

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "base/sector_granules.h"
+
 namespace accelsim::ldst {
 
 using isa::InstRecord;
@@ -15,7 +17,9 @@ LdstUnit::LdstUnit(const config::GpuConfig& cfg, uint16_t sm, MemPort* below,
   coalescer_.group_threads = uint32_t(cfg.coalescer_threads);
   coalescer_.line_bytes = uint32_t(cfg.l1d_line);
   coalescer_.sector_bytes = uint32_t(cfg.l1d_sector);
-  coalescer_.segment_bytes = uint32_t(cfg.coalescer_segment);
+  // A non-sectored L1D (sector = line) fetches whole lines whatever the
+  // configured segment: a fetch never covers less than one of its sectors.
+  coalescer_.segment_bytes = uint32_t(std::max(cfg.coalescer_segment, cfg.l1d_sector));
   coalescer_.merge_groups = true;  // the L1D serves a whole line (its sectors) per access
   queue_.resize(std::max<int64_t>(1, cfg.ldst_units_per_sm));
   write_through_ = cfg.l1d_write_policy == "write_through";
@@ -90,8 +94,10 @@ bool LdstUnit::deliver(uint64_t now) {
       slots_.done(r.token & ~kDirect, 1, now, *completions_);
       continue;
     }
+    // Granules below L1 -> the L1D's own sectors (one for a non-sectored L1D).
+    const uint8_t sectors = sectors_of_granules(r.sector_mask, l1d_->params().sector_bytes);
     for (uint32_t s = 0; s < 8; ++s) {
-      if (!(r.sector_mask & (1u << s))) continue;
+      if (!(sectors & (1u << s))) continue;
       for (const cache::CacheRequest& w : l1d_->fill(r.line_addr, s, now))
         if (!cache::is_write(w.type)) slots_.done(w.tag, 1, now, *completions_);
     }
@@ -108,7 +114,8 @@ bool LdstUnit::send(uint64_t now) {
   const cache::OutRequest& out = q.front();
   uint8_t kind = out.write ? kMemWrite : kMemRead;
   uint32_t token = out.write ? (out.tag | kDirect) : 0;
-  MemRequest req{out.line_addr, token, sm_, out.sector_mask, kind, out.stream, out.bytes};
+  const uint8_t granules = granules_of_sectors(out.sector_mask, l1d_->params().sector_bytes);
+  MemRequest req{out.line_addr, token, sm_, granules, kind, out.stream, out.bytes};
   if (!below_->send(req, now)) return false;
   q.pop();
   return true;

@@ -66,6 +66,7 @@ class LdstUnit {
   bool banked_steps(uint64_t now);
   bool global_step(uint64_t now);
   bool direct_step(uint64_t now);
+  uint8_t direct_granules(const CoalescedRequest& r) const;
   bool l1_step(uint64_t now);
   void pop_head();
   static uint64_t after(uint64_t ready, uint64_t now);

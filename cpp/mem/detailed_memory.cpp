@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "base/error.h"
+#include "base/sector_granules.h"
 #include "cache/cache.h"
 #include "icnt/crossbar_config.h"
 #include "sim/clock_domains.h"
@@ -41,7 +42,7 @@ DetailedMemory::DetailedMemory(const config::GpuConfig& cfg, uint32_t num_sms)
       req_active_(size_t(cfg.memory_partitions * cfg.l2_slices_per_partition)),
       rep_active_(num_sms),
       sms_(num_sms, nullptr),
-      copy_(uint32_t(cfg.l2_line), uint32_t(cfg.l2_sector),
+      copy_(uint32_t(cfg.l2_line), kGranuleBytes,  // copies arrive as 32 B granule writes
             uint64_t(std::llround(1000.0 * double(period_ps(cfg.core_clock)) / double(cfg.copy_bandwidth)))) {
   if (uint32_t(cfg.sm_count) != num_sms)
     throw ConfigError("sm_count", "detailed memory built for a different SM count");
@@ -75,12 +76,12 @@ void DetailedMemory::connect(uint16_t sm, ResponseQueue* responses) { sms_.at(sm
 
 uint32_t DetailedMemory::request_bytes(const InFlight& r) const {
   if (r.kind == kMemRead || r.kind == kMemInst) return header_bytes_;
-  return header_bytes_ + uint32_t(std::popcount(r.sector_mask)) * sector_bytes_;
+  return header_bytes_ + uint32_t(std::popcount(r.sector_mask)) * kGranuleBytes;
 }
 
 uint32_t DetailedMemory::reply_bytes(const InFlight& r) const {
   if (r.kind == kMemWrite) return header_bytes_;
-  return header_bytes_ + uint32_t(std::popcount(r.sector_mask)) * sector_bytes_;
+  return header_bytes_ + uint32_t(std::popcount(r.sector_mask)) * kGranuleBytes;
 }
 
 uint64_t DetailedMemory::edge(Domain d, uint64_t t) const {

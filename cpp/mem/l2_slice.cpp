@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "base/mem_port.h"
+#include "base/sector_granules.h"
 
 namespace accelsim::mem {
 
@@ -35,23 +36,27 @@ bool L2Slice::do_fill(uint64_t now, uint64_t t_ps, RequestPool& pool) {
   const FillItem f = fills_.front();
   fills_.pop();
   ++counters_.fills;
+  const uint32_t sector_bytes = cache_.params().sector_bytes;
   for (const cache::CacheRequest& w : cache_.fill(f.line_addr, f.sector, now)) {
     const InFlight& r = pool[w.tag];
     if (r.kind == kMemAtomic) apply_atomic(r, w.sector, now);
-    served(w.tag, uint8_t(1u << w.sector), pool, now);
+    served(w.tag, uint8_t(granules_of_sector(w.sector, sector_bytes) & r.sector_mask), pool, now);
   }
   return true;
 }
 
-// The head request presents its next sector to the cache.
+// The head request presents its next sector to the cache. Requests carry
+// 32 B granules; the cache's sector holding the first granule left is
+// accessed, serving every granule of the request inside it (all of them at
+// once for a non-sectored L2).
 bool L2Slice::do_access(uint64_t now, RequestPool& pool) {
   if (done_.full()) return false;
   const uint32_t id = rop_.front();
   InFlight& r = pool[id];
   const uint8_t left = uint8_t(r.sector_mask & ~r.issued);
-  const uint32_t s = uint32_t(std::countr_zero(left));
-  const uint8_t bit = uint8_t(1u << s);
   const uint32_t sector_bytes = cache_.params().sector_bytes;
+  const uint32_t s = uint32_t(std::countr_zero(left)) * kGranuleBytes / sector_bytes;
+  const uint8_t bit = uint8_t(granules_of_sector(s, sector_bytes) & r.sector_mask);
   const ByteMask sector = ByteMask::range(s * sector_bytes, sector_bytes);
   const bool write = r.kind == kMemWrite;
 
@@ -86,9 +91,9 @@ bool L2Slice::do_access(uint64_t now, RequestPool& pool) {
   return true;
 }
 
-void L2Slice::served(uint32_t id, uint8_t bit, RequestPool& pool, uint64_t now) {
+void L2Slice::served(uint32_t id, uint8_t granules, RequestPool& pool, uint64_t now) {
   InFlight& r = pool[id];
-  r.pending &= uint8_t(~bit);
+  r.pending &= uint8_t(~granules);
   if (r.pending == 0) done_.push(id, now);
 }
 

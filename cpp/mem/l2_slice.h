@@ -71,7 +71,7 @@ class L2Slice {
  private:
   bool do_fill(uint64_t now, uint64_t t_ps, RequestPool& pool);
   bool do_access(uint64_t now, RequestPool& pool);
-  void served(uint32_t id, uint8_t bit, RequestPool& pool, uint64_t now);
+  void served(uint32_t id, uint8_t granules, RequestPool& pool, uint64_t now);
   void apply_atomic(const InFlight& r, uint32_t sector, uint64_t now);
 
   cache::Cache cache_;

@@ -21,10 +21,10 @@ struct InFlight {
   uint32_t token = 0;      // the SM's token, handed back in the response
   uint16_t sm = 0;         // requesting SM, or kCopySource
   uint16_t slice = 0;      // global L2 slice
-  uint8_t sector_mask = 0; // sectors asked for
+  uint8_t sector_mask = 0; // 32 B granules asked for (base/sector_granules.h)
   uint8_t kind = 0;        // MemKind
-  uint8_t issued = 0;      // sectors already presented to the L2 cache
-  uint8_t pending = 0;     // sectors not yet served (waiting on a fill)
+  uint8_t issued = 0;      // granules already presented to the L2 cache
+  uint8_t pending = 0;     // granules not yet served (waiting on a fill)
   uint8_t stream = 0;      // stream slot (per-stream counters)
 };
 

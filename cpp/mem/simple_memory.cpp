@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "base/sector_granules.h"
 #include "cache/cache_types.h"
 #include "stats/mem_stat_slots.h"
 
@@ -73,12 +74,14 @@ static void stamp_fills(std::vector<uint64_t>& ready, size_t base, uint8_t secto
 }
 
 bool SimpleMemory::send(const MemRequest& req, uint64_t now) {
+  // Requests carry 32 B granules; the L2 tags work in their own sectors
+  // (a whole line when the L2 is not sectored: a miss fetches all of it).
   uint32_t nsec = std::popcount(req.sector_mask);
-  uint64_t bytes = uint64_t(nsec) * sector_bytes_;
+  uint64_t bytes = uint64_t(nsec) * kGranuleBytes;
   // Queueing: the transfer starts when the bytes ahead of it have drained.
   uint64_t start = std::max(now, l2_bw_.next_free_cycle());
   l2_bw_.consume(now, bytes);
-  Lookup l2 = l2_lookup(req.line_addr, req.sector_mask, now, &req);
+  Lookup l2 = l2_lookup(req.line_addr, sectors_of_granules(req.sector_mask, sector_bytes_), now, &req);
   uint64_t ready = start + l2_latency_;
   if (req.kind != kMemWrite) {  // write-validate: a write reads no DRAM
     uint32_t nmiss = std::popcount(l2.missing);

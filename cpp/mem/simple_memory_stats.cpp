@@ -3,6 +3,7 @@
 // cycles requests queued behind the L2 bandwidth limit. The simple model has
 // one L2 array and no DRAM channels or rows: one slice, one channel, and no
 // activates or row hits.
+#include "base/sector_granules.h"
 #include "cache/cache_types.h"
 #include "mem/simple_memory.h"
 #include "stats/mem_stat_slots.h"
@@ -41,7 +42,7 @@ void SimpleMemory::count_l2(const MemRequest& req, uint32_t outcome, uint32_t n)
 
 void SimpleMemory::count_traffic(const MemRequest& req, uint32_t nsec, uint64_t waited) {
   if (!flits_) return;
-  uint32_t data = nsec * sector_bytes_;
+  uint32_t data = nsec * kGranuleBytes;  // nsec: 32 B granules moved
   bool carries = req.kind == kMemWrite || req.kind == kMemAtomic;
   bool returns = req.kind != kMemWrite;  // a write is acknowledged only
   uint64_t* f = flits_ + size_t(req.stream) * stats::kIcntDirs;

@@ -21,6 +21,15 @@ def register(sub) -> None:
     imp.add_argument("files", nargs="+", help="option files; later ones win")
     imp.add_argument("-o", "--output", help="write the YAML here instead of stdout")
     imp.set_defaults(func=_import)
+    chk = actions.add_parser("check", help="derived peaks beside the card's published figures; "
+                                           "ISA coverage (exit status 1 on a problem)")
+    chk.add_argument("name", help="bundled name, YAML path, or a reference config folder / "
+                                  "gpgpusim.config (imported first)")
+    chk.add_argument("--card", help="compare with this card's published figures "
+                                    "(configs/published/cards.yaml; default: the config's own)")
+    chk.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                     help="override a value (repeatable)")
+    chk.set_defaults(func=_check)
 
 
 def parse_overrides(pairs: list[str]) -> dict:
@@ -55,7 +64,40 @@ def _import(args) -> int:
             out.write(text)
     else:
         print(text, end="")
+    defaults = getattr(cfg, "defaults_applied", [])
+    print(f"# {len(defaults)} options absent, GPGPU-Sim's default applied:", file=sys.stderr)
+    for option, value in defaults:
+        print(f"#   -{option} {value}", file=sys.stderr)
+    for option, reason in getattr(cfg, "defaults_not_applied", []):
+        print(f"#   -{option} absent, accelsim's default kept: {reason}", file=sys.stderr)
     print(f"# {len(cfg.unmodelled)} options not modelled:", file=sys.stderr)
     for u in cfg.unmodelled:
         print(f"#   {u.path}:{u.line}: -{u.option} {u.value}: {u.reason}", file=sys.stderr)
     return 0
+
+
+def _check(args) -> int:
+    from pathlib import Path
+
+    from accelsim.config.check import check_config
+
+    path = Path(args.name)
+    if path.is_dir() and (path / "gpgpusim.config").is_file():
+        files = [path / "gpgpusim.config"] + ([path / "trace.config"]
+                                              if (path / "trace.config").is_file() else [])
+        cfg = import_gpgpusim_config(*files)
+    elif path.suffix == ".config" and path.is_file():
+        cfg = import_gpgpusim_config(path)
+    else:
+        cfg = load_config(args.name)
+    cfg = cfg.with_overrides(parse_overrides(args.set))
+    report = check_config(cfg, card=args.card)
+    card = report.card or "no published figures"
+    print(f"{report.config} (card: {card}; ISA table {report.isa})")
+    print(report.table())
+    if report.ok:
+        print("check passed")
+        return 0
+    for problem in report.problems:
+        print(f"PROBLEM: {problem}")
+    return 1

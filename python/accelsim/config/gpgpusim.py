@@ -7,10 +7,15 @@ from dataclasses import dataclass
 
 from accelsim.config.config import Config
 from accelsim.config.gpgpusim_cache import parse_cache
+from accelsim.config.gpgpusim_defaults import ALIASES, DEFAULTS, NOT_APPLIED
 from accelsim.config.gpgpusim_parse import Option, read_options
 from accelsim.config.gpgpusim_units import exec_units
 from accelsim.config.gpgpusim_table import DIRECT, IGNORED, SPECIAL, TIMING_KEYS
 from accelsim.errors import ConfigError
+
+
+#: The `path` of an option that the importer took from GPGPU-Sim's defaults.
+GPGPUSIM_DEFAULT = "<GPGPU-Sim default>"
 
 
 @dataclass(frozen=True)
@@ -35,6 +40,7 @@ def import_gpgpusim_config(*paths, name: str | None = None) -> Config:
                               path=str(path))
         for opt in read:
             options[opt.name] = opt
+    defaults = _apply_gpgpusim_defaults(options)
     entries: dict = {}
     origin: dict[str, Option] = {}  # parameter -> the option that set it
     unmodelled: list[Unmodelled] = []
@@ -52,12 +58,27 @@ def import_gpgpusim_config(*paths, name: str | None = None) -> Config:
     entries.setdefault("memory_model", "detailed")
     label = name or _name_from(paths[0])
     try:
-        return Config.from_entries(entries, label, str(paths[0]), unmodelled=unmodelled)
+        cfg = Config.from_entries(entries, label, str(paths[0]), unmodelled=unmodelled)
     except ConfigError as exc:
         source = origin.get(exc.key or "")
         if source is None:
             raise
         raise source.error(str(exc)) from None
+    #: GPGPU-Sim defaults taken for options the files do not set, as (option, value).
+    cfg.defaults_applied = defaults
+    #: Absent options whose GPGPU-Sim default is not taken, as (option, reason).
+    cfg.defaults_not_applied = [(k, why) for k, why in NOT_APPLIED.items() if k not in options]
+    return cfg
+
+
+def _apply_gpgpusim_defaults(options: dict) -> list[tuple[str, str]]:
+    """Absent options take GPGPU-Sim's default (gpgpusim_defaults.py)."""
+    applied = []
+    for key, value in DEFAULTS.items():
+        if key not in options and not any(a in options for a in ALIASES.get(key, ())):
+            options[key] = Option(key, value, GPGPUSIM_DEFAULT, 0)
+            applied.append((key, value))
+    return applied
 
 
 def unmodelled_sink(sink: list):

@@ -39,6 +39,8 @@ class CacheSpec:
 def parse_cache(opt: Option) -> CacheSpec:
     parts = opt.value.split(",")
     geometry = parts[0].split(":")
+    if len(geometry) == 3 and geometry[0][:1].isdigit():
+        geometry = ["N", *geometry]  # the older format without a prefix: not sectored
     if len(geometry) != 4 or geometry[0] not in ("S", "N"):
         raise opt.error("geometry must be <S|N>:<sets>:<line>:<assoc>")
     policy = parts[1].split(":") if len(parts) > 1 else []
