@@ -1,5 +1,6 @@
 #include "ldst/coalescer.h"
 
+#include <algorithm>
 #include <bit>
 
 #include "base/error.h"
@@ -8,10 +9,13 @@ namespace accelsim::ldst {
 namespace {
 
 // The request for `line` among out[first, n), appending a fresh one if absent.
+// The caller bounds n (two requests per lane at most, coalesce() below); the
+// check makes an overflow impossible whatever that argument's premises.
 CoalescedRequest& request_for(uint64_t line, uint32_t group, uint32_t first, uint32_t& n,
                               std::span<CoalescedRequest, kMaxCoalescedRequests> out) {
   for (uint32_t i = first; i < n; ++i)
     if (out[i].line_addr == line) return out[i];
+  if (n >= kMaxCoalescedRequests) throw Error("coalescer: more than 64 requests for one instruction");
   CoalescedRequest& r = out[n++];
   r = CoalescedRequest{};
   r.line_addr = line;
@@ -34,17 +38,21 @@ void finish(CoalescedRequest& r, const CoalescerParams& p) {
 }
 
 // Adds one lane's bytes [a, a+bytes) to the group's requests; an access
-// crossing a line boundary lands in two requests.
+// crossing a line boundary lands in two requests. Counted in bytes left, not
+// by comparing addresses, so the top of the address space cannot wrap the
+// loop: with bytes <= line_bytes it runs at most twice (the line after the
+// last one is line 0, as the address arithmetic is modulo 2^64).
 void add_lane(uint32_t lane, uint64_t a, uint32_t bytes, uint32_t group, uint32_t first, uint32_t& n,
               const CoalescerParams& p, std::span<CoalescedRequest, kMaxCoalescedRequests> out) {
-  const uint64_t end = a + bytes;
-  while (a < end) {
+  while (bytes > 0) {
     const uint64_t line = a & ~uint64_t(p.line_bytes - 1);
-    const uint64_t stop = end < line + p.line_bytes ? end : line + p.line_bytes;
+    const uint32_t off = static_cast<uint32_t>(a - line);
+    const uint32_t take = std::min(bytes, p.line_bytes - off);
     CoalescedRequest& r = request_for(line, group, first, n, out);
-    r.bytes.set_range(static_cast<unsigned>(a - line), static_cast<unsigned>(stop - a));
+    r.bytes.set_range(off, take);
     r.lane_mask |= 1u << lane;
-    a = stop;
+    bytes -= take;
+    a = line + p.line_bytes;
   }
 }
 
