@@ -215,3 +215,21 @@ TEST_CASE("441-coalesce-top-of-address-space-is-bounded") {
       CHECK(coalesce(uint32_t(x >> 32) | 1u, size, r.a, p, out) <= kMaxCoalescedRequests);
   }
 }
+
+TEST_CASE("442-coalesce-any-params-terminates") {
+  // A non-sectored L1D (one 128 B sector) with the default 32 B segment used
+  // to spin forever widening sectors to segments: now whole sectors.
+  Lanes l = strided(0x1000, 4);
+  CoalescedBuffer out;
+  const CoalescerParams non_sectored{8, 128, 128, 32, true};
+  CHECK_EQ(coalesce(0xFFFFFFFFu, 4, l.a, non_sectored, out), uint32_t{1});
+  CHECK_EQ(int(out[0].sector_mask), 1);
+  CHECK_EQ(int(out[0].size_bytes), 128);
+  // A group size that does not divide 32 still serves every lane.
+  const CoalescerParams sevens{7, 128, 32, 32, false};
+  uint32_t n = coalesce(0xFFFFFFFFu, 4, l.a, sevens, out);
+  uint32_t lanes = 0;
+  for (uint32_t i = 0; i < n; ++i) lanes |= out[i].lane_mask;
+  CHECK_EQ(lanes, 0xFFFFFFFFu);
+  CHECK_THROWS(coalesce(0x1u, 4, l.a, CoalescerParams{8, 0, 32, 32, false}, out), accelsim::ConfigError);
+}
