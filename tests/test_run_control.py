@@ -180,6 +180,42 @@ def test_keyboard_interrupt_inside_a_kernel(long_run):
     assert 0 < cut.cycles <= r.total_cycles and cut.warp_instructions > 0
 
 
+def test_notebook_interrupt_stops_a_run(long_run):
+    """The notebook's Interrupt button (SIGINT to the kernel): the cell ends
+    within a second with accelsim.Interrupted, the partial result kept."""
+    manager = pytest.importorskip("jupyter_client.manager")
+    km, kc = manager.start_new_kernel(kernel_name="python3")
+    try:
+        code = ("import accelsim, time\n"
+                "try:\n"
+                f"    accelsim.Simulator('QV100').run({str(long_run)!r})\n"
+                "except accelsim.Interrupted as stop:\n"
+                "    stopped_at = time.time()\n"
+                "    partial = stop.result\n"
+                "    raise\n")
+        msg_id = kc.execute(code)
+        time.sleep(5.0)  # imports done, simulating
+        sent = time.time()
+        km.interrupt_kernel()
+        while True:
+            reply = kc.get_shell_msg(timeout=30)
+            if reply["parent_header"].get("msg_id") == msg_id:
+                break
+        assert reply["content"]["status"] == "error"
+        assert reply["content"]["ename"] == "Interrupted", reply["content"]
+        seen: list[str] = []
+        check = kc.execute_interactive(
+            "print(partial.interrupted, list(partial.kernels.status).count('cut_off'), stopped_at)",
+            timeout=30, output_hook=lambda m: seen.append(m["content"].get("text", "")))
+        assert check["content"]["status"] == "ok"
+        interrupted, cut, stopped_at = "".join(seen).split()
+        assert interrupted == "True" and cut == "1"
+        assert float(stopped_at) - sent < 1.0  # the run stopped (the reply's traceback comes after)
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
 def _interrupt_after(seconds: float, how: str) -> list[float]:
     """Sends this process a KeyboardInterrupt from a timer thread; the list
     gets the time it fired."""
