@@ -9,14 +9,15 @@ from __future__ import annotations
 import importlib
 
 from accelsim.config import Config, import_gpgpusim_config, list_configs, load_config
-from accelsim.errors import (AccelsimError, AccelsimWarning, ConfigError, DeadlockError, ProfileError,
-                             PtxError, TraceError)
+from accelsim.errors import (AccelsimError, AccelsimWarning, ConfigError, DeadlockError, Interrupted,
+                             ProfileError, PtxError, TraceError)
 
 __version__ = "0.1.0"
 
 _LAZY = {
     "correlate": "accelsim.correlation",
     "load_sim_tidy": "accelsim.correlation",
+    "Progress": "accelsim.progress",
     "read_profile": "accelsim.correlation",
     "SimResult": "accelsim.sim",
     "load_result": "accelsim.stats",
@@ -27,7 +28,8 @@ _LAZY = {
 }
 
 __all__ = [
-    "AccelsimError", "AccelsimWarning", "Config", "ConfigError", "DeadlockError", "ProfileError", "PtxError", "TraceError",
+    "AccelsimError", "AccelsimWarning", "Config", "ConfigError", "DeadlockError", "Interrupted",
+    "ProfileError", "PtxError", "TraceError",
     "import_gpgpusim_config", "list_configs", "load_config", *_LAZY,
 ]
 

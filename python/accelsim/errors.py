@@ -54,3 +54,15 @@ class PtxError(_InputError):
 class AccelsimWarning(UserWarning):
     """Something accelsim can run but a user probably did not mean (a command
     it does not understand, a trace of another GPU architecture than the config's)."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (or any ``KeyboardInterrupt``) stopped ``Simulator.run``; ``result``
+    is the partial ``SimResult``: what was simulated up to the interrupt, with
+    ``completed`` False, ``interrupted`` True and each kernel's ``status``
+    (``simulated``, ``cut_off``, ``not_reached``, ``not_selected``). A subclass of
+    KeyboardInterrupt, so code that does not catch it stops as on any Ctrl-C."""
+
+    def __init__(self, result):
+        super().__init__(f"interrupted at cycle {result.total_cycles}")
+        self.result = result

@@ -42,6 +42,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser(command).parse_args(argv)
     try:
         return int(args.func(args) or 0)
+    except KeyboardInterrupt:  # Ctrl-C outside a run (a run reports its own line)
+        print(f"accelsim {args.command}: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         # Output piped into e.g. `head`, which closed early: not an error of ours.
         sys.stderr.close()
