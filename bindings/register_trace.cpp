@@ -143,7 +143,7 @@ py::dict kernel_header(const std::string& path) {
   KernelInfo k;
   {
     py::gil_scoped_release release;
-    LineSource src(path);
+    accelsim::LineSource src(path);
     HeaderLines where;
     k = read_kernel_header(src, where);
   }
