@@ -6,9 +6,10 @@ file per finished run (a point on one workload), written atomically.
     OUT/runs/<run key>.parquet      that run's kernel rows, or one error row
     OUT/.lock                       held while a sweep writes here
 
-A run file appears only complete (temp file, fsync, ``os.replace``), so a
+A run file appears only complete (temp file, then ``os.replace``), so a
 sweep killed at any moment leaves finished runs intact and nothing half
-written that a resume would trust. The run key hashes the point key and the
+written that a resume would trust. A failed run is stored as
+``<run key>.failed.parquet``; a resume reruns it. The run key hashes the point key and the
 workload name; the base config, workloads, kernel selection and cycle budget
 are fixed per directory (a sweep asking for other ones is refused), while new
 points are simply added: extending a grid reuses every stored point.
@@ -84,40 +85,30 @@ class SweepStore:
     def __exit__(self, *exc):
         self.close()
 
-    # -- runs --------------------------------------------------------------
-    def run_path(self, key: str) -> Path:
-        return self.root / RUNS / f"{key}.parquet"
+    # -- runs ---------------------------------------------------------------
+    def run_path(self, key: str, ok: bool = True) -> Path:
+        return self.root / RUNS / (f"{key}.parquet" if ok else f"{key}.failed.parquet")
 
     def finished_ok(self, key: str) -> bool:
-        """True when the run is stored with status ok (errors are rerun)."""
-        path = self.run_path(key)
-        if not path.is_file():
-            return False
-        try:
-            import pyarrow.parquet as pq
-
-            status = pq.read_table(path, columns=["status"]).column("status").to_pylist()
-        except Exception:  # unreadable: treat as missing, it is recomputed
-            return False
-        return bool(status) and all(s == "ok" for s in status)
+        """Stored with status ok (failed runs are rerun by a resume)."""
+        return _complete(self.run_path(key))
 
     def write_run(self, key: str, point: Point, workload: str, outcome: dict) -> None:
-        """Store one run's outcome (see tasks.run_task) atomically."""
-        import pyarrow as pa
+        """Store one run's outcome (see tasks.run_task) atomically: a reader
+        sees the whole file or none. (No fsync: a process killed at any point
+        leaves the page cache intact; a file torn by a power cut reads as
+        missing and is recomputed.)"""
         import pyarrow.parquet as pq
 
-        frame = _run_frame(point.key, workload, outcome)
-        table = pa.Table.from_pandas(frame, preserve_index=False)
-        meta = dict(table.schema.metadata or {})
-        meta[b"accelsim.sweep"] = json.dumps({"point": point.values, "workload": workload},
-                                             default=str).encode()
+        ok = outcome["status"] == "ok"
+        table = run_table(point.key, workload, outcome)
+        meta = {b"accelsim.sweep": json.dumps({"point": point.values, "workload": workload},
+                                              default=str).encode()}
         table = table.replace_schema_metadata(meta)
         tmp = self.root / RUNS / f".{key}.{os.getpid()}.tmp"
-        with open(tmp, "wb") as f:
-            pq.write_table(table, f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.run_path(key))
+        pq.write_table(table, tmp)
+        os.replace(tmp, self.run_path(key, ok))
+        self.run_path(key, not ok).unlink(missing_ok=True)  # an earlier outcome of this run
 
     def frame(self, point_keys: list[str], workloads: list[str], params: list[str],
               timings: bool = False):
@@ -125,25 +116,29 @@ class SweepStore:
         return assemble(self.root, self.manifest, point_keys, workloads, params, timings)
 
 
-def _run_frame(point_key: str, workload: str, outcome: dict):
-    import pandas as pd
+def run_table(point_key: str, workload: str, outcome: dict):
+    """One run as an Arrow table: its kernel rows, or one row with the error."""
+    import pyarrow as pa
 
-    timing = {c: outcome.get(c) for c in TIMING_COLUMNS}
     if outcome["status"] == "ok":
-        frame = pd.DataFrame(outcome["kernels"])
-        if "skipped" in frame:  # kernels left out by the kernel selection carry no results
-            frame = frame[~frame["skipped"].astype(bool)].drop(columns="skipped")
-        frame = frame.rename(columns={"id": "kernel_id", "name": "kernel_name"})
-        frame.insert(0, "workload", workload)
-        frame.insert(0, "point_key", point_key)
-        frame["status"] = "ok"
-        frame["error"] = None
+        cols = dict(outcome["kernels"])
+        keep = [i for i, s in enumerate(cols.pop("skipped", [False] * len(cols["id"]))) if not s]
+        cols = {_RENAME.get(k, k): [v[i] for i in keep] for k, v in cols.items()}
+        n = len(keep)
+        data = {"point_key": [point_key] * n, "workload": [workload] * n, **cols,
+                "status": ["ok"] * n, "error": pa.nulls(n, pa.string())}
     else:
-        frame = pd.DataFrame({"point_key": [point_key], "workload": [workload],
-                              "status": ["error"], "error": [outcome["error"]]})
-    for c, v in timing.items():
-        frame[c] = v
-    return frame.reset_index(drop=True)
+        n = 1
+        data = {"point_key": [point_key], "workload": [workload], "status": ["error"],
+                "error": [outcome["error"]]}
+    data["wall_s"] = pa.array([outcome.get("wall_s")] * n, pa.float64())
+    data["sim_wall_s"] = pa.array([outcome.get("sim_wall_s")] * n, pa.float64())
+    data["worker"] = pa.array([outcome.get("worker")] * n, pa.string())
+    return pa.table(data)
+
+
+# Kernel-table names that would be ambiguous in a table of many runs.
+_RENAME = {"id": "kernel_id", "name": "kernel_name"}
 
 
 def read_manifest(root, missing_ok: bool = False) -> dict | None:
@@ -223,36 +218,61 @@ def assemble(root: Path, manifest: dict, point_keys: list[str], workloads: list[
              params: list[str], timings: bool = False):
     """One row per point x workload x kernel (one row for a failed run), in
     point, workload, kernel order; the swept values as columns."""
-    import pandas as pd
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    frames = []
-    for index, pkey in enumerate(point_keys):
-        values = manifest["points"][pkey]["values"]
+    tables, index = [], []
+    for i, pkey in enumerate(point_keys):
         for workload in workloads:
-            path = Path(root) / RUNS / f"{run_key(pkey, workload)}.parquet"
-            if not path.is_file():
-                continue
-            frame = pq.read_table(path).to_pandas()
-            # A kernel column named like a swept parameter (l1d_size: the
-            # adaptive L1 size a kernel got) yields to it, renamed kernel_*.
-            frame = frame.rename(columns={p: f"kernel_{p}" for p in params if p in frame})
-            frame.insert(0, "point", index)
-            for i, name in enumerate(params):
-                frame.insert(1 + i, name, values.get(name, _base_value(manifest, name)))
-            frames.append(frame)
-    if not frames:
+            table = _read_run(Path(root) / RUNS, run_key(pkey, workload), pq)
+            if table is not None:
+                tables.append(table.replace_schema_metadata(None))
+                index.append(pa.array([i] * table.num_rows, pa.int64()))
+    if not tables:
+        import pandas as pd
+
         return pd.DataFrame(columns=["point", *params, "workload", "kernel_id", "kernel_name",
                                      "status", "error"])
-    table = pd.concat(frames, ignore_index=True)
-    first = ["point", *params, "workload", "kernel_id", "kernel_name"]
+    table = pa.concat_tables(tables, promote_options="default")
+    frame = table.to_pandas()
+    # A kernel column named like a swept parameter (l1d_size: the adaptive L1
+    # size a kernel got) yields to the parameter, renamed kernel_*.
+    frame = frame.rename(columns={p: f"kernel_{p}" for p in params if p in frame})
+    points = pa.concat_arrays(index).to_numpy()
+    frame.insert(0, "point", points)
+    for n, name in enumerate(params):
+        by_point = [manifest["points"][k]["values"].get(name, _base_value(manifest, name))
+                    for k in point_keys]
+        frame.insert(1 + n, name, [by_point[p] for p in points])
+    frame = frame.drop(columns="point_key")
     last = ["status", "error", *TIMING_COLUMNS]
-    middle = [c for f in frames for c in f.columns if c not in first and c not in last]
-    order = [c for c in first if c in table] + list(dict.fromkeys(middle)) + last
-    table = table[[c for c in order if c in table and c != "point_key"]]
+    frame = frame[[c for c in frame.columns if c not in last] + last]
     if not timings:
-        table = table.drop(columns=[c for c in TIMING_COLUMNS if c in table])
-    return table
+        frame = frame.drop(columns=list(TIMING_COLUMNS))
+    return frame
+
+
+def _complete(path: Path) -> bool:
+    """A whole Parquet file ends with its magic bytes (a cheap check that
+    catches a file torn by a power cut)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(-4, os.SEEK_END)
+            return f.read(4) == b"PAR1"
+    except OSError:  # missing, or shorter than 4 bytes
+        return False
+
+
+def _read_run(runs: Path, key: str, pq):
+    """A stored run (ok or failed), or None; an unreadable file counts as missing."""
+    for name in (f"{key}.parquet", f"{key}.failed.parquet"):
+        path = runs / name
+        if path.is_file():
+            try:
+                return pq.ParquetFile(path).read()  # (read_table: 10x the time per small file)
+            except Exception:  # noqa: BLE001 - torn by a power cut: recomputed on resume
+                return None
+    return None
 
 
 def _base_value(manifest: dict, name: str):

@@ -33,6 +33,8 @@ def run_task(task: dict) -> dict:
         return {"status": "error", "error": error_text(exc), "worker": worker,
                 "wall_s": time.perf_counter() - start, "sim_wall_s": None}
     kernels = dict(result.columns)
+    # as SimResult.kernels has it: at the core clock, as the profiler's duration
+    kernels["duration_ns"] = [c * result.core_period_ps / 1000.0 for c in kernels["cycles"]]
     kernels["completed"] = [bool(result.completed)] * len(kernels["id"])
     return {"status": "ok", "kernels": kernels, "worker": worker,
             "wall_s": time.perf_counter() - start, "sim_wall_s": result.wall_time_s}
