@@ -226,3 +226,16 @@ def test_cli_spec_errors(tmp_path):
     spec.write_text("workloads: [w\n")
     assert "not valid YAML" in _cli(str(spec)).stderr
     assert "cannot read the sweep spec" in _cli(str(tmp_path / "none.yaml")).stderr
+
+
+def test_sweep_bench_rows():
+    from accelsim.bench.sweep_bench import run_sweep_bench
+
+    rows = run_sweep_bench(quick=True, engines=["serial", "process"])
+    assert [r["label"] for r in rows] == ["bare Simulator.run", "serial (in process)",
+                                          "process x1", "process x2"]
+    for r in rows:
+        assert r["points"] == 4 and r["wall_s"] > 0 and r["points_per_min"] > 0
+    assert rows[0]["overhead_wall_s_per_point"] is None
+    assert rows[2]["overhead_wall_s_per_point"] is not None and rows[3]["cpu_s"] > 0
+    assert rows[2]["speedup_vs_process_x1"] == 1.0
