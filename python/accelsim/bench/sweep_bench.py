@@ -4,6 +4,7 @@ through ``accelsim.sweep`` on each engine, all in one command so that the
 ratios hold on a shared machine even when the absolute rates do not."""
 from __future__ import annotations
 
+import functools
 import os
 import tempfile
 import time
@@ -54,19 +55,20 @@ def run_sweep_bench(quick: bool = False, config: str = "QV100", overrides: dict 
                 progress(label)
             client = _client(workers) if engine == "dask-client" else None
             try:
-                table, wall, cpu = _timed(lambda: sweep(
-                    {"vecadd": workload}, base, grid, out=Path(tmp) / label,
+                before = _worker_cpu(client)
+                table, wall, cpu = _timed(functools.partial(
+                    sweep, {"vecadd": workload}, base, grid, out=Path(tmp) / label,
                     engine=client or engine, workers=workers, progress=False))
+                cpu += _worker_cpu(client) - before  # a running cluster's workers are no children
             finally:
-                if client is not None:  # (its workers' CPU time is not counted)
+                if client is not None:
                     cluster = client.cluster
                     client.close()
                     cluster.close()
             if table.attrs["errors"]:
                 raise RuntimeError(f"sweep bench: {label} had failed runs: "
                                    f"{table['error'].dropna().iloc[0]}")
-            rows.append(_row(label, engine, workers, grid, table, wall,
-                             None if client is not None else cpu))
+            rows.append(_row(label, engine, workers, grid, table, wall, cpu))
     return _ratios(rows)
 
 
@@ -99,12 +101,12 @@ def _row(label, engine, workers, grid, _value, wall, cpu) -> dict:
         points *= len(values)
     return {"label": label, "engine": engine, "workers": workers, "points": points,
             "wall_s": wall, "points_per_min": 60.0 * points / wall if wall > 0 else float("inf"),
-            "cpu_s": cpu, "cpu_s_per_point": cpu / points if cpu is not None else None}
+            "cpu_s": cpu, "cpu_s_per_point": cpu / points}
 
 
 def _ratios(rows: list[dict]) -> list[dict]:
     """Overheads per point over the bare loop (wall: one-worker engines only;
-    CPU: every engine whose processes were counted), speedup over process x1."""
+    CPU: every engine), speedup over process x1."""
     bare = rows[0]
     one = next((r for r in rows if r["engine"] == "process" and r["workers"] == 1), None)
     for r in rows:
@@ -112,7 +114,7 @@ def _ratios(rows: list[dict]) -> list[dict]:
         r["overhead_wall_s_per_point"] = (r["wall_s"] - bare["wall_s"]) / r["points"] \
             if later and r["workers"] == 1 else None
         r["overhead_cpu_s_per_point"] = r["cpu_s_per_point"] - bare["cpu_s_per_point"] \
-            if later and r["cpu_s"] is not None else None
+            if later else None
         r["speedup_vs_process_x1"] = one["wall_s"] / r["wall_s"] if one else None
     return rows
 
@@ -124,6 +126,18 @@ def _client(workers: int):
     client.wait_for_workers(workers)
     client.run(_warm)  # workers import the simulator now, not in the timed sweep
     return client
+
+
+def _worker_cpu(client) -> float:
+    """CPU seconds the Dask workers of ``client`` have used so far (0 without one)."""
+    if client is None:
+        return 0.0
+    return sum(client.run(_process_cpu).values())
+
+
+def _process_cpu() -> float:
+    t = os.times()
+    return t.user + t.system
 
 
 def _warm() -> None:

@@ -102,7 +102,7 @@ def run_pool(fn, tasks: list, workers: int):
                 w = busy[conn]
                 task, w.task = w.task, None
                 try:
-                    done.append((task, conn.recv()))
+                    done.append((task, w.recv.recv()))
                 except (EOFError, OSError):
                     done.append((task, died(task, w.reason())))
                     w.stop()
@@ -133,7 +133,8 @@ def _fill(fn, pool: list, pending: deque, workers: int) -> None:
             idle.stop()
             pool.remove(idle)
             failures += 1
-            if failures > 3:
-                raise AccelsimError("sweep worker processes keep dying before taking a task")
+        else:
+            idle.task = pending.popleft()
             continue
-        idle.task = pending.popleft()
+        if failures > 3:
+            raise AccelsimError("sweep worker processes keep dying before taking a task")
