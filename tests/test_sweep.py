@@ -177,6 +177,24 @@ def test_broken_workload_fails_its_runs_only(workloads, tmp_path):
     assert df.attrs["out"]  # a temp directory was used
 
 
+def test_one_sweep_at_a_time_per_directory_and_no_grid(workloads, tmp_path):
+    from accelsim.sweep.storage import SweepStore
+
+    out = tmp_path / "out"
+    base = accelsim.sweep({"v": workloads["vecadd"]}, "QV100", out=out, engine="serial")
+    assert len(base) == 1 and base["point"].tolist() == [0] and base.attrs["params"] == []
+    fixed = __import__("json").loads((out / "sweep.json").read_text())
+    holder = SweepStore.open(out, {k: fixed[k] for k in ("config", "workloads", "kernels",
+                                                         "max_cycles")}, [], [])
+    try:
+        with pytest.raises(ConfigError, match=r"another sweep is writing here \(pid "):
+            accelsim.sweep({"v": workloads["vecadd"]}, "QV100", out=out, engine="serial")
+    finally:
+        holder.close()
+    with pytest.raises(ConfigError, match="not a sweep directory"):
+        accelsim.sweep.load_sweep(tmp_path)
+
+
 def test_kernel_column_named_like_a_swept_parameter(workloads):
     df = accelsim.sweep({"v": workloads["vecadd"]}, "QV100", {"l1d_size": ["32 KiB", "64 KiB"]},
                         engine="serial")
@@ -239,3 +257,12 @@ def test_sweep_bench_rows():
     assert rows[0]["overhead_wall_s_per_point"] is None
     assert rows[2]["overhead_wall_s_per_point"] is not None and rows[3]["cpu_s"] > 0
     assert rows[2]["speedup_vs_process_x1"] == 1.0
+
+
+def test_bench_sweep_cli():
+    res = subprocess.run([sys.executable, "-m", "accelsim", "bench", "--sweep", "--quick",
+                          "--engine", "serial"], capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert "points_per_min" in lines[0] and "cpu_s_per_point" in lines[0]
+    assert lines[1].split()[:3] == ["bare", "Simulator.run", "1"] and "serial" in lines[2]
