@@ -74,7 +74,8 @@ def _execute(store, eng, base, todo, names, kernel_ids, max_cycles, fn, bar) -> 
         key = run_key(point.key, workload)
         by_key[key] = (point, workload)
         tasks.append(make_task(key, point.key, workload, names[workload],
-                               {**base_values, **point.values}, kernel_ids, max_cycles))
+                               {**base_values, **point.values}, kernel_ids, max_cycles,
+                               base.name))
     if not tasks:
         bar.close()
         return  # all stored: no engine (no pool, no cluster) is started

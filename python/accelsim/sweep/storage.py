@@ -138,8 +138,9 @@ def run_table(point_key: str, workload: str, outcome: dict):
     return pa.table(data)
 
 
-# Kernel-table names that would be ambiguous in a table of many runs.
-_RENAME = {"id": "kernel_id", "name": "kernel_name"}
+# Kernel-table names that would be ambiguous in a table of many runs (a
+# kernel's own status, where the kernel table has one, is not the run's).
+_RENAME = {"id": "kernel_id", "name": "kernel_name", "status": "kernel_status"}
 
 
 def read_manifest(root) -> dict:
