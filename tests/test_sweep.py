@@ -45,12 +45,17 @@ def test_table_shape(reference):
 
 
 def test_process_pool_and_dask_give_identical_tables(workloads, reference, tmp_path):
-    pytest.importorskip("distributed")
+    distributed = pytest.importorskip("distributed")
     pool = accelsim.sweep(workloads, "QV100", GRID, out=tmp_path / "pool", engine="process",
                           workers=2)
     pd.testing.assert_frame_equal(pool, reference)
-    dask = accelsim.sweep(workloads, "QV100", GRID, out=tmp_path / "dask", engine="dask",
-                          workers=2)
+    # A LocalCluster of two worker processes, given as a Client (engine="dask",
+    # which makes its own LocalCluster, runs in test_sweep_faults.py).
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        dask = accelsim.sweep(workloads, "QV100", GRID, out=tmp_path / "dask", engine=client)
+        assert len(client.run(lambda: 1)) == 2  # (the client is left open for its owner)
     pd.testing.assert_frame_equal(dask, reference)
     assert dask.attrs["engine"] == "dask"
     # what is on disk reads back as the same table
