@@ -27,10 +27,14 @@ _LAZY = {
     "open_trace": "accelsim.trace",
 }
 
+# Subpackages bound on first use; ``accelsim.sweep`` is a callable package
+# (``accelsim.sweep(...)`` runs a sweep, ``accelsim.sweep.load_sweep`` reads one).
+_LAZY_MODULES = ("sweep",)
+
 __all__ = [
     "AccelsimError", "AccelsimWarning", "Config", "ConfigError", "DeadlockError", "Interrupted",
     "ProfileError", "PtxError", "TraceError",
-    "import_gpgpusim_config", "list_configs", "load_config", *_LAZY,
+    "import_gpgpusim_config", "list_configs", "load_config", *_LAZY, *_LAZY_MODULES,
 ]
 
 
@@ -41,6 +45,8 @@ def __getattr__(name: str):
         value = getattr(importlib.import_module(_LAZY[name]), name)
         globals()[name] = value  # resolve once
         return value
+    if name in _LAZY_MODULES:
+        return importlib.import_module(f"accelsim.{name}")  # binds itself here
     raise AttributeError(f"module 'accelsim' has no attribute {name!r}")
 
 
