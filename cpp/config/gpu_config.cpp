@@ -90,11 +90,11 @@ void validate(const GpuConfig& cfg) {
     check_range((key + ".lanes").c_str(), double(u.lanes), 1, 1024);
     if (u.classes.empty()) throw ConfigError(key + ".classes", "a unit must execute at least one class");
   }
+  check_cache_geometry(cfg);
   if (cfg.l1d_line % cfg.l1d_sector != 0)
     throw ConfigError("l1d_sector", "must divide l1d_line");
   if (cfg.l2_line % cfg.l2_sector != 0)
     throw ConfigError("l2_sector", "must divide l2_line");
-  check_cache_geometry(cfg);
 }
 
 }  // namespace accelsim::config

@@ -9,12 +9,12 @@ from __future__ import annotations
 import importlib
 
 from accelsim.config import Config, import_gpgpusim_config, list_configs, load_config
-from accelsim.errors import (AccelsimError, AccelsimWarning, ConfigError, DeadlockError, ProfileError,
-                             TraceError)
+from accelsim.errors import AccelsimError, ConfigError, DeadlockError, ProfileError, TraceError
 
 __version__ = "0.1.0"
 
 _LAZY = {
+    "AccelsimWarning": "accelsim.errors",
     "correlate": "accelsim.correlation",
     "load_sim_tidy": "accelsim.correlation",
     "read_profile": "accelsim.correlation",
@@ -26,7 +26,7 @@ _LAZY = {
 }
 
 __all__ = [
-    "AccelsimError", "AccelsimWarning", "Config", "ConfigError", "DeadlockError", "ProfileError", "TraceError",
+    "AccelsimError", "Config", "ConfigError", "DeadlockError", "ProfileError", "TraceError",
     "import_gpgpusim_config", "list_configs", "load_config", *_LAZY,
 ]
 

@@ -29,11 +29,7 @@ def import_gpgpusim_config(*paths, name: str | None = None) -> Config:
         raise TypeError("import_gpgpusim_config needs at least one file")
     options: dict[str, Option] = {}
     for path in paths:
-        read = read_options(path)
-        if not read:  # else an empty file would import as the default GPU
-            raise ConfigError(f"{path}: no -option in this file (is it a gpgpusim.config?)",
-                              path=str(path))
-        for opt in read:
+        for opt in _options_of(path):
             options[opt.name] = opt
     entries: dict = {}
     origin: dict[str, Option] = {}  # parameter -> the option that set it
@@ -58,6 +54,14 @@ def import_gpgpusim_config(*paths, name: str | None = None) -> Config:
         if source is None:
             raise
         raise source.error(str(exc)) from None
+
+
+def _options_of(path) -> list[Option]:
+    options = read_options(path)
+    if not options:  # else an empty file would import as the default GPU
+        raise ConfigError(f"{path}: no -option in this file (is it a gpgpusim.config?)",
+                          path=str(path))
+    return options
 
 
 def unmodelled_sink(sink: list):
