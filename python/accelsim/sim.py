@@ -5,12 +5,11 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from accelsim import _args, _core
 from accelsim._paths import data_dir
 from accelsim.errors import ConfigError
-from accelsim.kernel_selection import parse_selection
+from accelsim.kernel_selection import parse_kernels
 from accelsim.stats.result_api import StatsResultMixin
 from accelsim.stats.streams import stream_rows
 
@@ -43,6 +42,20 @@ def _workload_path(workload) -> str:
     return str(resolve_trace_path(getattr(workload, "path", workload)))
 
 
+def _checked_run_arguments(sim: "Simulator", path: str, max_cycles, kernels):
+    """What crosses into the core, checked first (a ConfigError naming the
+    argument, never a cast error), and the workload checked (kernelslist,
+    architecture): the budget, and the ids of the selected kernels that exist
+    (a selection is kept as ranges until then)."""
+    from accelsim import workload_check
+    from accelsim.kernel_selection import parse_selection
+
+    budget = _args.max_cycles(max_cycles)
+    ids = workload_check.prepare(path, parse_selection(kernels), sim.config_name,
+                                 int(sim._values.get("sm_version", 0)))
+    return budget, ids
+
+
 @dataclass
 class SimResult(StatsResultMixin):
     """What one run produced. ``kernels`` (a pandas DataFrame, built on first
@@ -59,7 +72,7 @@ class SimResult(StatsResultMixin):
     core_period_ps: int
     wall_time_s: float
     extra: dict = field(default_factory=dict)
-    _stats: Any = None                # the core's RunStats (counter families)
+    _stats: object = None             # the core's RunStats (counter families)
 
     @property
     def name(self) -> str:
@@ -145,19 +158,10 @@ class Simulator:
         The GIL is released while each kernel runs; control returns to Python
         between kernels, where ``on_kernel(row)`` (a dict of that kernel's
         columns) is called for every kernel that finished, and Ctrl-C takes effect."""
-        from accelsim import workload_check
-
         path = _workload_path(workload)
-        budget = _args.max_cycles(max_cycles)
-        ids = workload_check.prepare(path, parse_selection(kernels), self.config_name,
-                                     int(self._values.get("sm_version", 0)))
+        max_cycles, kernels = _checked_run_arguments(self, path, max_cycles, kernels)
         start = time.perf_counter()
-        try:
-            run = self._core.start(path, budget, ids)
-        except ConfigError as exc:  # a check made while building the GPU: the user's key
-            from accelsim.config.config import core_error
-
-            raise core_error(exc, getattr(self.config, "_where", {})) from None
+        run = self._core.start(path, max_cycles, parse_kernels(kernels))
         while run.step():
             if on_kernel is not None:
                 for row in run.finished_kernels():
