@@ -141,7 +141,7 @@ class Simulator:
     def __init__(self, config=None, *, isa_dir: str | os.PathLike | None = None):
         self._values, self.config_name = _core_dict(config)
         self.config = config
-        isa = Path(_args.path_text("isa_dir", isa_dir)) if isa_dir is not None else data_dir() / "isa"
+        isa = Path(isa_dir) if isa_dir is not None else data_dir() / "isa"
         self._core = _core.Simulator(self._values, str(isa))
 
     def run(self, workload, max_cycles: int | None = None, on_kernel=None,
@@ -158,8 +158,8 @@ class Simulator:
         The GIL is released while each kernel runs; control returns to Python
         between kernels, where ``on_kernel(row)`` (a dict of that kernel's
         columns) is called for every kernel that finished, and Ctrl-C takes effect."""
+        max_cycles, kernels = _checked_run_arguments(self, _workload_path(workload), max_cycles, kernels)
         path = _workload_path(workload)
-        max_cycles, kernels = _checked_run_arguments(self, path, max_cycles, kernels)
         start = time.perf_counter()
         run = self._core.start(path, max_cycles, parse_kernels(kernels))
         while run.step():
