@@ -158,8 +158,8 @@ class Simulator:
         The GIL is released while each kernel runs; control returns to Python
         between kernels, where ``on_kernel(row)`` (a dict of that kernel's
         columns) is called for every kernel that finished, and Ctrl-C takes effect."""
-        max_cycles, kernels = _checked_run_arguments(self, _workload_path(workload), max_cycles, kernels)
         path = _workload_path(workload)
+        max_cycles, kernels = _checked_run_arguments(self, path, max_cycles, kernels)
         start = time.perf_counter()
         run = self._core.start(path, max_cycles, parse_kernels(kernels))
         while run.step():
