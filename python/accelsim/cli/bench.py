@@ -28,6 +28,22 @@ def _fmt(v) -> str:
     return str(v)
 
 
+class _Row(dict):
+    def __missing__(self, key):
+        return None
+
+
+def _notes(rows: list, quick: bool) -> None:
+    startup = [r for r in rows if r["help_wall_s"] is not None]
+    if startup:
+        print(f"start-up targets: <= {startup[0]['target_wall_s']} s and <= "
+              f"{startup[0]['target_rss_mb']:.0f} MB; `accelsim --help` (interpreter and parser "
+              f"alone) took {startup[0]['help_wall_s']:.2f} s here")
+    if quick:
+        print("--quick: tiny workloads, a smoke test; speed and start-up targets apply to "
+              "full runs (meets_target '-')")
+
+
 def _bench(args) -> int:
     from accelsim.bench import run_bench
     from accelsim.cli.config_cmd import parse_overrides
@@ -49,19 +65,3 @@ def _bench(args) -> int:
         print("  ".join(v.rjust(w) for v, w in zip(t, widths)))
     _notes(rows, args.quick)
     return 0
-
-
-class _Row(dict):
-    def __missing__(self, key):
-        return None
-
-
-def _notes(rows: list, quick: bool) -> None:
-    startup = [r for r in rows if r["help_wall_s"] is not None]
-    if startup:
-        print(f"start-up targets: <= {startup[0]['target_wall_s']} s and <= "
-              f"{startup[0]['target_rss_mb']:.0f} MB; `accelsim --help` (interpreter and parser "
-              f"alone) took {startup[0]['help_wall_s']:.2f} s here")
-    if quick:
-        print("--quick: tiny workloads, a smoke test; speed and start-up targets apply to "
-              "full runs (meets_target '-')")
