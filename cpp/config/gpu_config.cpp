@@ -91,6 +91,7 @@ void validate(const GpuConfig& cfg) {
     check_range((key + ".lanes").c_str(), double(u.lanes), 1, 1024);
     if (u.classes.empty()) throw ConfigError(key + ".classes", "a unit must execute at least one class");
   }
+  check_cache_geometry(cfg);
   if (cfg.l1d_line % cfg.l1d_sector != 0)
     throw ConfigError("l1d_sector", "must divide l1d_line");
   if (cfg.l2_line % cfg.l2_sector != 0)
@@ -106,7 +107,6 @@ void validate(const GpuConfig& cfg) {
       throw ConfigError(std::string(key) + "_sector", "must be a power of two (32 B .. the line size), got " +
                                                           std::to_string(sector) + " B");
   }
-  check_cache_geometry(cfg);
 }
 
 }  // namespace accelsim::config

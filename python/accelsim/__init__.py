@@ -9,12 +9,13 @@ from __future__ import annotations
 import importlib
 
 from accelsim.config import Config, import_gpgpusim_config, list_configs, load_config
-from accelsim.errors import (AccelsimError, AccelsimWarning, ConfigError, DeadlockError, Interrupted,
-                             ProfileError, PtxError, TraceError)
+from accelsim.errors import (AccelsimError, ConfigError, DeadlockError, Interrupted, ProfileError,
+                             PtxError, TraceError)
 
 __version__ = "0.1.0"
 
 _LAZY = {
+    "AccelsimWarning": "accelsim.errors",
     "correlate": "accelsim.correlation",
     "load_sim_tidy": "accelsim.correlation",
     "Progress": "accelsim.progress",
@@ -32,7 +33,7 @@ _LAZY = {
 _LAZY_MODULES = ("sweep",)
 
 __all__ = [
-    "AccelsimError", "AccelsimWarning", "Config", "ConfigError", "DeadlockError", "Interrupted",
+    "AccelsimError", "Config", "ConfigError", "DeadlockError", "Interrupted",
     "ProfileError", "PtxError", "TraceError",
     "import_gpgpusim_config", "list_configs", "load_config", *_LAZY, *_LAZY_MODULES,
 ]

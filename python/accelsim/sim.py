@@ -5,12 +5,11 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from accelsim import _args, _core
 from accelsim._paths import data_dir
 from accelsim.errors import ConfigError, Interrupted
-from accelsim.kernel_selection import parse_selection
+from accelsim.kernel_selection import parse_kernels
 from accelsim.stats.result_api import StatsResultMixin
 from accelsim.stats.streams import stream_rows
 
@@ -41,6 +40,20 @@ def _workload_path(workload) -> str:
     from accelsim.trace.paths import resolve_trace_path
 
     return str(resolve_trace_path(getattr(workload, "path", workload)))
+
+
+def _checked_run_arguments(sim: "Simulator", path: str, max_cycles, kernels):
+    """What crosses into the core, checked first (a ConfigError naming the
+    argument, never a cast error), and the workload checked (kernelslist,
+    architecture): the budget, and the ids of the selected kernels that exist
+    (a selection is kept as ranges until then)."""
+    from accelsim import workload_check
+    from accelsim.kernel_selection import parse_selection
+
+    budget = _args.max_cycles(max_cycles)
+    ids = workload_check.prepare(path, parse_selection(kernels), sim.config_name,
+                                 int(sim._values.get("sm_version", 0)))
+    return budget, ids
 
 
 @dataclass
@@ -133,7 +146,7 @@ class Simulator:
     def __init__(self, config=None, *, isa_dir: str | os.PathLike | None = None):
         self._values, self.config_name = _core_dict(config)
         self.config = config
-        isa = Path(_args.path_text("isa_dir", isa_dir)) if isa_dir is not None else data_dir() / "isa"
+        isa = Path(isa_dir) if isa_dir is not None else data_dir() / "isa"
         self._core = _core.Simulator(self._values, str(isa))
 
     def run(self, workload, max_cycles: int | None = None, on_kernel=None,
@@ -161,20 +174,12 @@ class Simulator:
         (None: in a terminal or notebook, from the main thread).
         ``on_kernel(row)`` (a dict of that kernel's columns) is called for every
         kernel that finished, between kernels."""
-        from accelsim import workload_check
         from accelsim.progress import ProgressReporter, want_bar
 
         path = _workload_path(workload)
-        budget = _args.max_cycles(max_cycles)
-        ids = workload_check.prepare(path, parse_selection(kernels), self.config_name,
-                                     int(self._values.get("sm_version", 0)))
+        max_cycles, kernels = _checked_run_arguments(self, path, max_cycles, kernels)
         start = time.perf_counter()
-        try:
-            run = self._core.start(path, budget, ids)
-        except ConfigError as exc:  # a check made while building the GPU: the user's key
-            from accelsim.config.config import core_error
-
-            raise core_error(exc, getattr(self.config, "_where", {})) from None
+        run = self._core.start(path, max_cycles, parse_kernels(kernels))
         reporter = None
         if on_progress is not None or want_bar(progress):
             reporter = ProgressReporter(on_progress, bar=want_bar(progress))

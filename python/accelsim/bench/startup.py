@@ -64,8 +64,14 @@ def measure(args: list[str], repeats: int = 3) -> dict:
     return {"wall_s": min(walls), "peak_rss_mb": min(rss)}
 
 
-def startup_rows(folder: Path, quick: bool) -> list[dict]:
-    trace = small_trace(folder)
+def startup_rows(quick: bool) -> list[dict]:
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="accelsim-startup-") as tmp:
+        return _rows(small_trace(Path(tmp)), quick)
+
+
+def _rows(trace: Path, quick: bool) -> list[dict]:
     base = measure(["--help"], repeats=3)  # interpreter + parser: the floor
     rows = []
     for name, command in COMMANDS.items():

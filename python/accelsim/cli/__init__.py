@@ -42,6 +42,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser(command).parse_args(argv)
     try:
         return int(args.func(args) or 0)
+    except (AccelsimError, FileNotFoundError, IsADirectoryError, PermissionError) as exc:
+        print(f"accelsim {args.command}: error: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:  # Ctrl-C outside a run (a run reports its own line)
         print(f"accelsim {args.command}: interrupted", file=sys.stderr)
         return 130
@@ -49,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
         # Output piped into e.g. `head`, which closed early: not an error of ours.
         sys.stderr.close()
         return 0
-    except (AccelsimError, OSError) as exc:
+    except OSError as exc:  # any other file-system error: one line, not a traceback
         print(f"accelsim {args.command}: error: {_one_line(exc)}", file=sys.stderr)
         return 1
 

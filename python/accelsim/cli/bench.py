@@ -33,6 +33,22 @@ def _fmt(v) -> str:
     return str(v)
 
 
+class _Row(dict):
+    def __missing__(self, key):
+        return None
+
+
+def _notes(rows: list, quick: bool) -> None:
+    startup = [r for r in rows if r["help_wall_s"] is not None]
+    if startup:
+        print(f"start-up targets: <= {startup[0]['target_wall_s']} s and <= "
+              f"{startup[0]['target_rss_mb']:.0f} MB; `accelsim --help` (interpreter and parser "
+              f"alone) took {startup[0]['help_wall_s']:.2f} s here")
+    if quick:
+        print("--quick: tiny workloads, a smoke test; speed and start-up targets apply to "
+              "full runs (meets_target '-')")
+
+
 def _bench(args) -> int:
     from accelsim.bench import run_bench
     from accelsim.cli.config_cmd import parse_overrides
@@ -43,24 +59,18 @@ def _bench(args) -> int:
     rows = run_bench(quick=args.quick, cases=args.case, config=args.config,
                      overrides=parse_overrides(args.set),
                      progress=None if quiet else lambda n: print(f"running {n} ...", file=sys.stderr))
+    rows = [_Row(r) for r in rows]  # a column a case lacks (start-up has no cycles) shows '-'
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
     cols = ["case", "wall_s", "cycles", "warp_insts", "cycles_per_s", "warp_insts_per_s",
             "peak_rss_mb", "rss_before_run_mb", "speedup_vs_ref", "meets_target"]
-    table = [[_fmt(r.get(c)) for c in cols] for r in rows]
+    table = [[_fmt(r[c]) for c in cols] for r in rows]
     widths = [max(len(c), *(len(t[i]) for t in table)) if table else len(c) for i, c in enumerate(cols)]
     print("  ".join(c.rjust(w) for c, w in zip(cols, widths)))
     for t in table:
         print("  ".join(v.rjust(w) for v, w in zip(t, widths)))
-    floor = next((r["help_wall_s"] for r in rows if "help_wall_s" in r), None)
-    if floor is not None:
-        print(f"start-up targets: <= {rows[-1]['target_wall_s']} s and <= "
-              f"{rows[-1]['target_rss_mb']:.0f} MB; `accelsim --help` (interpreter and parser "
-              f"alone) took {floor:.2f} s here")
-    if args.quick:
-        print("--quick: tiny workloads, a smoke test; speed and start-up targets apply to "
-              "full runs (meets_target '-')")
+    _notes(rows, args.quick)
     return 0
 
 

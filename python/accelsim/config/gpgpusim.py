@@ -34,11 +34,7 @@ def import_gpgpusim_config(*paths, name: str | None = None) -> Config:
         raise TypeError("import_gpgpusim_config needs at least one file")
     options: dict[str, Option] = {}
     for path in paths:
-        read = read_options(path)
-        if not read:  # else an empty file would import as the default GPU
-            raise ConfigError(f"{path}: no -option in this file (is it a gpgpusim.config?)",
-                              path=str(path))
-        for opt in read:
+        for opt in _options_of(path):
             options[opt.name] = opt
     defaults = _apply_gpgpusim_defaults(options)
     entries: dict = {}
@@ -56,6 +52,7 @@ def import_gpgpusim_config(*paths, name: str | None = None) -> Config:
     # The file describes the whole memory system (crossbar, L2 slices, DRAM
     # timing), which only the detailed model uses.
     entries.setdefault("memory_model", "detailed")
+    _check_as_options(entries, origin)
     label = name or _name_from(paths[0])
     try:
         cfg = Config.from_entries(entries, label, str(paths[0]), unmodelled=unmodelled)
@@ -148,3 +145,23 @@ def _name_from(path) -> str:
 
     parent = Path(path).resolve().parent.name
     return parent or Path(path).stem
+
+
+def _options_of(path) -> list[Option]:
+    options = read_options(path)
+    if not options:  # else an empty file would import as the default GPU
+        raise ConfigError(f"{path}: no -option in this file (is it a gpgpusim.config?)",
+                          path=str(path))
+    return options
+
+
+def _check_as_options(entries: dict, origin: dict) -> None:
+    """Validate the converted entries; an error names the option (file, line,
+    ``-option value``) that produced the bad parameter, not the parameter alone."""
+    try:
+        Config.from_entries(entries)
+    except ConfigError as exc:
+        source = origin.get(exc.key or "")
+        if source is None:
+            raise
+        raise source.error(str(exc)) from None
