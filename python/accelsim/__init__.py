@@ -24,9 +24,13 @@ _LAZY = {
     "open_trace": "accelsim.trace",
 }
 
+# Subpackages bound on first use; ``accelsim.sweep`` is a callable package
+# (``accelsim.sweep(...)`` runs a sweep, ``accelsim.sweep.load_sweep`` reads one).
+_LAZY_MODULES = ("sweep",)
+
 __all__ = [
     "AccelsimError", "Config", "ConfigError", "DeadlockError", "ProfileError", "TraceError",
-    "import_gpgpusim_config", "list_configs", "load_config", *_LAZY,
+    "import_gpgpusim_config", "list_configs", "load_config", *_LAZY, *_LAZY_MODULES,
 ]
 
 
@@ -35,6 +39,8 @@ def __getattr__(name: str):
         value = getattr(importlib.import_module(_LAZY[name]), name)
         globals()[name] = value  # resolve once
         return value
+    if name in _LAZY_MODULES:
+        return importlib.import_module(f"accelsim.{name}")  # binds itself here
     raise AttributeError(f"module 'accelsim' has no attribute {name!r}")
 
 
