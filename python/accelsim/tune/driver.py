@@ -137,6 +137,9 @@ def _measure(driver, bench, facts, dev, arch, overrides) -> Measured:
             _launch(driver, module, bench.kernel, grid, block, buf, outp, bench.reps)
             host = (ctypes.c_uint64 * nout)()
             _ok(driver.cuMemcpyDtoH(host, outp, 8 * nout), "cuMemcpyDtoH")
+            if bench.analyse == "cta_gaps":
+                value = _cta_gaps(host, grid, block)
+                return Measured(float(value), bench.unit, bench.reps, None, f"collect: {bench.kernel}")
             spans = [host[2 * b + 1] - host[2 * b] for b in range(grid)]
             cycles = max(spans)
             per_rep = evaluate(bench.per_rep, env)
@@ -150,6 +153,22 @@ def _measure(driver, bench, facts, dev, arch, overrides) -> Measured:
         driver.cuMemFree(outp)
         driver.cuModuleUnload(module)
     return Measured(float(value), bench.unit, bench.reps, None, f"collect: {bench.kernel}")
+
+
+def _cta_gaps(host, grid: int, block: int) -> float:
+    """Median time from a block's end to the next block's start on the same
+    SM (the clocks of one SM are comparable; different SMs' are not)."""
+    per_sm: dict[int, list] = {}
+    for b in range(grid):
+        smid = host[2 * grid + b * block]
+        per_sm.setdefault(smid, []).append((host[2 * b], host[2 * b + 1]))
+    gaps = []
+    for spans in per_sm.values():
+        spans.sort()
+        gaps += [nxt[0] - cur[1] for cur, nxt in zip(spans, spans[1:]) if nxt[0] >= cur[1]]
+    if not gaps:
+        raise AccelsimError("cta_lat: no SM ran two blocks one after the other")
+    return float(statistics.median(gaps))
 
 
 def _launch(driver, module, kernel, grid, block, buf, outp, reps) -> None:

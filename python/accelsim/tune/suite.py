@@ -51,6 +51,7 @@ class HwBench:
     reference: Reference | None = None
     twin: dict = field(default_factory=dict)  # generator option -> define whose value it takes
     modelled: str = ""     # why the simulator does not reproduce it, when it does not
+    analyse: str = ""      # a named host-side analysis instead of the kind's arithmetic (driver.py)
 
     @property
     def has_twin(self) -> bool:
@@ -272,8 +273,8 @@ def _sync() -> list[HwBench]:
         HwBench("kernel_lat", "cycles", HOST, "atomics_launch.cu", "kernel_lat", defines={},
                 reps=256, description="launch-to-launch time of an empty kernel (host events), in core cycles",
                 reference=_ref("kernel_lat", r"Kernel Launch Latency\s*=\s*" + _NUM)),
-        HwBench("cta_lat", "cycles", CURVE, "atomics_launch.cu", "cta_lat", defines={},
-                grid="SM_COUNT * 64", block="WARP", reps=1,
+        HwBench("cta_lat", "cycles", LATENCY, "atomics_launch.cu", "cta_lat", defines={},
+                grid="SM_COUNT * 64", block="WARP", reps=1, analyse="cta_gaps",
                 description="per-SM start clocks of many one-warp blocks: gaps = CTA launch cost"),
     ]
 
