@@ -26,7 +26,18 @@ def _compiler() -> str:
 
 
 def test_every_kernel_compiles_to_ptx():
-    compiler = _compiler()
+    _check_all(_compiler())
+
+
+def test_every_kernel_compiles_with_nvrtc_too():
+    if not have_nvrtc():
+        pytest.skip("NVRTC is not installed (pip install accelsim[cuda] nvidia-cuda-nvrtc)")
+    if not find_nvcc():
+        pytest.skip("NVRTC already compiled everything in test_every_kernel_compiles_to_ptx")
+    _check_all("nvrtc")
+
+
+def _check_all(compiler: str):
     jobs = {}
     for b in SUITE.values():  # one compile per distinct (source, defines)
         jobs.setdefault((b.source, tuple(sorted(b.sizes(FACTS).items()))), []).append(b)
@@ -39,10 +50,12 @@ def test_every_kernel_compiles_to_ptx():
                 assert f".entry {b.init}(" in ptx[key], f"{b.name}: no init kernel {b.init}"
 
 
-def test_a_broken_size_is_a_compile_error_naming_the_source():
-    _compiler()
+@pytest.mark.parametrize("compiler", ["nvcc", "nvrtc"])
+def test_a_broken_size_is_a_compile_error_naming_the_source(compiler):
+    if not (find_nvcc() if compiler == "nvcc" else have_nvrtc()):
+        pytest.skip(f"{compiler} is not available")
     with pytest.raises(CompileError, match="chase.cu"):
-        to_ptx(SUITE["l1_lat"], FACTS, overrides={"STRIDE": "0 +"})
+        to_ptx(SUITE["l1_lat"], FACTS, overrides={"STRIDE": "0 +"}, compiler=compiler)
 
 
 def test_the_suite_covers_the_seed_suites_measurements():
