@@ -51,13 +51,18 @@ def test_config_writes_a_cited_config_and_a_report(shared, tmp_path):
     full.measurements = {k: full.measurements[k] for k in ("l1_lat", "shared_lat", "fp64_lat")}
     hw = full.save(tmp_path / "hw.json")
     proc = cli("config", "--hw", str(hw), "--spec", "TITANV", "--base", "QV100", "--generic",
-               "--search", "none", "-o", str(tmp_path / "My.yaml"), "--report", str(tmp_path / "r.html"))
+               "--search", "none", "-o", str(tmp_path / "My.yaml"), "--report", str(tmp_path / "report"))
     assert proc.returncode == 0, proc.stderr
     text = (tmp_path / "My.yaml").read_text()
     assert "l1d_hit_latency: 34 cycles" in text and "fit: l1_lat" in text
     assert "shmem_latency: 27 cycles" in text
     assert "l1_lat" in proc.stdout and "wrote" in proc.stdout
-    assert "<table" in (tmp_path / "r.html").read_text()
+    assert "<table" in (tmp_path / "report" / "report.html").read_text()
+    import pandas as pd
+
+    table = pd.read_csv(tmp_path / "report" / "benchmarks.csv")
+    assert list(table["benchmark"]) == ["l1_lat", "shared_lat", "fp64_lat"]
+    assert table["within"].all()
 
 
 def test_config_with_a_bad_spec_is_one_line(tmp_path, shared):

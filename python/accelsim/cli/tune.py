@@ -27,7 +27,8 @@ def register(sub) -> None:
     p.add_argument("--spec", required=True, help="the GPU's public spec (YAML path or bundled name)")
     p.add_argument("--base", default="QV100", help="config to start from (default QV100)")
     p.add_argument("-o", "--out", required=True, help="tuned config YAML to write")
-    p.add_argument("--report", default=None, help="write the HTML report here")
+    p.add_argument("--report", default=None, metavar="DIR",
+                   help="write report.html and the tables as CSV (benchmarks, fits, search, provenance) here")
     p.add_argument("--search", default=None,
                    help="'none' to skip the search, or PARAM=V1,V2;PARAM2 (no values: from its declaration)")
     p.add_argument("--engine", default="process", choices=["process", "serial", "dask"])
@@ -99,7 +100,7 @@ def _config(args) -> int:
     write_config(config, args.out, base_name=report.base_name,
                  description=f"tuned by accelsim tune config from {args.hw}")
     if args.report:
-        report.to_html(args.report)
+        report.save(args.report)
     b = report.benchmarks
     print(f"{'benchmark':<16} {'hw':>10} {'before':>10} {'after':>10} {'error':>8}  unit")
     for r in b.itertuples():

@@ -109,7 +109,8 @@ def fit(hw, spec, base="QV100", *, search=None, tolerance=None, reps=None, engin
         if grid and targets:
             say(f"searching {grid_size(grid)} combinations on {', '.join(targets)}")
             scores, best = run_search(cfg, twins, targets, grid, engine=engine, workers=workers,
-                                      max_cycles=max_cycles)
+                                      max_cycles=max_cycles, out=twins.folder / "search",
+                                      progress=None if progress else False)
             cfg = params.apply(cfg, best)
             why = (f"search: best of {len(scores)} combinations of {', '.join(grid)} on "
                    f"{', '.join(targets)} (mean |error| {scores.loc[0, 'mean_abs_err_pct']:.2f}%)")

@@ -31,8 +31,8 @@ class TuneReport:
         if self.search is None or not len(self.search):
             return {}
         keys = [c for c in self.search.columns if not c.endswith(("_sim", "_err_pct"))
-                and c not in ("mean_abs_err_pct", "pearson_r")]
-        return {k: self.search.loc[0, k] for k in keys}
+                and c not in ("mean_abs_err_pct", "pearson_r", "changes")]
+        return {k: _plain(self.search.loc[0, k]) for k in keys}
 
     def to_html(self, path=None) -> str:
         parts = [f"<h1>accelsim tune: {html.escape(self.config_name)} "
@@ -51,7 +51,22 @@ class TuneReport:
             Path(path).write_text(page)
         return page
 
+    def save(self, folder) -> Path:
+        """``folder/report.html`` plus each table as CSV beside it."""
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in ("benchmarks", "fits", "search", "provenance"):
+            frame = getattr(self, name)
+            if frame is not None:
+                frame.to_csv(folder / f"{name}.csv", index=False)
+        self.to_html(folder / "report.html")
+        return folder
+
     def __repr__(self) -> str:
         return (f"<TuneReport {self.config_name}: {len(self.benchmarks)} benchmarks, "
                 f"{int(self.modelled['within'].sum())}/{len(self.modelled)} modelled within tolerance, "
                 f"{0 if self.search is None else len(self.search)} search points>")
+
+
+def _plain(value):
+    return value.item() if hasattr(value, "item") else value
