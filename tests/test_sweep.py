@@ -45,12 +45,17 @@ def test_table_shape(reference):
 
 
 def test_process_pool_and_dask_give_identical_tables(workloads, reference, tmp_path):
-    pytest.importorskip("distributed")
+    distributed = pytest.importorskip("distributed")
     pool = accelsim.sweep(workloads, "QV100", GRID, out=tmp_path / "pool", engine="process",
                           workers=2)
     pd.testing.assert_frame_equal(pool, reference)
-    dask = accelsim.sweep(workloads, "QV100", GRID, out=tmp_path / "dask", engine="dask",
-                          workers=2)
+    # A LocalCluster of two worker processes, given as a Client (engine="dask",
+    # which makes its own LocalCluster, runs in test_sweep_faults.py).
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        dask = accelsim.sweep(workloads, "QV100", GRID, out=tmp_path / "dask", engine=client)
+        assert len(client.run(lambda: 1)) == 2  # (the client is left open for its owner)
     pd.testing.assert_frame_equal(dask, reference)
     assert dask.attrs["engine"] == "dask"
     # what is on disk reads back as the same table
@@ -177,6 +182,24 @@ def test_broken_workload_fails_its_runs_only(workloads, tmp_path):
     assert df.attrs["out"]  # a temp directory was used
 
 
+def test_one_sweep_at_a_time_per_directory_and_no_grid(workloads, tmp_path):
+    from accelsim.sweep.storage import SweepStore
+
+    out = tmp_path / "out"
+    base = accelsim.sweep({"v": workloads["vecadd"]}, "QV100", out=out, engine="serial")
+    assert len(base) == 1 and base["point"].tolist() == [0] and base.attrs["params"] == []
+    fixed = __import__("json").loads((out / "sweep.json").read_text())
+    holder = SweepStore.open(out, {k: fixed[k] for k in ("config", "workloads", "kernels",
+                                                         "max_cycles")}, [], [])
+    try:
+        with pytest.raises(ConfigError, match=r"another sweep is writing here \(pid "):
+            accelsim.sweep({"v": workloads["vecadd"]}, "QV100", out=out, engine="serial")
+    finally:
+        holder.close()
+    with pytest.raises(ConfigError, match="not a sweep directory"):
+        accelsim.sweep.load_sweep(tmp_path)
+
+
 def test_kernel_column_named_like_a_swept_parameter(workloads):
     df = accelsim.sweep({"v": workloads["vecadd"]}, "QV100", {"l1d_size": ["32 KiB", "64 KiB"]},
                         engine="serial")
@@ -226,3 +249,25 @@ def test_cli_spec_errors(tmp_path):
     spec.write_text("workloads: [w\n")
     assert "not valid YAML" in _cli(str(spec)).stderr
     assert "cannot read the sweep spec" in _cli(str(tmp_path / "none.yaml")).stderr
+
+
+def test_sweep_bench_rows():
+    from accelsim.bench.sweep_bench import run_sweep_bench
+
+    rows = run_sweep_bench(quick=True, engines=["serial", "process"])
+    assert [r["label"] for r in rows] == ["bare Simulator.run", "serial (in process)",
+                                          "process x1", "process x2"]
+    for r in rows:
+        assert r["points"] == 4 and r["wall_s"] > 0 and r["points_per_min"] > 0
+    assert rows[0]["overhead_wall_s_per_point"] is None
+    assert rows[2]["overhead_wall_s_per_point"] is not None and rows[3]["cpu_s"] > 0
+    assert rows[2]["speedup_vs_process_x1"] == 1.0
+
+
+def test_bench_sweep_cli():
+    res = subprocess.run([sys.executable, "-m", "accelsim", "bench", "--sweep", "--quick",
+                          "--engine", "serial"], capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert "points_per_min" in lines[0] and "cpu_s_per_point" in lines[0]
+    assert lines[1].split()[:3] == ["bare", "Simulator.run", "1"] and "serial" in lines[2]

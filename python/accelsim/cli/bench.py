@@ -1,4 +1,5 @@
-"""``accelsim bench [--json] [--quick] [--case NAME ...] [--config NAME] [--set key=value ...]``."""
+"""``accelsim bench [--json] [--quick] [--case NAME ...] [--config NAME] [--set key=value ...]``;
+``accelsim bench --sweep [--engine NAME ...]``: sweep throughput per engine."""
 from __future__ import annotations
 
 import json
@@ -14,6 +15,10 @@ def register(sub) -> None:
     parser.add_argument("--config", default="QV100", help="config name or path (default: QV100)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override a config value, e.g. memory_model=simple (repeatable)")
+    parser.add_argument("--sweep", action="store_true",
+                        help="measure sweep throughput (points per minute) per engine instead")
+    parser.add_argument("--engine", action="append", default=None, metavar="NAME",
+                        help="with --sweep: only this engine (serial, process, dask; repeatable)")
     parser.set_defaults(func=_bench)
 
 
@@ -32,6 +37,8 @@ def _bench(args) -> int:
     from accelsim.cli.config_cmd import parse_overrides
 
     quiet = args.json
+    if args.sweep:
+        return _sweep_bench(args, parse_overrides(args.set))
     rows = run_bench(quick=args.quick, cases=args.case, config=args.config,
                      overrides=parse_overrides(args.set),
                      progress=None if quiet else lambda n: print(f"running {n} ...", file=sys.stderr))
@@ -42,6 +49,27 @@ def _bench(args) -> int:
             "peak_rss_mb", "rss_before_run_mb", "speedup_vs_ref", "meets_target"]
     table = [[_fmt(r[c]) for c in cols] for r in rows]
     widths = [max(len(c), *(len(t[i]) for t in table)) if table else len(c) for i, c in enumerate(cols)]
+    print("  ".join(c.rjust(w) for c, w in zip(cols, widths)))
+    for t in table:
+        print("  ".join(v.rjust(w) for v, w in zip(t, widths)))
+    return 0
+
+
+def _sweep_bench(args, overrides: dict) -> int:
+    from accelsim.bench.sweep_bench import run_sweep_bench
+
+    rows = run_sweep_bench(quick=args.quick, config=args.config, overrides=overrides,
+                           engines=args.engine,
+                           progress=None if args.json else
+                           lambda n: print(f"running {n} ...", file=sys.stderr))
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    cols = ["label", "workers", "points", "wall_s", "points_per_min", "cpu_s_per_point",
+            "overhead_wall_s_per_point", "overhead_cpu_s_per_point", "speedup_vs_process_x1"]
+    table = [[r["label"]] + [_fmt(r[c]) if not isinstance(r[c], float) or r[c] >= 100
+                             else f"{r[c]:.3f}" for c in cols[1:]] for r in rows]
+    widths = [max(len(c), *(len(t[i]) for t in table)) for i, c in enumerate(cols)]
     print("  ".join(c.rjust(w) for c, w in zip(cols, widths)))
     for t in table:
         print("  ".join(v.rjust(w) for v, w in zip(t, widths)))

@@ -50,7 +50,8 @@ def make_points(base: Config, grid: dict | None, points: list | None) -> tuple[l
         params += [k for k in raw if k not in params]
     for name in params:
         _check_name(name)
-    out, seen = [], {}
+    out: list[Point] = []
+    seen: dict[str, int] = {}
     for i, raw in enumerate(raw_points):
         point = _point(base, params, i, raw)
         if point.key in seen:
@@ -69,7 +70,7 @@ def _expand(grid) -> list[dict]:
             raise ConfigError(f"grid[{name!r}] must be a non-empty list of values, e.g. "
                               f"[{values!r}], got {values!r}", key=str(name))
         _check_name(name)
-        canonical = {}
+        canonical: dict = {}
         for v in values:
             c = _canonical(name, v)
             if c in canonical:

@@ -64,11 +64,15 @@ class _Worker:
         return f"exited with status {code}"
 
     def stop(self) -> None:
-        for conn in (self.send, self.recv):
-            conn.close()
-        if self.proc.poll() is None:
-            self.proc.kill()  # it may be mid-simulation: no point waiting
-        self.proc.wait()
+        """An idle worker ends at the end of its input; a busy one (we are
+        being interrupted) or a stuck one is killed: its run is not stored."""
+        self.send.close()
+        self.recv.close()
+        try:
+            self.proc.wait(timeout=0 if self.task is not None else 5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
 
 
 def _child_env() -> dict:
@@ -93,16 +97,20 @@ def run_pool(fn, tasks: list, workers: int):
         while pending or any(w.task is not None for w in pool):
             _fill(fn, pool, pending, workers)
             busy = {w.recv: w for w in pool if w.task is not None}
+            done = []
             for conn in wait(list(busy)):
                 w = busy[conn]
                 task, w.task = w.task, None
                 try:
-                    outcome = conn.recv()
+                    done.append((task, w.recv.recv()))
                 except (EOFError, OSError):
-                    outcome = died(task, w.reason())
+                    done.append((task, died(task, w.reason())))
                     w.stop()
                     pool.remove(w)
-                yield task, outcome
+            # Next tasks out first: the workers simulate while the caller
+            # stores these results.
+            _fill(fn, pool, pending, workers)
+            yield from done
     finally:
         for w in pool:
             w.stop()
@@ -125,7 +133,8 @@ def _fill(fn, pool: list, pending: deque, workers: int) -> None:
             idle.stop()
             pool.remove(idle)
             failures += 1
-            if failures > 3:
-                raise AccelsimError("sweep worker processes keep dying before taking a task")
+        else:
+            idle.task = pending.popleft()
             continue
-        idle.task = pending.popleft()
+        if failures > 3:
+            raise AccelsimError("sweep worker processes keep dying before taking a task")

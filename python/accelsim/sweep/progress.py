@@ -46,14 +46,12 @@ class Progress:
 
 def _bar(total: int, done: int, desc: str):
     if in_notebook():
-        try:
-            import ipywidgets  # noqa: F401 - the widget bar needs it; else the text bar
-        except ImportError:
-            pass
-        else:
-            from tqdm.notebook import tqdm
+        import importlib.util
 
-            return tqdm(total=total, initial=done, desc=desc, unit="run")
+        if importlib.util.find_spec("ipywidgets") is not None:  # the widget bar needs it
+            from tqdm.notebook import tqdm as widget_bar
+
+            return widget_bar(total=total, initial=done, desc=desc, unit="run")
     from tqdm import tqdm
 
     return tqdm(total=total, initial=done, desc=desc, unit="run", file=sys.stderr,

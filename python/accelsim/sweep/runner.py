@@ -74,7 +74,8 @@ def _execute(store, eng, base, todo, names, kernel_ids, max_cycles, fn, bar) -> 
         key = run_key(point.key, workload)
         by_key[key] = (point, workload)
         tasks.append(make_task(key, point.key, workload, names[workload],
-                               {**base_values, **point.values}, kernel_ids, max_cycles))
+                               {**base_values, **point.values}, kernel_ids, max_cycles,
+                               base.name))
     if not tasks:
         bar.close()
         return  # all stored: no engine (no pool, no cluster) is started
@@ -90,10 +91,9 @@ def _execute(store, eng, base, todo, names, kernel_ids, max_cycles, fn, bar) -> 
 
 
 def _describe(table, root, config_name, params, n_points, engine) -> None:
-    status = table["status"] if "status" in table else []
+    errors = int((table["status"] == "error").sum()) if "status" in table else 0
     table.attrs.update({"out": str(root), "config": config_name, "params": list(params),
-                        "points": n_points, "engine": engine,
-                        "errors": int((status == "error").sum()) if len(status) else 0})
+                        "points": n_points, "engine": engine, "errors": errors})
 
 
 def load_sweep(out, timings: bool = False):

@@ -83,7 +83,7 @@ def _read(path: Path) -> tuple[dict, dict]:
         line = mark.line + 1 if mark else None
         raise ConfigError(f"{path}:{line}: not valid YAML: {getattr(exc, 'problem', exc)}",
                           path=str(path), line=line) from None
-    if not isinstance(data, dict):
+    if node is None or not isinstance(data, dict):
         raise ConfigError(f"{path}: a sweep spec is a mapping (workloads, config, grid, ...)",
                           path=str(path))
     lines = {k.value: k.start_mark.line + 1 for k, _ in node.value}

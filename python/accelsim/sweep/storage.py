@@ -22,6 +22,7 @@ import os
 import shutil
 import socket
 from pathlib import Path
+from typing import Any
 
 from accelsim.errors import ConfigError
 from accelsim.sweep.points import Point, fingerprint
@@ -56,7 +57,7 @@ class SweepStore:
         root.mkdir(parents=True, exist_ok=True)
         lock_fd = _lock(root)
         try:
-            old = read_manifest(root, missing_ok=True)
+            old = read_manifest(root) if (root / MANIFEST).is_file() else None
             if old is not None and resume:
                 _check_same(root, old, fixed)
                 manifest = old
@@ -137,15 +138,14 @@ def run_table(point_key: str, workload: str, outcome: dict):
     return pa.table(data)
 
 
-# Kernel-table names that would be ambiguous in a table of many runs.
-_RENAME = {"id": "kernel_id", "name": "kernel_name"}
+# Kernel-table names that would be ambiguous in a table of many runs (a
+# kernel's own status, where the kernel table has one, is not the run's).
+_RENAME = {"id": "kernel_id", "name": "kernel_name", "status": "kernel_status"}
 
 
-def read_manifest(root, missing_ok: bool = False) -> dict | None:
+def read_manifest(root) -> dict:
     path = Path(root) / MANIFEST
     if not path.is_file():
-        if missing_ok:
-            return None
         raise ConfigError(f"{root}: not a sweep directory (no {MANIFEST})", path=str(root))
     try:
         manifest = json.loads(path.read_text())
@@ -162,7 +162,8 @@ def _check_same(root: Path, old: dict, new: dict) -> None:
     """Refuse to mix runs of different base configs / workloads / budgets."""
     problems = []
     for field in FIXED:
-        a, b = old.get(field), new.get(field)
+        a: Any = old.get(field)
+        b: Any = new.get(field)
         if json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True, default=str):
             continue
         if field == "config":

@@ -3,6 +3,8 @@ a plain picklable dict in, a plain dict out, no pandas, so that a worker
 process or a Dask worker does as little as possible besides simulating."""
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 import socket
 import time
@@ -12,23 +14,28 @@ from accelsim.errors import AccelsimError
 
 
 def make_task(key: str, point_key: str, workload: str, path: str, config: dict,
-              kernels, max_cycles) -> dict:
-    """``config``: the point's complete core values (base + swept values)."""
+              kernels, max_cycles, config_name: str = "sweep") -> dict:
+    """``config``: the point's complete canonical values (base + swept values),
+    already checked by the sweep (points.make_points)."""
     return {"key": key, "point_key": point_key, "workload": workload, "path": path,
-            "config": config, "kernels": kernels, "max_cycles": max_cycles}
+            "config": config, "config_name": config_name, "kernels": kernels,
+            "max_cycles": max_cycles}
 
 
 def run_task(task: dict) -> dict:
     """Simulate one run. Every failure of the run itself (bad trace, deadlock,
     a bug) comes back as status 'error' with its text; only the death of the
     process running it is the engine's to report."""
+    from accelsim.config import Config
     from accelsim.sim import Simulator
 
     start = time.perf_counter()
     worker = f"{socket.gethostname()}:{os.getpid()}"
     try:
-        sim = Simulator(task["config"])
-        result = sim.run(task["path"], max_cycles=task["max_cycles"], kernels=task["kernels"])
+        # Checked values: a Config as is (no second validation per run).
+        sim = Simulator(Config(task["config"], task.get("config_name", "sweep")))
+        result = sim.run(task["path"], max_cycles=task["max_cycles"], kernels=task["kernels"],
+                         **_quiet())
     except Exception as exc:  # noqa: BLE001 - recorded in the table, the sweep goes on
         return {"status": "error", "error": error_text(exc), "worker": worker,
                 "wall_s": time.perf_counter() - start, "sim_wall_s": None}
@@ -38,6 +45,15 @@ def run_task(task: dict) -> dict:
     kernels["completed"] = [bool(result.completed)] * len(kernels["id"])
     return {"status": "ok", "kernels": kernels, "worker": worker,
             "wall_s": time.perf_counter() - start, "sim_wall_s": result.wall_time_s}
+
+
+@functools.lru_cache(maxsize=1)
+def _quiet() -> dict:
+    """Where Simulator.run can show a progress bar of its own, turn it off:
+    a sweep shows one bar for all its runs."""
+    from accelsim.sim import Simulator
+
+    return {"progress": False} if "progress" in inspect.signature(Simulator.run).parameters else {}
 
 
 def error_text(exc: BaseException) -> str:
