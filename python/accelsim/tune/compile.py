@@ -3,6 +3,7 @@
 in the package; callers choose where PTX goes."""
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import subprocess
@@ -26,7 +27,7 @@ def find_nvcc() -> str | None:
 
 def have_nvrtc() -> bool:
     try:
-        from cuda.bindings import nvrtc  # noqa: F401
+        nvrtc = _nvrtc_module()
     except ImportError:
         return False
     try:
@@ -61,8 +62,15 @@ def _flags(defines: dict) -> list[str]:
     return [f"-D{k}={v}" for k, v in sorted(defines.items())]
 
 
+def _nvrtc_module():
+    """cuda-python's NVRTC bindings (imported by name: an optional extra)."""
+    return importlib.import_module("cuda.bindings.nvrtc")
+
+
 def _nvcc(source: str, defines: dict, arch: str) -> str:
     nvcc = find_nvcc()
+    if nvcc is None:
+        raise CompileError("nvcc is not installed")
     with tempfile.TemporaryDirectory(prefix="accelsim-ptx-") as tmp:
         out = Path(tmp) / "out.ptx"
         cmd = [nvcc, f"-arch={arch}", "-ptx", "-w", *_flags(defines), "-o", str(out),
@@ -74,7 +82,7 @@ def _nvcc(source: str, defines: dict, arch: str) -> str:
 
 
 def _nvrtc(source: str, defines: dict, arch: str) -> str:
-    from cuda.bindings import nvrtc
+    nvrtc = _nvrtc_module()
 
     text = (CUDA_DIR / source).read_bytes()
     header = (CUDA_DIR / "common.cuh").read_bytes()
@@ -94,7 +102,7 @@ def _nvrtc(source: str, defines: dict, arch: str) -> str:
 
 
 def _check(err, what: str) -> None:
-    from cuda.bindings import nvrtc
+    nvrtc = _nvrtc_module()
 
     if err != nvrtc.nvrtcResult.NVRTC_SUCCESS:
         raise CompileError(f"NVRTC error {err} on {what}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import datetime
+import importlib
 import statistics
 
 from accelsim.errors import AccelsimError
@@ -23,7 +24,7 @@ class NoGpuError(AccelsimError):
 
 def _driver():
     try:
-        from cuda.bindings import driver
+        driver = _driver_module()
     except ImportError:
         raise NoGpuError("cuda-python is not installed (pip install accelsim[cuda]); "
                          "collecting needs a CUDA GPU and its driver") from None
@@ -39,9 +40,14 @@ def _driver():
     return driver
 
 
+def _driver_module():
+    """cuda-python's driver API bindings (imported by name: an optional extra)."""
+    return importlib.import_module("cuda.bindings.driver")
+
+
 def _ok(result, what: str):
     err, *rest = result if isinstance(result, tuple) else (result,)
-    from cuda.bindings import driver
+    driver = _driver_module()
 
     if err != driver.CUresult.CUDA_SUCCESS:
         raise AccelsimError(f"CUDA driver call {what} failed: {err.name}")

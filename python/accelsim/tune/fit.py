@@ -187,18 +187,20 @@ def _from_measurements(cfg, hw: HwProfile, prov: dict):
     direct = {"l1d_hit_latency": "l1_lat", "shmem_latency": "shared_lat", "l2_hit_latency": "l2_lat",
               "dram_latency": "dram_lat", "kernel_launch_latency": "kernel_lat"}
     for key, name in direct.items():
-        if hw.value(name) is not None:
-            values[key], why[key] = round(hw.value(name)), _cite(hw, name)
+        value = hw.value(name)
+        if value is not None:
+            values[key], why[key] = round(value), _cite(hw, name)
     for unit, (lat, thr, flops) in _UNITS.items():
         spec = next((u for u in cfg["exec_units"] if u["name"] == unit), None)
         if spec is None:
             continue
-        if hw.value(lat) is not None:
-            values[f"exec.{unit}.latency"] = round(hw.value(lat))
+        latency, throughput = hw.value(lat), hw.value(thr)
+        if latency is not None:
+            values[f"exec.{unit}.latency"] = round(latency)
             why[f"exec.{unit}.latency"] = _cite(hw, lat)
-        if hw.value(thr) is not None:
+        if throughput:
             per_clock = spec["units_per_sm"] * spec["lanes"] * flops
-            values[f"exec.{unit}.initiation"] = max(1, round(per_clock / hw.value(thr)))
+            values[f"exec.{unit}.initiation"] = max(1, round(per_clock / throughput))
             why[f"exec.{unit}.initiation"] = (f"{spec['units_per_sm']} units x {spec['lanes']} lanes x "
                                               f"{flops} / {_cite(hw, thr)}")
     return _set(cfg, values, why, prov)
@@ -265,7 +267,7 @@ def write_config(config, path, *, description: str = "", base_name: str = "") ->
         lines.append("shmem_carveouts: [" + ", ".join(format_value("bytes", v)
                                                       for v in values["shmem_carveouts"]) + "]")
     path = Path(path)
-    path.write_text("\n".join(_one_line(l) for l in lines) + "\n")
+    path.write_text("\n".join(_one_line(line) for line in lines) + "\n")
     reread = load_config(path)
     if reread.to_dict() | {"name": config.name} != values | {"name": config.name}:
         raise ConfigError(f"{path}: the written config does not read back as the tuned one", path=str(path))

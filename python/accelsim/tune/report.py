@@ -4,14 +4,15 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 
 @dataclass
 class TuneReport:
-    benchmarks: object            # DataFrame: one row per microbenchmark with a twin
-    fits: object                  # DataFrame: one row per calibrated parameter
-    search: object                # DataFrame: the search's scores per combination (best first)
-    provenance: object            # DataFrame: every value the tuner wrote and where it came from
+    benchmarks: Any               # DataFrame: one row per microbenchmark with a twin
+    fits: Any                     # DataFrame: one row per calibrated parameter
+    search: Any                   # DataFrame: the search's scores per combination (best first), or None
+    provenance: Any               # DataFrame: every value the tuner wrote and where it came from
     config_name: str = ""
     base_name: str = ""
     notes: list = field(default_factory=list)

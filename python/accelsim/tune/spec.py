@@ -2,7 +2,7 @@
 and how each becomes config values. See ``specs/TITANV.yaml``."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
@@ -33,14 +33,16 @@ _OTHER = {"boost_clock": "MHz", "memory_bus_width": "count", "memory_channel_wid
 class Spec:
     name: str
     facts: dict          # fact -> value in canonical units
-    cited: dict          # fact -> source text
+    cited: dict          # fact -> source id (a key of ``sources``)
     path: str = ""
+    sources: dict = field(default_factory=dict)   # source id -> what it is
+    written: dict = field(default_factory=dict)   # fact -> the value as the file wrote it
 
     def cite(self, fact: str) -> str:
         return f"spec {fact} = {self.raw(fact)} [{self.cited[fact]}]"
 
     def raw(self, fact: str):
-        return self._raw[fact]
+        return self.written[fact]
 
     def entries(self) -> dict[str, tuple[object, str]]:
         """Config key -> (value, citation) for every fact that maps to config."""
@@ -86,7 +88,5 @@ def load_spec(path_or_name) -> Spec:
         except UnitError as exc:
             raise ConfigError(f"{where}: {exc}", key=fact, path=str(path)) from None
         cited[fact], raw[fact] = str(source), value
-    spec = Spec(str(data.get("name") or path.stem), facts, cited, str(path))
-    spec._raw = raw
-    spec.sources = {str(k): str(v) for k, v in sources.items()}
-    return spec
+    return Spec(str(data.get("name") or path.stem), facts, cited, str(path),
+                {str(k): str(v) for k, v in sources.items()}, raw)

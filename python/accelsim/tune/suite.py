@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 CUDA_DIR = Path(__file__).resolve().parent / "cuda"
 
@@ -40,10 +41,10 @@ class HwBench:
     kernel: str            # entry point (extern "C")
     defines: dict          # NAME -> size expression (see ``evaluate``)
     description: str
-    grid: str = "1"        # blocks (expression)
-    block: str = "1"       # threads per block (expression)
-    buffer: str = "4096"   # bytes of the benchmark's buffer (expression)
-    per_rep: str = "1"     # latency: dependent steps per rep; rate: work per thread per rep
+    grid: str | int = 1          # blocks (expression)
+    block: str | int = 1         # threads per block (expression)
+    buffer: str | int = 4096     # bytes of the benchmark's buffer (expression)
+    per_rep: str | int = 1       # latency: dependent steps per rep; rate: work per thread per rep
     per_sm: bool = False   # rate divided by the SMs the grid covers
     reps: int = 1024
     init: str | None = None          # kernel run once before the timed one (same defines)
@@ -91,7 +92,7 @@ _NUM = r"([-+]?\d+(?:\.\d+)?)"
 
 
 def _memory() -> list[HwBench]:
-    chase = dict(source="chase.cu", init="chase_init", per_rep="1")
+    chase: dict[str, Any] = {"source": "chase.cu", "init": "chase_init", "per_rep": 1}
     return [
         HwBench("l1_lat", "cycles", LATENCY, kernel="l1_lat",
                 defines={"FOOTPRINT": "min(32 * 1024, L1_BYTES // 4)", "STRIDE": 8},

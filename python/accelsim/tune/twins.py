@@ -53,8 +53,9 @@ class TwinSet:
             options = SUITE[name].twin_options(facts) if name in SUITE else {}
             n = (reps or {}).get(name, bench.reps)
             built = [bench.generate(self.hw, k, **options) for k in (n, 2 * n)]
-            paths = tuple(str(write_workload(self.folder / name / f"reps{k}", b.commands))
-                          for k, b in zip((n, 2 * n), built))
+            short, long_ = (str(write_workload(self.folder / name / f"reps{k}", b.commands))
+                            for k, b in zip((n, 2 * n), built))
+            paths = (short, long_)
             self.twins[name] = Twin(name, bench.unit, bench.kind, paths,
                                     (built[0].work, built[1].work), built[1].sms)
 
