@@ -30,7 +30,7 @@ _LAZY = {
 
 # Subpackages bound on first use; ``accelsim.sweep`` is a callable package
 # (``accelsim.sweep(...)`` runs a sweep, ``accelsim.sweep.load_sweep`` reads one).
-_LAZY_MODULES = ("sweep",)
+_LAZY_MODULES = ("sweep", "tune")
 
 __all__ = [
     "AccelsimError", "Config", "ConfigError", "DeadlockError", "Interrupted",

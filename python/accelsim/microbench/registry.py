@@ -40,7 +40,8 @@ def _all() -> list[Benchmark]:
     for op, what in (("fp32", "FFMA"), ("fp64", "DFMA"), ("fp16", "HFMA2"), ("int32", "IMAD"),
                      ("sfu", "MUFU.SQRT")):
         out.append(Benchmark(f"{op}_lat", CYCLES, LATENCY, partial(alu_latency.alu_latency, op),
-                             f"dependent {what} latency, one thread", 256))
+                             f"dependent {what} latency, one thread", 256,
+                             {"loop_body": alu_latency.LOOP_BODY}))
     return out
 
 
