@@ -7,7 +7,7 @@ import time
 import numpy as np
 
 from accelsim import _core
-from accelsim.errors import AccelsimError, PtxError
+from accelsim.errors import PtxError
 from accelsim.ptx._tables import tables
 
 __all__ = ["Device", "DeviceArray"]
@@ -89,6 +89,16 @@ class Device:
             self._mem.write(d.ptr, a.reshape(-1))
         return d
 
+    def texture_object(self, array: DeviceArray) -> np.uint64:
+        """A cudaTextureObject_t over a 1-D device array of float32, int32 or
+        uint32 (linear memory, point sampling, border 0), for tex1Dfetch."""
+        if not isinstance(array, DeviceArray) or array.device is not self:
+            raise PtxError("texture_object needs a DeviceArray of this device")
+        kinds = {np.dtype(np.float32): "f", np.dtype(np.int32): "i", np.dtype(np.uint32): "u"}
+        if array.dtype not in kinds:
+            raise PtxError(f"texture objects support float32, int32 and uint32 elements, not {array.dtype}")
+        return np.uint64(self._mem.add_texture(array.ptr, array.size, 4, kinds[array.dtype]))
+
     # --- launches ---
     def _module_globals(self, module) -> list[int]:
         key = id(module._core)
@@ -130,22 +140,28 @@ class Device:
         return res
 
     def synchronize(self):
-        """Runs every queued launch on the timing model; returns the SimResult
-        of the launches run since the last synchronize (None if none)."""
-        self._flush()
-        if not self._results:
-            return None
-        if len(self._results) == 1:
-            return self._results.pop()
-        # several implicit runs (copy_to_host between launches): the last one's
-        # timing plus all kernels' rows would mix clocks, so return them in order
-        out, self._results = self._results, []
-        return out[-1] if len(out) == 1 else out
+        """Runs every queued launch on the timing model (a fresh GPU per run,
+        like Simulator.run) and returns that run's SimResult. A copy_to_host
+        with launches queued runs them first; such a run's result is returned
+        by the next synchronize() when nothing was queued since. Every result
+        stays in ``results``; None if nothing ever ran."""
+        if self._pending:
+            self._flush()
+        return self._results[-1] if self._results else None
+
+    @property
+    def results(self) -> list:
+        return list(self._results)
+
+    def save_trace(self, folder):
+        """Emulates the queued launches (device memory changes as if they
+        ran) and writes them as an Accel-Sim trace folder instead of timing
+        them; returns the kernelslist.g path, which Simulator.run replays."""
+        from accelsim.ptx.save import write_launches
+
+        launches, self._pending = self._pending, []
+        return write_launches(folder, launches, self.arch, self.regs_per_thread)
 
     def __repr__(self) -> str:
         return f"<accelsim.Device {self.config_name} sm_{self.arch}>"
 
-
-def _check_core():
-    if not hasattr(_core, "run_ptx"):
-        raise AccelsimError("this accelsim build has no PTX support (rebuild the extension)")
