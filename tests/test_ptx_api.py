@@ -123,3 +123,18 @@ def test_bench_ptx_case_quick():
     assert row["completed"] and row["warp_insts"] > 0 and row["cycles"] > 0
     assert 0 < row["emulation_share"] <= 1
     assert row["peak_rss_mb"] > 0
+
+
+def test_nvrtc_path_when_installed():
+    from accelsim.ptx.compile import _nvrtc
+
+    ptx = _nvrtc(VECADD_CU, "vadd.cu", "sm_75", [])
+    if ptx is None:
+        pytest.skip("NVRTC (cuda-python + nvidia-cuda-nvrtc) not installed")
+    mod = Module(ptx, name="nvrtc.ptx")
+    assert mod.kernel_names == ["vadd"]
+    dev = Device("TITANV")
+    a = dev.to_device(np.arange(64, dtype=np.float32))
+    c = dev.zeros(64, np.float32)
+    mod.get_function("vadd")[1, 64](a, a, c, np.int32(64))
+    np.testing.assert_array_equal(c.copy_to_host(), 2 * np.arange(64, dtype=np.float32))
