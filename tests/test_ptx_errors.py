@@ -202,3 +202,16 @@ def test_fuzz_mutated_ptx_never_crashes(tmp_path):
                        text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.startswith("ok")
+
+
+def test_resource_limits_are_errors():
+    huge_local = HEAD + GOOD_BODY.replace(".reg .pred %p<2>;", ".reg .pred %p<2>;\n\t.local .b8 big[1073741824];")
+    m = Module(huge_local, name="big.ptx")
+    dev = Device("QV100")
+    m.get_function("k")[1, 32](dev.zeros(32, np.uint32), np.uint32(4))
+    with pytest.raises(PtxError, match="512 KiB of local memory"):
+        dev.synchronize()
+    k = Module(EXAMPLES / "basic.ptx").get_function("vectorAdd")
+    a = dev.zeros(4, np.float32)
+    with pytest.raises(PtxError, match="shared_mem"):
+        k[1, 32](a, a, a, np.int32(4), shared_mem=1 << 40)

@@ -428,6 +428,7 @@ class Parser {
     } else if (old != regs_.end()) {
       fail(at, "register declared twice");
     }
+    if (f_->regs.size() >= (1u << 20)) fail(at, "more than 2^20 registers in one function");
     regs_[name] = int(f_->regs.size());
     f_->regs.push_back(Reg{name, ty});
   }

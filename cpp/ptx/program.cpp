@@ -334,6 +334,11 @@ std::shared_ptr<const Program> prepare(std::shared_ptr<const Module> module, con
       o.lit = 0;
     }
   }
+  // CUDA's limits; also keeps a hostile module from asking for gigabytes per thread
+  if (p->local_bytes > 512 * 1024)
+    throw PtxError(module->path, fn->line, 0, kernel, "more than 512 KiB of local memory per thread");
+  if (fn->shared_bytes > 1024 * 1024)
+    throw PtxError(module->path, fn->line, 0, kernel, "more than 1 MiB of static shared memory");
   p->ipdom = post_dominators(p->insts);
   p->tmpl_begin.push_back(0);
   for (const Inst& in : p->insts) {
