@@ -141,6 +141,7 @@ void register_ptx(py::module_& m) {
              auto mod = d["module"].cast<std::shared_ptr<ptx::Module>>();
              auto L = make_launch(t, mod, d, version);
              std::shared_ptr<const isa::IsaTable> table(t.isa, &t.isa->for_version(version, "<ptx>", 0));
+             if (d.contains("regs")) regs = d["regs"].cast<uint32_t>();
              return std::make_unique<sim::PtxKernelSource>(L, table, id, d["stream"].cast<uint64_t>(), regs);
            }),
            py::arg("tables"), py::arg("launch"), py::arg("binary_version"), py::arg("regs_per_thread"),
@@ -179,8 +180,8 @@ void register_ptx(py::module_& m) {
           auto mod = d["module"].cast<std::shared_ptr<ptx::Module>>();
           auto L = make_launch(t, mod, d, version);
           std::shared_ptr<const isa::IsaTable> table(t.isa, &t.isa->for_version(version, "<ptx>", 0));
-          sources.push_back(std::make_unique<sim::PtxKernelSource>(L, table, id++, d["stream"].cast<uint64_t>(),
-                                                                   regs_per_thread));
+          uint32_t regs = d.contains("regs") ? d["regs"].cast<uint32_t>() : regs_per_thread;
+          sources.push_back(std::make_unique<sim::PtxKernelSource>(L, table, id++, d["stream"].cast<uint64_t>(), regs));
         }
         sim::RunOptions opts;
         if (!max_cycles.is_none()) opts.max_cycles = max_cycles.cast<uint64_t>();

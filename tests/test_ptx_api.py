@@ -138,3 +138,23 @@ def test_nvrtc_path_when_installed():
     c = dev.zeros(64, np.float32)
     mod.get_function("vadd")[1, 64](a, a, c, np.int32(64))
     np.testing.assert_array_equal(c.copy_to_host(), 2 * np.arange(64, dtype=np.float32))
+
+
+@pytest.mark.skipif(__import__("accelsim.ptx.ptxas", fromlist=["x"]).find_ptxas() is None, reason="no ptxas")
+def test_ptxas_register_counts_set_occupancy():
+    from accelsim.ptx.ptxas import register_counts
+
+    mod = Module(EXAMPLES / "basic.ptx")
+    counts = register_counts(mod.text)
+    assert set(counts) >= {"vectorAdd", "matmul_tiled"} and all(1 <= v <= 255 for v in counts.values())
+    rows = {}
+    for regs in (255, "ptxas"):
+        dev = Device("QV100", regs_per_thread=regs)
+        dC, expect = _matmul(dev, mod, m=64, n=64, k=32)
+        k = dev.synchronize().kernels.iloc[0]
+        np.testing.assert_array_equal(dC.copy_to_host(), expect)
+        rows[regs] = k
+    # 255 registers x 256 threads fit one block per SM; ptxas's count fits several
+    assert rows[255]["ctas_per_sm"] == 1 and rows["ptxas"]["ctas_per_sm"] > 1
+    with pytest.raises(PtxError, match="regs_per_thread"):
+        Device("QV100", regs_per_thread=0)

@@ -51,13 +51,26 @@ class DeviceArray:
 class Device:
     """A simulated GPU: ``config`` is a config name, path or Config (as for
     Simulator); ``arch`` the SASS generation whose ISA table records use
-    (70 = Volta). ``regs_per_thread`` sets occupancy (PTX has virtual
-    registers; ptxas would choose the real count)."""
+    (70 = Volta). ``regs_per_thread`` sets occupancy: PTX registers are
+    virtual, so either a fixed count (default 32) or ``"ptxas"``: each kernel's
+    count as ptxas allocates it (for sm_75, the oldest target CUDA 13 has;
+    needs ptxas on PATH, $CUDA_HOME or /usr/local/cuda)."""
 
-    def __init__(self, config="QV100", *, arch: int = 70, regs_per_thread: int = 32,
+    def __init__(self, config="QV100", *, arch: int = 70, regs_per_thread: int | str = 32,
                  max_warp_insts: int = 1 << 24):
         from accelsim.sim import Simulator
 
+        if regs_per_thread == "ptxas":
+            from accelsim.ptx.ptxas import find_ptxas
+
+            if find_ptxas() is None:
+                raise PtxError("regs_per_thread='ptxas' needs ptxas (CUDA toolkit or the nvidia-cuda-nvcc wheel)")
+            self._ptxas = True
+            regs_per_thread = 32  # for kernels ptxas does not report
+        else:
+            self._ptxas = False
+        if not isinstance(regs_per_thread, (int, np.integer)) or not 1 <= regs_per_thread <= 255:
+            raise PtxError(f"regs_per_thread must be 1..255 or 'ptxas', not {regs_per_thread!r}")
         self.sim = Simulator(config)
         self.config_name = self.sim.config_name
         self.arch = int(arch)
@@ -115,7 +128,13 @@ class Device:
         return self._globals[key]
 
     def _launch(self, kernel, grid, block, params: bytes, stream: int, shared: int) -> None:
+        regs = self.regs_per_thread
+        if self._ptxas:
+            from accelsim.ptx.ptxas import register_counts
+
+            regs = (register_counts(kernel.module.text) or {}).get(kernel.name, regs)
         self._pending.append({
+            "regs": int(regs),
             "module": kernel.module._core, "kernel": kernel.name, "grid": grid, "block": block,
             "shared_mem": shared, "params": params, "globals": self._module_globals(kernel.module),
             "memory": self._mem, "stream": stream, "sm_count": self.sm_count,
