@@ -203,3 +203,17 @@ def test_texture_errors(more):
     more.get_function("tex_read")[1, 32](np.uint64(99), out, I(4))
     with pytest.raises(PtxError, match="texture handle 99"):
         dev.synchronize()
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_intra_warp_spin_lock_makes_progress(config):
+    """Every lane of every warp takes the same global lock in turn (a deadlock
+    under pure stack-based reconvergence)."""
+    mod = Module(EXAMPLES / "lock.ptx")
+    dev = Device(config)
+    lock, counter = dev.zeros(1, np.int32), dev.zeros(1, np.int32)
+    mod.get_function("locked_count")[3, 64](lock, counter)
+    res = _done(dev)
+    assert counter.copy_to_host()[0] == 3 * 64
+    assert lock.copy_to_host()[0] == 0
+    assert res.kernels["thread_instructions"].iloc[0] > 3 * 64 * 5

@@ -131,6 +131,7 @@ void CtaEmulator::run_warp(uint32_t w) {
         int32_t target = int32_t(in.ops[0].imm);
         if (mask == active) {
           f.pc = target;
+          if ((in.mods & kMSpin) && f.rpc >= 0 && ++f.spins >= kSpinYield) yield_spin(w);
         } else if (mask == 0) {
           f.pc = pc + 1;
         } else {
@@ -190,6 +191,27 @@ void CtaEmulator::record(uint32_t w, int32_t pc, uint32_t mask, const Inst& in, 
     }
     wp.recs.push_back(r);
   }
+}
+
+// Independent-thread-scheduling rule for spin locks: the top frame keeps
+// looping while lanes that left it wait at its reconvergence point r (e.g.
+// the lane holding a lock the others spin on). Those waiting lanes are moved
+// into a new frame that runs past r to the reconvergence point of the
+// outermost frame waiting at r; the spinning lanes resume afterwards.
+void CtaEmulator::yield_spin(uint32_t w) {
+  Warp& wp = warps_[w];
+  auto& st = wp.stack;
+  st.back().spins = 0;
+  const int32_t r = st.back().rpc;
+  const uint32_t spinning = st.back().mask;
+  size_t b = st.size() - 1;
+  while (b > 0 && st[b - 1].pc == r && st[b - 1].call < 0) --b;
+  if (b == st.size() - 1) return;
+  uint32_t arrived = st[b].mask & ~wp.exited & ~spinning;
+  if (!arrived) return;
+  for (size_t k = b; k + 1 < st.size(); ++k) st[k].mask &= ~arrived;
+  int32_t outer_rpc = st[b].rpc;
+  st.push_back(Frame{r, outer_rpc, arrived});
 }
 
 // Per-thread copy of one .param slot to another (call arguments, returns).

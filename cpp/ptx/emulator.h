@@ -56,7 +56,11 @@ class CtaEmulator {
     int32_t pc, rpc;
     uint32_t mask;
     int32_t call = -1;  // a call's frame: the call instruction (its lanes return there)
+    uint32_t spins = 0;  // backward branches taken by the whole frame (see yield_spin)
   };
+  // A divergent path that loops this often while other lanes wait at its
+  // reconvergence point lets the waiting lanes run ahead (spin locks).
+  static constexpr uint32_t kSpinYield = 64;
   struct Warp {
     std::vector<uint64_t> regs;   // [register][lane]
     std::vector<Frame> stack;
@@ -85,6 +89,7 @@ class CtaEmulator {
   void record(uint32_t w, int32_t pc, uint32_t mask, const Inst& in, uint8_t space);
   void call(uint32_t w, const Inst& in, uint32_t mask, int32_t pc);
   bool ret(uint32_t w, const Inst& in, uint32_t mask);
+  void yield_spin(uint32_t w);
   void copy_param(uint32_t w, uint32_t lane, int32_t from, int32_t to);
   // operand access
   uint64_t& reg(Warp& wp, int32_t r, uint32_t lane) { return wp.regs[size_t(r) * 32 + lane]; }

@@ -28,6 +28,7 @@ enum ModBit : uint32_t {
   kMTo = 1u << 16, kMCg = 1u << 17, kMVolatile = 1u << 18, kMCc = 1u << 19,
   kMAligned = 1u << 20,
   kMInFunc = 1u << 21,  // set by prepare(): the instruction belongs to a .func body
+  kMSpin = 1u << 22,    // set by prepare(): a loop's back edge whose body polls memory
 };
 
 // Comparison of setp / set; sub-operation of atom/red/vote/shfl.

@@ -339,6 +339,22 @@ std::shared_ptr<const Program> prepare(std::shared_ptr<const Module> module, con
     throw PtxError(module->path, fn->line, 0, kernel, "more than 512 KiB of local memory per thread");
   if (fn->shared_bytes > 1024 * 1024)
     throw PtxError(module->path, fn->line, 0, kernel, "more than 1 MiB of static shared memory");
+  // back edges of loops that poll memory (atomics, volatile / acquire loads):
+  // where the spin-lock rule of the emulator applies
+  for (size_t i = 0; i < p->insts.size(); ++i) {
+    Inst& br = p->insts[i];
+    if (br.op != Op::kBra || br.ops[0].imm > int64_t(i)) continue;
+    for (size_t j = size_t(br.ops[0].imm); j <= i; ++j) {
+      const Inst& in = p->insts[j];
+      bool polls = in.op == Op::kAtom || (in.op == Op::kLd && ((in.mods & kMVolatile) ||
+                                          in.spelling.find(".acquire") != std::string::npos ||
+                                          in.spelling.find(".relaxed") != std::string::npos));
+      if (polls) {
+        br.mods |= kMSpin;
+        break;
+      }
+    }
+  }
   p->ipdom = post_dominators(p->insts);
   p->tmpl_begin.push_back(0);
   for (const Inst& in : p->insts) {
