@@ -640,7 +640,7 @@ void CtaEmulator::exec(uint32_t w, const Inst& in, uint32_t mask, int32_t pc) {
           int eb = 8 * ty_bytes(in.type) / d.nvec;
           uint64_t v = value(wp, w, s, l);
           for (int e = 0; e < d.nvec; ++e)
-            if (d.vec[e] >= 0) reg(wp, d.vec[e], l) = (v >> (e * eb)) & ((1ull << eb) - 1);
+            if (d.vec[e] >= 0) reg(wp, d.vec[e], l) = eb >= 64 ? v : (v >> (e * eb)) & ((1ull << eb) - 1);
         } else {
           uint64_t v = value(wp, w, s, l);
           int b = ty_bytes(in.type);

@@ -397,7 +397,68 @@ class Parser {
       }
     }
     resolve_labels();
+    check_operands();
     check_types();
+  }
+  // Operand kinds per position, so the emulator never meets e.g. an
+  // immediate destination or a register where an address belongs.
+  void check_operands() {
+    for (const Inst& in : f_->insts) {
+      auto bad = [&](size_t k, const char* what) {
+        const Operand& o = in.ops[k];
+        std::string tok = o.kind == Operand::kReg ? f_->regs[size_t(o.reg)].name : o.name;
+        throw PtxError(path_, in.line, o.col, tok.empty() ? in.spelling : tok,
+                       "operand " + std::to_string(k + 1) + " of '" + in.spelling + "' must be " + what);
+      };
+      auto kind = [&](size_t k) { return in.ops[k].kind; };
+      auto value_like = [&](size_t k) {
+        auto c = kind(k);
+        return c == Operand::kReg || c == Operand::kImm || c == Operand::kSpecial || c == Operand::kSym;
+      };
+      size_t n = in.ops.size(), first_src = 1;
+      switch (in.op) {
+        case Op::kBra:
+          if (kind(0) != Operand::kLabel) bad(0, "a label");
+          continue;
+        case Op::kCall: case Op::kBar: case Op::kMembar: case Op::kFence: case Op::kPrefetch:
+        case Op::kNanosleep: case Op::kRet: case Op::kExit:
+          continue;
+        case Op::kLd: case Op::kLdu:
+          if (kind(0) != Operand::kReg && kind(0) != Operand::kVec) bad(0, "a register or vector");
+          if (kind(1) != Operand::kAddr) bad(1, "an address [..]");
+          continue;
+        case Op::kSt:
+          if (kind(0) != Operand::kAddr) bad(0, "an address [..]");
+          if (!value_like(1) && kind(1) != Operand::kVec) bad(1, "a register, vector or immediate");
+          continue;
+        case Op::kRed:
+          if (kind(0) != Operand::kAddr) bad(0, "an address [..]");
+          if (!value_like(1)) bad(1, "a register or immediate");
+          continue;
+        case Op::kAtom:
+          if (kind(0) != Operand::kReg) bad(0, "a register");
+          if (kind(1) != Operand::kAddr) bad(1, "an address [..]");
+          if ((in.sub == kAtCas) != (n == 4)) bad(0, in.sub == kAtCas ? "followed by an address and two values (cas)"
+                                                                     : "followed by an address and one value");
+          for (size_t k = 2; k < n; ++k)
+            if (!value_like(k)) bad(k, "a register or immediate");
+          continue;
+        case Op::kTex:
+          if (kind(0) != Operand::kReg && kind(0) != Operand::kVec) bad(0, "a register or vector");
+          if (kind(1) != Operand::kAddr) bad(1, "[texture, {coordinates}]");
+          continue;
+        case Op::kMov:
+          if (kind(0) == Operand::kVec && kind(1) == Operand::kVec) bad(1, "a register when the destination is a vector");
+          if (kind(0) != Operand::kReg && kind(0) != Operand::kVec) bad(0, "a register or vector");
+          if (!value_like(1) && kind(1) != Operand::kVec) bad(1, "a register, immediate or vector");
+          continue;
+        default:
+          break;
+      }
+      if (kind(0) != Operand::kReg) bad(0, "a register");
+      for (size_t k = first_src; k < n; ++k)
+        if (!value_like(k)) bad(k, "a register, immediate, special register or variable");
+    }
   }
   void reg_decl() {
     next();
