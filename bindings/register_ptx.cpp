@@ -173,22 +173,33 @@ void register_ptx(py::module_& m) {
       "run_ptx",
       [](sim::Simulator& s, const PtxTables& t, const py::list& launches, uint32_t version,
          uint32_t regs_per_thread, py::object max_cycles) {
-        std::vector<std::unique_ptr<sim::KernelSource>> sources;
+        std::vector<sim::WorkItem> items;
         uint32_t id = 1;
         for (py::handle h : launches) {
           py::dict d = h.cast<py::dict>();
+          if (d.contains("copy_bytes")) {  // a host-to-device copy, timed by the copy engine
+            sim::WorkItem it;
+            it.kind = sim::WorkItem::Kind::MemcpyHtoD;
+            it.address = d["address"].cast<uint64_t>();
+            it.bytes = d["copy_bytes"].cast<uint64_t>();
+            items.push_back(std::move(it));
+            continue;
+          }
           auto mod = d["module"].cast<std::shared_ptr<ptx::Module>>();
           auto L = make_launch(t, mod, d, version);
           std::shared_ptr<const isa::IsaTable> table(t.isa, &t.isa->for_version(version, "<ptx>", 0));
           uint32_t regs = d.contains("regs") ? d["regs"].cast<uint32_t>() : regs_per_thread;
-          sources.push_back(std::make_unique<sim::PtxKernelSource>(L, table, id++, d["stream"].cast<uint64_t>(), regs));
+          sim::WorkItem it;
+          it.source = std::make_unique<sim::PtxKernelSource>(L, table, id++, d["stream"].cast<uint64_t>(), regs);
+          it.info = it.source->info();
+          items.push_back(std::move(it));
         }
         sim::RunOptions opts;
         if (!max_cycles.is_none()) opts.max_cycles = max_cycles.cast<uint64_t>();
         sim::RunResult r;
         {
           py::gil_scoped_release release;
-          r = s.run(sources, opts);
+          r = s.run(sim::workload_from_items(std::move(items)), opts);
         }
         return run_result_to_python(r);
       },

@@ -158,3 +158,20 @@ def test_ptxas_register_counts_set_occupancy():
     assert rows[255]["ctas_per_sm"] == 1 and rows["ptxas"]["ctas_per_sm"] > 1
     with pytest.raises(PtxError, match="regs_per_thread"):
         Device("QV100", regs_per_thread=0)
+
+
+def test_host_to_device_copies_are_timed_in_order():
+    mod = Module(EXAMPLES / "basic.ptx")
+    n = 1 << 18
+    starts = {}
+    for how in ("copied", "zeros"):
+        dev = Device("QV100")
+        x = dev.to_device(np.ones(n, np.float32)) if how == "copied" else dev.zeros(n, np.float32)
+        y = dev.zeros(n, np.float32)
+        mod.get_function("saxpy")[n // 256, 256](np.float32(1.0), x, y, np.int32(n))
+        res = dev.synchronize()
+        starts[how] = int(res.kernels["start_cycle"].iloc[0])
+        if how == "copied":
+            np.testing.assert_array_equal(y.copy_to_host()[:4], np.ones(4, np.float32))
+    # the 1 MiB copy goes through the copy engine before the kernel may start
+    assert starts["copied"] > starts["zeros"]

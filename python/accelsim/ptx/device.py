@@ -43,6 +43,7 @@ class DeviceArray:
             raise PtxError(f"copy of {a.size} elements into a device array of {self.size}")
         self.device._flush()
         self.device._mem.write(self.ptr, a.reshape(-1))
+        self.device._copied(self.ptr, a.nbytes)
 
     def __repr__(self) -> str:
         return f"<DeviceArray {self.shape} {self.dtype} at {self.ptr:#x}>"
@@ -100,7 +101,13 @@ class Device:
         d = self.empty(a.shape, a.dtype)
         if a.nbytes:
             self._mem.write(d.ptr, a.reshape(-1))
+            self._copied(d.ptr, a.nbytes)
         return d
+
+    def _copied(self, address: int, nbytes: int) -> None:
+        """A host-to-device copy: its data is in place now; the next run times
+        it on the copy engine, in order with the launches (cudaMemcpy)."""
+        self._pending.append({"address": int(address), "copy_bytes": int(nbytes)})
 
     def texture_object(self, array: DeviceArray) -> np.uint64:
         """A cudaTextureObject_t over a 1-D device array of float32, int32 or
@@ -154,7 +161,7 @@ class Device:
                         config_name=self.config_name, workload="ptx", sm_count=raw["sm_count"],
                         core_period_ps=raw["core_period_ps"], wall_time_s=wall, _stats=raw["stats"])
         res.extra["launches"] = [{k: v for k, v in d.items() if k not in ("memory", "module", "_module")}
-                                 for d in launches]
+                                 for d in launches if "copy_bytes" not in d]
         self._results.append(res)
         return res
 

@@ -62,8 +62,12 @@ def write_launches(folder, launches: list[dict], version: int, regs_per_thread: 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     names = _opcode_names(version)
-    listing = []
-    for n, d in enumerate(launches, start=1):
+    listing, n = [], 0
+    for d in launches:
+        if "copy_bytes" in d:  # a host-to-device copy, as the tracer lists it
+            listing.append(f"MemcpyHtoD,0x{d['address']:016x},{d['copy_bytes']}")
+            continue
+        n += 1
         src = _core.PtxBlocks(tables(), d, version, regs_per_thread, n)
         h = src.header()
         k = Kernel(name=h["name"], grid=h["grid"], block=h["block"], id=n, shmem=h["shmem"], nregs=h["nregs"],
