@@ -127,28 +127,79 @@ void register_ptx(py::module_& m) {
              return py::bytes(buf);
            })
       .def("fill", &ptx::DeviceMemory::fill)
+      .def(
+          "add_texture",
+          [](ptx::DeviceMemory& mem, uint64_t ptr, uint64_t count, uint32_t elem_bytes, const std::string& kind) {
+            return mem.add_texture(ptr, count, elem_bytes, kind.empty() ? 'f' : kind[0]);
+          })
       .def_property_readonly("bytes_allocated", &ptx::DeviceMemory::bytes_allocated);
+
+  // One launch's blocks, emulated one at a time (for save_trace): each as
+  // (coord, raw records bytes, warp_begin, addresses).
+  py::class_<sim::PtxKernelSource>(m, "PtxBlocks")
+      .def(py::init([](const PtxTables& t, const py::dict& d, uint32_t version, uint32_t regs, uint32_t id) {
+             auto mod = d["module"].cast<std::shared_ptr<ptx::Module>>();
+             auto L = make_launch(t, mod, d, version);
+             std::shared_ptr<const isa::IsaTable> table(t.isa, &t.isa->for_version(version, "<ptx>", 0));
+             if (d.contains("regs")) regs = d["regs"].cast<uint32_t>();
+             return std::make_unique<sim::PtxKernelSource>(L, table, id, d["stream"].cast<uint64_t>(), regs);
+           }),
+           py::arg("tables"), py::arg("launch"), py::arg("binary_version"), py::arg("regs_per_thread"),
+           py::arg("id"))
+      .def("header",
+           [](const sim::PtxKernelSource& s) {
+             const auto& k = s.info();
+             return py::dict(py::arg("name") = k.name, py::arg("id") = k.id,
+                             py::arg("grid") = py::make_tuple(k.grid.x, k.grid.y, k.grid.z),
+                             py::arg("block") = py::make_tuple(k.block.x, k.block.y, k.block.z),
+                             py::arg("shmem") = k.shmem_bytes, py::arg("nregs") = k.nregs,
+                             py::arg("binary_version") = k.binary_version, py::arg("stream") = k.stream,
+                             py::arg("shmem_base") = k.shmem_base, py::arg("local_base") = k.local_base);
+           })
+      .def("next_block", [](sim::PtxKernelSource& s) -> py::object {
+        trace::ThreadBlockTrace b;
+        bool more;
+        {
+          py::gil_scoped_release release;
+          more = s.next_block(b);
+        }
+        if (!more) return py::none();
+        py::bytes raw(reinterpret_cast<const char*>(b.insts.data()), b.insts.size() * sizeof(isa::InstRecord));
+        py::bytes addrs(reinterpret_cast<const char*>(b.addrs.data()), b.addrs.size() * sizeof(uint64_t));
+        return py::make_tuple(py::make_tuple(b.coord.x, b.coord.y, b.coord.z), raw, b.warp_begin, addrs);
+      });
 
   m.def(
       "run_ptx",
       [](sim::Simulator& s, const PtxTables& t, const py::list& launches, uint32_t version,
          uint32_t regs_per_thread, py::object max_cycles) {
-        std::vector<std::unique_ptr<sim::KernelSource>> sources;
+        std::vector<sim::WorkItem> items;
         uint32_t id = 1;
         for (py::handle h : launches) {
           py::dict d = h.cast<py::dict>();
+          if (d.contains("copy_bytes")) {  // a host-to-device copy, timed by the copy engine
+            sim::WorkItem it;
+            it.kind = sim::WorkItem::Kind::MemcpyHtoD;
+            it.address = d["address"].cast<uint64_t>();
+            it.bytes = d["copy_bytes"].cast<uint64_t>();
+            items.push_back(std::move(it));
+            continue;
+          }
           auto mod = d["module"].cast<std::shared_ptr<ptx::Module>>();
           auto L = make_launch(t, mod, d, version);
           std::shared_ptr<const isa::IsaTable> table(t.isa, &t.isa->for_version(version, "<ptx>", 0));
-          sources.push_back(std::make_unique<sim::PtxKernelSource>(L, table, id++, d["stream"].cast<uint64_t>(),
-                                                                   regs_per_thread));
+          uint32_t regs = d.contains("regs") ? d["regs"].cast<uint32_t>() : regs_per_thread;
+          sim::WorkItem it;
+          it.source = std::make_unique<sim::PtxKernelSource>(L, table, id++, d["stream"].cast<uint64_t>(), regs);
+          it.info = it.source->info();
+          items.push_back(std::move(it));
         }
         sim::RunOptions opts;
         if (!max_cycles.is_none()) opts.max_cycles = max_cycles.cast<uint64_t>();
         sim::RunResult r;
         {
           py::gil_scoped_release release;
-          r = s.run(sources, opts);
+          r = s.run(sim::workload_from_items(std::move(items)), opts);
         }
         return run_result_to_python(r);
       },

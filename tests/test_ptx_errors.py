@@ -74,6 +74,13 @@ CASES = [
     ("bad_target", HEAD.replace("sm_75", "sm_999"), 2, "sm_999", "unsupported target"),
     ("bad_address_size", HEAD.replace("64", "32"), 3, "32", ".address_size 64"),
     ("unterminated_string", HEAD + '.pragma "abc\n' + GOOD_BODY, 4, '"', "unterminated string"),
+    ("immediate_destination", body("mov.u32 %r2, %tid.x", "add.s32 5, %r1, %r1"), 12, "add.s32",
+     "must be a register"),
+    ("register_as_address", body("st.global.u32 [%rd2], %r2", "st.global.u32 %rd2, %r2"), 16, "%rd2",
+     "must be an address"),
+    ("cas_missing_value", body("st.global.u32 [%rd2], %r2", "atom.global.cas.b32 %r3, [%rd2], %r2"), 16,
+     "%r3", "two values"),
+    ("branch_to_register", body("@%p1 bra $L_end", "@%p1 bra %r1"), 14, "%r1", "must be a label"),
     ("vector_too_long", body("mov.u32 %r2, %tid.x", "mov.b64 %rd2, {%r1, %r2, %r3, %r1, %r2}"), 12, "%r2", "more than 4"),
 ]
 
@@ -167,16 +174,49 @@ def test_spin_on_later_block_is_an_error_not_a_hang():
 
 FUZZ_CHILD = r"""
 import random, sys
+import numpy as np
 import accelsim
-from accelsim.ptx import Module
+from accelsim.ptx import Device, Module
 from accelsim.errors import AccelsimError
+
+def run_first_kernel(mod, dev):
+    # every mutated module that parses is also run: pointers get zeroed
+    # device buffers, scalars small values (the kernel may well fault)
+    k = mod.get_function(random.Random(len(mod.text)).choice(mod.kernel_names))
+    args = []
+    for p in k.params:
+        if p["size"] == 8 and p["type"] in ("u64", "b64", "s64"):
+            args.append(dev.zeros(1024, np.uint32))
+        else:
+            args.append(bytes([1] + [0] * (p["size"] - 1)))
+    k[2, 64](*args, shared_mem=512)
+    dev.synchronize()
+
 text = open(sys.argv[1]).read()
 rng = random.Random(int(sys.argv[2]))
 tokens = ["{", "}", ";", ",", "[", "]", "%r1", ".u32", "bra", "@", "0f3F80", "-", ":", ".reg", "ld.global"]
-parsed = errors = 0
+parsed = errors = ran = 0
+dev = Device("TITANV", max_warp_insts=20000)
+lines = text.split("\n")
+import re
 for i in range(int(sys.argv[3])):
-    t = list(text)
-    for _ in range(rng.randint(1, 6)):
+    if i % 2:  # line-level mutants: mostly still valid PTX, so they get emulated
+        ls = list(lines)
+        for _ in range(rng.randint(1, 3)):
+            j, k = rng.randrange(len(ls)), rng.randrange(len(ls))
+            op = rng.random()
+            if op < 0.25:
+                del ls[j]
+            elif op < 0.5:
+                ls.insert(k, ls[j])
+            elif op < 0.75:
+                ls[j], ls[k] = ls[k], ls[j]
+            else:
+                ls[j] = re.sub(r"\b\d+\b", lambda m: str(rng.choice([0, 1, 31, 32, 255, 4096, 2**31 - 1])), ls[j])
+        t = list("\n".join(ls))
+    else:
+        t = list(text)
+    for _ in range(rng.randint(1, 6) if i % 2 == 0 else 0):
         pos = rng.randrange(len(t))
         op = rng.random()
         if op < 0.4:
@@ -186,11 +226,19 @@ for i in range(int(sys.argv[3])):
         else:
             t[pos] = chr(rng.randrange(1, 128))
     try:
-        Module("".join(t), name="fuzz.ptx")
+        mod = Module("".join(t), name="fuzz.ptx")
         parsed += 1
     except AccelsimError:
         errors += 1
-print("ok", parsed, errors)
+        continue
+    if ran < int(sys.argv[4]):
+        ran += 1
+        try:
+            run_first_kernel(mod, dev)
+        except AccelsimError:
+            pass
+        dev._pending.clear()
+print("ok", parsed, errors, ran)
 """
 
 
@@ -198,7 +246,21 @@ def test_fuzz_mutated_ptx_never_crashes(tmp_path):
     src = (EXAMPLES / "basic.ptx").read_text()
     p = tmp_path / "seed.ptx"
     p.write_text(src)
-    r = subprocess.run([sys.executable, "-c", FUZZ_CHILD, str(p), "7", "300"], capture_output=True,
+    r = subprocess.run([sys.executable, "-c", FUZZ_CHILD, str(p), "7", "300", "40"], capture_output=True,
                        text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.startswith("ok")
+    assert int(r.stdout.split()[3]) > 0  # some mutants were emulated too
+
+
+def test_resource_limits_are_errors():
+    huge_local = HEAD + GOOD_BODY.replace(".reg .pred %p<2>;", ".reg .pred %p<2>;\n\t.local .b8 big[1073741824];")
+    m = Module(huge_local, name="big.ptx")
+    dev = Device("QV100")
+    m.get_function("k")[1, 32](dev.zeros(32, np.uint32), np.uint32(4))
+    with pytest.raises(PtxError, match="512 KiB of local memory"):
+        dev.synchronize()
+    k = Module(EXAMPLES / "basic.ptx").get_function("vectorAdd")
+    a = dev.zeros(4, np.float32)
+    with pytest.raises(PtxError, match="shared_mem"):
+        k[1, 32](a, a, a, np.int32(4), shared_mem=1 << 40)

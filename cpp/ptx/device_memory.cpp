@@ -27,6 +27,12 @@ uint64_t DeviceMemory::allocate(uint64_t bytes) {
   return base;
 }
 
+uint64_t DeviceMemory::add_texture(uint64_t ptr, uint64_t count, uint32_t elem_bytes, char kind) {
+  if (!valid(ptr, count * elem_bytes)) throw Error("texture over memory outside every allocation");
+  textures_.push_back(Texture{ptr, count, elem_bytes, kind});
+  return textures_.size();
+}
+
 bool DeviceMemory::valid(uint64_t addr, uint64_t n) const {
   if (ranges_.empty()) return false;
   const Range& last = ranges_[last_range_];

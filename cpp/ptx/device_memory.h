@@ -30,11 +30,24 @@ class DeviceMemory {
   void store(uint64_t addr, const void* src, uint32_t n);
   uint64_t bytes_allocated() const { return next_ - kHeapBase; }
 
+  // Texture objects over linear memory (tex1Dfetch): elements of `elem_bytes`
+  // (4) read as float ('f') or integer ('i', 'u'). Handles are never 0.
+  struct Texture {
+    uint64_t ptr = 0, count = 0;
+    uint32_t elem_bytes = 4;
+    char kind = 'f';
+  };
+  uint64_t add_texture(uint64_t ptr, uint64_t count, uint32_t elem_bytes, char kind);
+  const Texture* texture(uint64_t handle) const {
+    return handle >= 1 && handle <= textures_.size() ? &textures_[handle - 1] : nullptr;
+  }
+
  private:
   struct Range {
     uint64_t begin, end;
   };
   std::vector<Range> ranges_;  // ascending (bump allocation)
+  std::vector<Texture> textures_;
   mutable size_t last_range_ = 0;
   uint64_t next_ = kHeapBase;
   std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;

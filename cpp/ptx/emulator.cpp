@@ -19,16 +19,16 @@ uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 
 CtaEmulator::CtaEmulator(const Launch& launch) : L(launch), P(*launch.prog) {
   const Function& fn = *P.fn;
-  nregs_ = uint32_t(fn.regs.size());
+  nregs_ = P.nregs;
   nthreads_ = uint32_t(L.block.count());
   nwarps_ = (nthreads_ + 31) / 32;
   warps_.resize(nwarps_);
   for (Warp& w : warps_) w.regs.assign(size_t(nregs_) * 32, 0);
   uint32_t dyn_off = align_up(fn.shared_bytes, fn.dyn_shared_align);
   shared_.assign(size_t(dyn_off) + L.dyn_shared, 0);
-  local_bytes_ = align_up(fn.local_bytes, 8);
+  local_bytes_ = align_up(P.local_bytes, 8);
   local_.assign(size_t(local_bytes_) * nthreads_, 0);
-  for (const Symbol& s : fn.syms) {
+  for (const Symbol& s : P.syms) {
     uint64_t a = s.offset;
     if (s.global >= 0) a = L.global_addr.at(size_t(s.global));
     else if (s.dynamic_shared) a = dyn_off;
@@ -61,6 +61,7 @@ void CtaEmulator::run(uint64_t index, BlockRecords& out) {
     uint32_t lanes = std::min<uint32_t>(32, nthreads_ - w * 32);
     wp.stack.assign(1, Frame{0, -1, lanes == 32 ? ~0u : ((1u << lanes) - 1)});
     wp.exited = 0;
+    wp.carry.fill(0);
     wp.at_barrier = wp.done = false;
     wp.executed = 0;
     wp.recs.clear();
@@ -130,6 +131,7 @@ void CtaEmulator::run_warp(uint32_t w) {
         int32_t target = int32_t(in.ops[0].imm);
         if (mask == active) {
           f.pc = target;
+          if ((in.mods & kMSpin) && f.rpc >= 0 && ++f.spins >= kSpinYield) yield_spin(w);
         } else if (mask == 0) {
           f.pc = pc + 1;
         } else {
@@ -140,7 +142,15 @@ void CtaEmulator::run_warp(uint32_t w) {
         }
         continue;
       }
+      case Op::kCall:
+        record(w, pc, mask, in, 0);
+        call(w, in, mask, pc);
+        continue;
       case Op::kRet:
+        record(w, pc, mask, in, 0);
+        f.pc = pc + 1;
+        if (!ret(w, in, mask)) wp.exited |= mask;  // ret of the kernel itself
+        continue;
       case Op::kExit:
         record(w, pc, mask, in, 0);
         wp.exited |= mask;
@@ -181,6 +191,64 @@ void CtaEmulator::record(uint32_t w, int32_t pc, uint32_t mask, const Inst& in, 
     }
     wp.recs.push_back(r);
   }
+}
+
+// Independent-thread-scheduling rule for spin locks: the top frame keeps
+// looping while lanes that left it wait at its reconvergence point r (e.g.
+// the lane holding a lock the others spin on). Those waiting lanes are moved
+// into a new frame that runs past r to the reconvergence point of the
+// outermost frame waiting at r; the spinning lanes resume afterwards.
+void CtaEmulator::yield_spin(uint32_t w) {
+  Warp& wp = warps_[w];
+  auto& st = wp.stack;
+  st.back().spins = 0;
+  const int32_t r = st.back().rpc;
+  const uint32_t spinning = st.back().mask;
+  size_t b = st.size() - 1;
+  while (b > 0 && st[b - 1].pc == r && st[b - 1].call < 0) --b;
+  if (b == st.size() - 1) return;
+  uint32_t arrived = st[b].mask & ~wp.exited & ~spinning;
+  if (!arrived) return;
+  for (size_t k = b; k + 1 < st.size(); ++k) st[k].mask &= ~arrived;
+  int32_t outer_rpc = st[b].rpc;
+  st.push_back(Frame{r, outer_rpc, arrived});
+}
+
+// Per-thread copy of one .param slot to another (call arguments, returns).
+void CtaEmulator::copy_param(uint32_t w, uint32_t lane, int32_t from, int32_t to) {
+  const Symbol& a = P.syms[size_t(from)];
+  const Symbol& b = P.syms[size_t(to)];
+  uint8_t* base = &local_[size_t(w * 32 + lane) * local_bytes_];
+  std::memmove(base + b.offset, base + a.offset, std::min(a.size, b.size));
+}
+
+// The calling lanes copy their arguments and enter the callee; the caller's
+// frame waits at the next instruction until every one of them returned.
+void CtaEmulator::call(uint32_t w, const Inst& in, uint32_t mask, int32_t pc) {
+  Warp& wp = warps_[w];
+  wp.stack.back().pc = pc + 1;
+  if (!mask) return;
+  const Program::Callee& c = P.callees[size_t(in.ops[0].sym)];
+  for (uint32_t m = mask; m; m &= m - 1)
+    for (size_t k = 0; k < c.params.size(); ++k) copy_param(w, uint32_t(__builtin_ctz(m)), in.call_args[k], c.params[k]);
+  if (wp.stack.size() > 4096) fault(w, uint32_t(__builtin_ctz(mask)), in, "call stack deeper than 4096 frames");
+  wp.stack.push_back(Frame{int32_t(in.ops[0].imm), -1, mask, pc});
+}
+
+// Lanes leaving a callee: copy the return values to the call site and drop
+// the lanes from every frame down to the call's. False at kernel level.
+bool CtaEmulator::ret(uint32_t w, const Inst& in, uint32_t mask) {
+  Warp& wp = warps_[w];
+  size_t k = wp.stack.size();
+  while (k > 0 && wp.stack[k - 1].call < 0) --k;
+  if (k == 0) return false;
+  const Inst& site = P.insts[size_t(wp.stack[k - 1].call)];
+  const Program::Callee& c = P.callees[size_t(site.ops[0].sym)];
+  for (uint32_t m = mask; m; m &= m - 1)
+    for (size_t r = 0; r < site.call_rets.size(); ++r) copy_param(w, uint32_t(__builtin_ctz(m)), c.rets[r], site.call_rets[r]);
+  for (size_t j = k - 1; j < wp.stack.size(); ++j) wp.stack[j].mask &= ~mask;
+  (void)in;
+  return true;
 }
 
 uint64_t CtaEmulator::special(uint32_t w, const Operand& o, uint32_t lane) const {
@@ -230,9 +298,13 @@ uint64_t CtaEmulator::address(Warp& wp, const Operand& o, uint32_t lane, const I
   if (o.reg >= 0) a += reg(wp, o.reg, lane);
   if (o.sym >= 0) a += sym_addr_[size_t(o.sym)];
   space = in.space;
+  if (o.sym >= 0 && P.syms[size_t(o.sym)].scratch) {  // call argument / return slot
+    space = kSpLocal;
+    return a;
+  }
   if (space == kSpNone || space == kSpGeneric) {
     if (o.sym >= 0 && o.reg < 0) {
-      space = P.fn->syms[size_t(o.sym)].space;
+      space = P.syms[size_t(o.sym)].space;
     } else if (a - L.shmem_base < kWindowBytes) {
       space = kSpShared, a -= L.shmem_base;
     } else if (a - L.local_base < kWindowBytes) {
@@ -320,6 +392,7 @@ void CtaEmulator::mem_access(uint32_t w, const Inst& in, uint32_t mask) {
     // what the timing model sees
     uint64_t shown = a;
     if (sp == kSpLocal) shown = L.local_base + uint64_t(w * 32 + l) * local_bytes_ + a;
+    if (sp == kSpShared && (in.space == kSpNone || in.space == kSpGeneric)) shown = L.shmem_base + a;
     lane_addr_[l] = shown;
     if (!rec_space)
       rec_space = sp == kSpShared ? isa::kMemShared : sp == kSpLocal ? isa::kMemLocal

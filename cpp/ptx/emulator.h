@@ -55,11 +55,17 @@ class CtaEmulator {
   struct Frame {
     int32_t pc, rpc;
     uint32_t mask;
+    int32_t call = -1;  // a call's frame: the call instruction (its lanes return there)
+    uint32_t spins = 0;  // backward branches taken by the whole frame (see yield_spin)
   };
+  // A divergent path that loops this often while other lanes wait at its
+  // reconvergence point lets the waiting lanes run ahead (spin locks).
+  static constexpr uint32_t kSpinYield = 64;
   struct Warp {
     std::vector<uint64_t> regs;   // [register][lane]
     std::vector<Frame> stack;
     uint32_t exited = 0;
+    std::array<uint8_t, 32> carry{};  // CC.CF of add.cc / sub.cc / mad.cc per lane
     bool at_barrier = false, done = false;
     uint64_t executed = 0;
     std::vector<isa::InstRecord> recs;
@@ -81,6 +87,10 @@ class CtaEmulator {
   void run_warp(uint32_t w);
   void exec(uint32_t w, const Inst& in, uint32_t mask, int32_t pc);
   void record(uint32_t w, int32_t pc, uint32_t mask, const Inst& in, uint8_t space);
+  void call(uint32_t w, const Inst& in, uint32_t mask, int32_t pc);
+  bool ret(uint32_t w, const Inst& in, uint32_t mask);
+  void yield_spin(uint32_t w);
+  void copy_param(uint32_t w, uint32_t lane, int32_t from, int32_t to);
   // operand access
   uint64_t& reg(Warp& wp, int32_t r, uint32_t lane) { return wp.regs[size_t(r) * 32 + lane]; }
   uint64_t value(Warp& wp, uint32_t w, const Operand& o, uint32_t lane);
@@ -89,6 +99,7 @@ class CtaEmulator {
   // memory
   void mem_access(uint32_t w, const Inst& in, uint32_t mask);
   void atomic(uint32_t w, const Inst& in, uint32_t mask);
+  void texture(uint32_t w, const Inst& in, uint32_t mask);
   void* locate(uint32_t w, uint32_t lane, Space space, uint64_t addr, uint32_t n, const Inst& in, bool write);
   uint64_t load(uint32_t w, uint32_t lane, Space space, uint64_t addr, uint32_t n, const Inst& in);
   void store(uint32_t w, uint32_t lane, Space space, uint64_t addr, uint32_t n, uint64_t v, const Inst& in);

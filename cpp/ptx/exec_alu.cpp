@@ -91,6 +91,28 @@ void CtaEmulator::int_op(uint32_t w, const Inst& in, uint32_t mask) {
     T a = o.size() > 1 ? as<T>(value(wp, w, o[1], l)) : T(0);
     T b = o.size() > 2 ? as<T>(value(wp, w, o[2], l)) : T(0);
     uint64_t r = 0;
+    if (in.op == Op::kAddc || in.op == Op::kSubc || in.op == Op::kMadc ||
+        ((in.op == Op::kAdd || in.op == Op::kSub || in.op == Op::kMad) && (in.mods & kMCc))) {
+      // extended-precision chains: carry (borrow for sub) in and out per lane
+      U x = U(a), y = U(b), cin = (in.op == Op::kAddc || in.op == Op::kSubc || in.op == Op::kMadc) ? wp.carry[l] : 0;
+      U res;
+      bool cout;
+      if (in.op == Op::kSub || in.op == Op::kSubc) {
+        res = U(x - y - cin);
+        cout = x < y || (cin && x == y);
+      } else {
+        if (in.op == Op::kMad || in.op == Op::kMadc) {
+          U c = as<U>(value(wp, w, o[3], l));
+          x = in.mods & kMHi ? U(mul_hi(x, y)) : U(x * y);
+          y = c;
+        }
+        res = U(x + y + cin);
+        cout = res < x || (cin && res == x);
+      }
+      if (in.mods & kMCc) wp.carry[l] = cout;
+      reg(wp, o[0].reg, l) = bits<U>(res);
+      continue;
+    }
     switch (in.op) {
       case Op::kAdd: r = bits<T>(in.mods & kMSat ? saturate_add(a, b, false) : T(U(a) + U(b))); break;
       case Op::kSub: r = bits<T>(in.mods & kMSat ? saturate_add(a, b, true) : T(U(a) - U(b))); break;
@@ -558,10 +580,37 @@ void CtaEmulator::atomic(uint32_t w, const Inst& in, uint32_t mask) {
     }
     store(w, l, sp, a, n, r, in);
     if (!red) reg(wp, in.ops[0].reg, l) = old;
-    lane_addr_[l] = a;
+    lane_addr_[l] = sp == kSpShared && (in.space == kSpNone || in.space == kSpGeneric) ? L.shmem_base + a : a;
     if (!rec_space) rec_space = sp == kSpShared ? isa::kMemShared : isa::kMemGlobal;
   }
   record(w, int32_t(&in - P.insts.data()), mask, in, rec_space);
+}
+
+// tex.1d.v4.<elem>.s32 {d0..d3}, [texobj, {x}]: point sampling of linear
+// memory; out-of-range coordinates read 0 (border), components y, z, w are 0.
+void CtaEmulator::texture(uint32_t w, const Inst& in, uint32_t mask) {
+  Warp& wp = warps_[w];
+  const Operand& d = in.ops[0];
+  const Operand& a = in.ops[1];
+  for (uint32_t m = mask; m; m &= m - 1) {
+    uint32_t l = uint32_t(__builtin_ctz(m));
+    uint64_t handle = a.reg >= 0 ? reg(wp, a.reg, l) : 0;
+    const DeviceMemory::Texture* t = L.mem->texture(handle);
+    if (!t) fault(w, l, in, "texture handle " + std::to_string(handle) + " is not a texture object of this device");
+    bool want_float = in.type2 == kF32;
+    if (want_float != (t->kind == 'f')) fault(w, l, in, "texture element type does not match the tex instruction");
+    int32_t x = as<int32_t>(reg(wp, a.vec[0], l));
+    uint64_t v = 0, addr = t->ptr;
+    if (x >= 0 && uint64_t(x) < t->count) {
+      addr = t->ptr + uint64_t(x) * t->elem_bytes;
+      L.mem->load(addr, &v, t->elem_bytes);
+    }
+    for (int e = 0; e < d.nvec; ++e)
+      if (d.vec[e] >= 0) reg(wp, d.vec[e], l) = e == 0 ? v : 0;
+    if (d.kind == Operand::kReg) reg(wp, d.reg, l) = v;
+    lane_addr_[l] = addr;
+  }
+  record(w, int32_t(&in - P.insts.data()), mask, in, isa::kMemTex);
 }
 
 void CtaEmulator::exec(uint32_t w, const Inst& in, uint32_t mask, int32_t pc) {
@@ -575,6 +624,7 @@ void CtaEmulator::exec(uint32_t w, const Inst& in, uint32_t mask, int32_t pc) {
       }
       return mem_access(w, in, mask);
     case Op::kAtom: case Op::kRed: return atomic(w, in, mask);
+    case Op::kTex: return texture(w, in, mask);
     case Op::kMov: {
       const Operand& d = in.ops[0];
       const Operand& s = in.ops[1];
@@ -590,7 +640,7 @@ void CtaEmulator::exec(uint32_t w, const Inst& in, uint32_t mask, int32_t pc) {
           int eb = 8 * ty_bytes(in.type) / d.nvec;
           uint64_t v = value(wp, w, s, l);
           for (int e = 0; e < d.nvec; ++e)
-            if (d.vec[e] >= 0) reg(wp, d.vec[e], l) = (v >> (e * eb)) & ((1ull << eb) - 1);
+            if (d.vec[e] >= 0) reg(wp, d.vec[e], l) = eb >= 64 ? v : (v >> (e * eb)) & ((1ull << eb) - 1);
         } else {
           uint64_t v = value(wp, w, s, l);
           int b = ty_bytes(in.type);

@@ -16,7 +16,7 @@ enum class Op : uint8_t {
   kMin, kMax, kAnd, kOr, kXor, kNot, kCnot, kShl, kShr, kSetp, kSelp, kSlct, kBra, kRet, kExit,
   kBar, kMembar, kFence, kAtom, kRed, kShfl, kVote, kActivemask, kSqrt, kRsqrt, kRcp, kSin,
   kCos, kEx2, kLg2, kPopc, kClz, kBrev, kBfe, kBfi, kPrmt, kCall, kTex, kCopysign, kTestp,
-  kMul24, kMad24, kLop3, kPrefetch, kNanosleep, kCount
+  kMul24, kMad24, kLop3, kPrefetch, kNanosleep, kAddc, kSubc, kMadc, kCount
 };
 
 // Modifier bits (an instruction's .rn, .ftz, ...).
@@ -27,6 +27,8 @@ enum ModBit : uint32_t {
   kMWide = 1u << 12, kMHi = 1u << 13, kMLo = 1u << 14, kMUni = 1u << 15,
   kMTo = 1u << 16, kMCg = 1u << 17, kMVolatile = 1u << 18, kMCc = 1u << 19,
   kMAligned = 1u << 20,
+  kMInFunc = 1u << 21,  // set by prepare(): the instruction belongs to a .func body
+  kMSpin = 1u << 22,    // set by prepare(): a loop's back edge whose body polls memory
 };
 
 // Comparison of setp / set; sub-operation of atom/red/vote/shfl.
@@ -72,6 +74,7 @@ struct Inst {
   uint32_t line = 0, col = 0;
   std::string spelling;    // opcode token as written, for messages and lowering
   std::vector<Operand> ops;
+  std::vector<int32_t> call_rets, call_args;  // call: .param symbols (Function::syms)
 };
 
 struct Symbol {
@@ -81,6 +84,7 @@ struct Symbol {
   uint32_t offset = 0;          // shared / local / param: offset in that space
   int32_t global = -1;          // module-level variable index (global/const), -1 otherwise
   bool dynamic_shared = false;  // .extern .shared with no size
+  bool scratch = false;         // a .func's or a call site's .param: per-thread memory
   std::vector<uint8_t> init;    // initialiser bytes (module globals)
   uint32_t line = 0;
 };
@@ -103,6 +107,8 @@ struct Function {
   bool defined = false;          // has a body (not a prototype)
   uint32_t line = 0;
   std::vector<Param> params;     // entry: kernel parameters (param buffer layout)
+  std::vector<Param> rets;       // .func return parameters
+  int32_t param_sym = -1, ret_sym = -1;  // first Function::syms index of params / rets
   std::vector<Symbol> syms;      // every variable the body can name
   std::vector<Reg> regs;
   std::vector<Inst> insts;

@@ -14,7 +14,8 @@ constexpr const char* kNames[] = {
     "neg", "min", "max", "and", "or", "xor", "not", "cnot", "shl", "shr", "setp", "selp", "slct",
     "bra", "ret", "exit", "bar", "membar", "fence", "atom", "red", "shfl", "vote", "activemask",
     "sqrt", "rsqrt", "rcp", "sin", "cos", "ex2", "lg2", "popc", "clz", "brev", "bfe", "bfi", "prmt",
-    "call", "tex", "copysign", "testp", "mul24", "mad24", "lop3", "prefetch", "nanosleep"};
+    "call", "tex", "copysign", "testp", "mul24", "mad24", "lop3", "prefetch", "nanosleep",
+    "addc", "subc", "madc"};
 static_assert(std::size(kNames) == size_t(Op::kCount));
 }  // namespace
 

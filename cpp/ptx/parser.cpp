@@ -61,6 +61,9 @@ class Parser {
   Module mod_;
   Function* f_ = nullptr;
   std::unordered_map<std::string, int> regs_, syms_, labels_, globals_;
+  int depth_ = 0;  // brace depth inside a function body (call sequences open scopes)
+  // names an inner scope shadowed: (name, outer register or -1), restored at '}'
+  std::vector<std::vector<std::pair<std::string, int>>> shadowed_;
 
   // --- token helpers ---
   const Token& peek(size_t k = 0) const { return toks_[std::min(i_ + k, toks_.size() - 1)]; }
@@ -329,12 +332,14 @@ class Parser {
     regs_.clear();
     syms_.clear();
     labels_.clear();
+    shadowed_.clear();
     for (const Symbol& g : mod_.globals) {
       syms_[g.name] = int(f_->syms.size());
       f_->syms.push_back(g);
     }
     Token none;
     for (const Symbol& s : shared_globals_) add_sym(s, none);
+    f_->param_sym = int32_t(f_->syms.size());
     for (const Param& p : f_->params) {
       Symbol s;
       s.name = p.name;
@@ -342,24 +347,38 @@ class Parser {
       s.size = p.size;
       s.align = p.align;
       s.offset = p.offset;
+      s.scratch = !f_->entry;
       add_sym(s, none);
     }
+    f_->ret_sym = int32_t(f_->syms.size());
+    f_->rets = rets;
     for (const Param& p : rets) {
       Symbol s;
       s.name = p.name;
       s.space = kSpParam;
       s.size = p.size;
+      s.align = p.align;
+      s.scratch = true;
       add_sym(s, none);
     }
     expect("{", "to open the function body");
-    int depth = 1;
+    int& depth = depth_;
+    depth = 1;
     while (depth > 0) {
       const Token& t = peek();
       if (t.kind == Token::kEnd) fail(t, "function body not closed (missing '}')");
       if (accept("{")) {
         ++depth;
+        shadowed_.emplace_back();
       } else if (accept("}")) {
         --depth;
+        if (!shadowed_.empty()) {
+          for (auto it = shadowed_.back().rbegin(); it != shadowed_.back().rend(); ++it) {
+            if (it->second < 0) regs_.erase(it->first);
+            else regs_[it->first] = it->second;
+          }
+          shadowed_.pop_back();
+        }
       } else if (t.text == ".loc" || t.text == ".file") {
         skip_line();
       } else if (t.text == ".pragma") {
@@ -378,7 +397,68 @@ class Parser {
       }
     }
     resolve_labels();
+    check_operands();
     check_types();
+  }
+  // Operand kinds per position, so the emulator never meets e.g. an
+  // immediate destination or a register where an address belongs.
+  void check_operands() {
+    for (const Inst& in : f_->insts) {
+      auto bad = [&](size_t k, const char* what) {
+        const Operand& o = in.ops[k];
+        std::string tok = o.kind == Operand::kReg ? f_->regs[size_t(o.reg)].name : o.name;
+        throw PtxError(path_, in.line, o.col, tok.empty() ? in.spelling : tok,
+                       "operand " + std::to_string(k + 1) + " of '" + in.spelling + "' must be " + what);
+      };
+      auto kind = [&](size_t k) { return in.ops[k].kind; };
+      auto value_like = [&](size_t k) {
+        auto c = kind(k);
+        return c == Operand::kReg || c == Operand::kImm || c == Operand::kSpecial || c == Operand::kSym;
+      };
+      size_t n = in.ops.size(), first_src = 1;
+      switch (in.op) {
+        case Op::kBra:
+          if (kind(0) != Operand::kLabel) bad(0, "a label");
+          continue;
+        case Op::kCall: case Op::kBar: case Op::kMembar: case Op::kFence: case Op::kPrefetch:
+        case Op::kNanosleep: case Op::kRet: case Op::kExit:
+          continue;
+        case Op::kLd: case Op::kLdu:
+          if (kind(0) != Operand::kReg && kind(0) != Operand::kVec) bad(0, "a register or vector");
+          if (kind(1) != Operand::kAddr) bad(1, "an address [..]");
+          continue;
+        case Op::kSt:
+          if (kind(0) != Operand::kAddr) bad(0, "an address [..]");
+          if (!value_like(1) && kind(1) != Operand::kVec) bad(1, "a register, vector or immediate");
+          continue;
+        case Op::kRed:
+          if (kind(0) != Operand::kAddr) bad(0, "an address [..]");
+          if (!value_like(1)) bad(1, "a register or immediate");
+          continue;
+        case Op::kAtom:
+          if (kind(0) != Operand::kReg) bad(0, "a register");
+          if (kind(1) != Operand::kAddr) bad(1, "an address [..]");
+          if ((in.sub == kAtCas) != (n == 4)) bad(0, in.sub == kAtCas ? "followed by an address and two values (cas)"
+                                                                     : "followed by an address and one value");
+          for (size_t k = 2; k < n; ++k)
+            if (!value_like(k)) bad(k, "a register or immediate");
+          continue;
+        case Op::kTex:
+          if (kind(0) != Operand::kReg && kind(0) != Operand::kVec) bad(0, "a register or vector");
+          if (kind(1) != Operand::kAddr) bad(1, "[texture, {coordinates}]");
+          continue;
+        case Op::kMov:
+          if (kind(0) == Operand::kVec && kind(1) == Operand::kVec) bad(1, "a register when the destination is a vector");
+          if (kind(0) != Operand::kReg && kind(0) != Operand::kVec) bad(0, "a register or vector");
+          if (!value_like(1) && kind(1) != Operand::kVec) bad(1, "a register, immediate or vector");
+          continue;
+        default:
+          break;
+      }
+      if (kind(0) != Operand::kReg) bad(0, "a register");
+      for (size_t k = first_src; k < n; ++k)
+        if (!value_like(k)) bad(k, "a register, immediate, special register or variable");
+    }
   }
   void reg_decl() {
     next();
@@ -400,7 +480,16 @@ class Parser {
     expect(";", "after the register declaration");
   }
   void new_reg(const std::string& name, Ty ty, const Token& at) {
-    if (regs_.count(name)) fail(at, "register declared twice");
+    // inner scopes ({ } around call sequences and inline asm) may shadow a name
+    auto old = regs_.find(name);
+    if (depth_ > 1 && !shadowed_.empty()) {
+      for (const auto& [n, prev] : shadowed_.back())
+        if (n == name) fail(at, "register declared twice");
+      shadowed_.back().emplace_back(name, old == regs_.end() ? -1 : old->second);
+    } else if (old != regs_.end()) {
+      fail(at, "register declared twice");
+    }
+    if (f_->regs.size() >= (1u << 20)) fail(at, "more than 2^20 registers in one function");
     regs_[name] = int(f_->regs.size());
     f_->regs.push_back(Reg{name, ty});
   }
@@ -420,6 +509,7 @@ class Parser {
       s.align = h.align ? h.align : uint32_t(ty_bytes(h.ty) * h.vec);
       if (sp == kSpGlobal || sp == kSpConst) fail(nt, "global/const variables must be declared at module level");
       if (accept("=")) fail(peek(), "initialisers are only supported on module-level variables");
+      s.scratch = sp == kSpParam;  // a call site's argument / return slot
       add_sym(std::move(s), nt);
     } while (accept(","));
     expect(";", "after the variable declaration");
@@ -526,9 +616,8 @@ class Parser {
   }
   void call_operands(Inst& in) {
     // call{.uni} [(ret),] func [, (args)] [, prototype];
-    Operand list;
     if (accept("(")) {
-      while (!accept(")")) next();
+      in.call_rets = param_names();
       expect(",", "after the return parameter list");
     }
     const Token& fn = ident("a function name");
@@ -541,14 +630,23 @@ class Parser {
     for (const Function& g : mod_.funcs) found |= g.name == target.name;
     if (!found) fail(fn, "call to an undeclared function");
     if (accept(",")) {
-      if (accept("(")) {
-        while (!accept(")")) {
-          if (peek().kind == Token::kEnd) fail(peek(), "unterminated argument list");
-          next();
-        }
-      }
+      if (accept("(")) in.call_args = param_names();
       if (accept(",")) ident("a prototype");
     }
+  }
+  // "a, b, c)" of a call: .param variables of this function.
+  std::vector<int32_t> param_names() {
+    std::vector<int32_t> out;
+    if (accept(")")) return out;
+    do {
+      const Token& t = ident("a .param variable");
+      auto it = syms_.find(std::string(t.text));
+      if (it == syms_.end() || f_->syms[size_t(it->second)].space != kSpParam)
+        fail(t, "call arguments must be .param variables");
+      out.push_back(it->second);
+    } while (accept(","));
+    expect(")", "to close the call's parameter list");
+    return out;
   }
   Operand immediate(bool neg) {
     const Token& t = next();
@@ -639,9 +737,18 @@ class Parser {
         else fail(b, "undefined register or variable in address");
         if (is("+") || is("-")) {
           bool neg = next().text == "-";
+          if (accept("-")) neg = !neg;  // nvcc writes [%r1+-4]
           uint64_t v = number("an address offset");
           o.imm = neg ? -int64_t(v) : int64_t(v);
         }
+      }
+      if (is(",") && is("{", 1)) {  // tex: [texture, {coordinates}]
+        next(), next();
+        do {
+          if (o.nvec >= 4) fail(peek(), "more than 4 coordinates");
+          o.vec[o.nvec++] = reg_or_fail(ident("a coordinate register"));
+        } while (accept(","));
+        expect("}", "to close the coordinates");
       }
       expect("]", "to close the address");
       return o;

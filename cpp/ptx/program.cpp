@@ -25,6 +25,7 @@ std::vector<std::string> key_parts(const Inst& in) {
   if (mem && in.space == kSpNone) parts.emplace_back("generic");
   if ((in.op == Op::kMov || in.op == Op::kCvt) && in.ops.size() > 1 && in.ops[1].kind == Operand::kSpecial)
     parts.emplace_back("special");
+  if (in.mods & kMInFunc) parts.emplace_back("func");
   return parts;
 }
 
@@ -102,6 +103,94 @@ std::vector<int32_t> post_dominators(const std::vector<Inst>& insts) {
 }
 
 uint16_t packed_reg(int32_t reg) { return uint16_t(reg % 250 + 1); }
+
+uint32_t align_to(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
+
+// The kernel and the .funcs it reaches, callees after callers; recursion is
+// a PtxError (the emulator gives each function one register range).
+void collect(const Module& m, const Function* f, std::vector<const Function*>& order,
+             std::vector<const Function*>& path) {
+  path.push_back(f);
+  if (std::find(order.begin(), order.end(), f) == order.end()) order.push_back(f);
+  for (const Inst& in : f->insts) {
+    if (in.op != Op::kCall) continue;
+    const Function* g = m.find(in.ops[0].name);
+    if (!g) throw PtxError(m.path, in.line, in.col, in.ops[0].name, "call to a function without a body");
+    if (std::find(path.begin(), path.end(), g) != path.end())
+      throw PtxError(m.path, in.line, in.col, in.ops[0].name, "recursive calls are not supported by the PTX emulator yet");
+    if (std::find(order.begin(), order.end(), g) == order.end()) collect(m, g, order, path);
+  }
+  path.pop_back();
+}
+
+// Concatenates the kernel and its callees into p (see Program).
+void link(const Module& m, const Function* kernel, Program& p) {
+  std::vector<const Function*> order, path;
+  collect(m, kernel, order, path);
+  std::vector<int32_t> reg_base, sym_base, inst_base;
+  uint32_t local = 0;
+  for (const Function* f : order) {
+    reg_base.push_back(int32_t(p.nregs));
+    sym_base.push_back(int32_t(p.syms.size()));
+    inst_base.push_back(int32_t(p.insts.size()));
+    p.nregs += uint32_t(f->regs.size());
+    for (const Inst& in : f->insts) p.insts.push_back(in);
+    uint32_t base = align_to(local, 16);
+    for (Symbol s : f->syms) {
+      if (f != kernel && s.space == kSpShared && s.global < 0 && !s.dynamic_shared) {
+        bool module_level = false;
+        for (const Symbol& k : kernel->syms) module_level |= k.name == s.name && k.space == kSpShared;
+        if (!module_level)
+          throw PtxError(m.path, s.line, 0, s.name, ".shared variables inside a .func are not supported yet");
+      }
+      if (s.space == kSpLocal) s.offset += base;
+      p.syms.push_back(std::move(s));
+    }
+    local = base + f->local_bytes;
+  }
+  for (Symbol& s : p.syms)  // argument / return slots after every function's locals
+    if (s.scratch) {
+      local = align_to(local, std::max<uint32_t>(s.align, 1));
+      s.offset = local;
+      local += std::max<uint32_t>(s.size, 1);
+    }
+  p.local_bytes = local;
+  for (size_t fi = 0; fi < order.size(); ++fi) {
+    const Function* f = order[fi];
+    if (fi > 0) {
+      Program::Callee c;
+      c.entry = inst_base[fi];
+      for (size_t k = 0; k < f->params.size(); ++k) c.params.push_back(sym_base[fi] + f->param_sym + int32_t(k));
+      for (size_t k = 0; k < f->rets.size(); ++k) c.rets.push_back(sym_base[fi] + f->ret_sym + int32_t(k));
+      p.callees.push_back(std::move(c));
+    }
+    int32_t end = fi + 1 < order.size() ? inst_base[fi + 1] : int32_t(p.insts.size());
+    for (int32_t i = inst_base[fi]; i < end; ++i) {
+      Inst& in = p.insts[size_t(i)];
+      const int32_t rb = reg_base[fi], sb = sym_base[fi];
+      if (fi > 0) in.mods |= kMInFunc;
+      if (in.pred >= 0) in.pred += rb;
+      for (int32_t& s : in.call_rets) s += sb;
+      for (int32_t& s : in.call_args) s += sb;
+      for (Operand& o : in.ops) {
+        if (o.reg >= 0) o.reg += rb;
+        if (o.reg2 >= 0) o.reg2 += rb;
+        if (o.sym >= 0) o.sym += sb;
+        for (int e = 0; e < o.nvec; ++e)
+          if (o.vec[e] >= 0) o.vec[e] += rb;
+        if (o.kind == Operand::kLabel && in.op == Op::kBra) o.imm += inst_base[fi];
+      }
+      if (in.op == Op::kCall) {
+        const Function* g = m.find(in.ops[0].name);
+        size_t gi = size_t(std::find(order.begin(), order.end(), g) - order.begin());
+        in.ops[0].sym = int32_t(gi - 1);
+        in.ops[0].imm = inst_base[gi];
+        if (in.call_args.size() != g->params.size() || in.call_rets.size() > g->rets.size())
+          throw PtxError(m.path, in.line, in.col, g->name, "call passes the wrong number of parameters");
+      }
+    }
+  }
+}
 
 bool writes_reg(Op op) {
   switch (op) {
@@ -222,13 +311,14 @@ std::shared_ptr<const Program> prepare(std::shared_ptr<const Module> module, con
   p->module = module;
   p->fn = fn;
   p->binary_version = binary_version;
-  p->insts = fn->insts;
+  link(*module, fn, *p);
   for (Inst& in : p->insts) {
     auto unsupported = [&](const std::string& what) {
       throw PtxError(module->path, in.line, in.col, in.spelling, what + " is not supported by the PTX emulator yet");
     };
-    if (in.op == Op::kCall) unsupported("call (.func bodies)");
-    if (in.op == Op::kTex) unsupported("tex");
+    if (in.op == Op::kTex && (in.spelling.find(".1d") == std::string::npos || in.ops[1].sym >= 0 ||
+                              in.ops[1].nvec != 1))
+      unsupported("tex other than tex.1d on a texture object");
     if (in.type == kF16 || in.type == kF16x2 || in.type == kBF16 || in.type2 == kF16 || in.type2 == kBF16)
       unsupported("f16/bf16 arithmetic");
     if (in.op == Op::kBar && !in.ops.empty() && in.ops[0].kind != Operand::kImm) unsupported("a register barrier id");
@@ -242,6 +332,27 @@ std::shared_ptr<const Program> prepare(std::shared_ptr<const Module> module, con
                       ((in.op == Op::kSelp || in.op == Op::kSlct) && k == 3);
       o.imm = int64_t(imm_bits(o, int_slot ? kU32 : t));
       o.lit = 0;
+    }
+  }
+  // CUDA's limits; also keeps a hostile module from asking for gigabytes per thread
+  if (p->local_bytes > 512 * 1024)
+    throw PtxError(module->path, fn->line, 0, kernel, "more than 512 KiB of local memory per thread");
+  if (fn->shared_bytes > 1024 * 1024)
+    throw PtxError(module->path, fn->line, 0, kernel, "more than 1 MiB of static shared memory");
+  // back edges of loops that poll memory (atomics, volatile / acquire loads):
+  // where the spin-lock rule of the emulator applies
+  for (size_t i = 0; i < p->insts.size(); ++i) {
+    Inst& br = p->insts[i];
+    if (br.op != Op::kBra || br.ops[0].imm > int64_t(i)) continue;
+    for (size_t j = size_t(br.ops[0].imm); j <= i; ++j) {
+      const Inst& in = p->insts[j];
+      bool polls = in.op == Op::kAtom || (in.op == Op::kLd && ((in.mods & kMVolatile) ||
+                                          in.spelling.find(".acquire") != std::string::npos ||
+                                          in.spelling.find(".relaxed") != std::string::npos));
+      if (polls) {
+        br.mods |= kMSpin;
+        break;
+      }
     }
   }
   p->ipdom = post_dominators(p->insts);
@@ -286,7 +397,8 @@ std::shared_ptr<const Program> prepare(std::shared_ptr<const Module> module, con
       if (in.pred >= 0 && r.nsrc < 4) r.src[r.nsrc++] = packed_reg(in.pred);
       if (info.mem_space != isa::kMemNone && mem < 0) {
         mem = int16_t(p->tmpl.size() - p->tmpl_begin.back());
-        r.access_bytes = uint8_t(std::max(1, ty_bytes(in.type)) * in.vec);
+        // as the trace decoder sizes it: constant-bank reads count 4 bytes
+        r.access_bytes = info.mem_space == isa::kMemConst ? 4 : uint8_t(std::max(1, ty_bytes(in.type)) * in.vec);
         if (in.mods & kMCg) r.flags |= isa::kFlagBypassL1;
       }
       p->tmpl.push_back(r);

@@ -34,8 +34,17 @@ class LoweringTable {
 
 struct Program {
   std::shared_ptr<const Module> module;
-  const Function* fn = nullptr;
+  const Function* fn = nullptr;       // the kernel
+  // The kernel followed by every .func it calls (transitively), registers,
+  // variables and branch targets renumbered into one space.
   std::vector<Inst> insts;            // kImm operands hold their bits in imm
+  std::vector<Symbol> syms;           // local / scratch offsets are per-thread local memory
+  uint32_t nregs = 0, local_bytes = 0;
+  struct Callee {
+    int32_t entry = 0;                 // first instruction
+    std::vector<int32_t> params, rets;  // its .param symbols (syms indices)
+  };
+  std::vector<Callee> callees;        // a call's ops[0].sym indexes this
   std::vector<int32_t> ipdom;         // reconvergence point (insts.size() = exit)
   std::vector<isa::InstRecord> tmpl;  // record templates, tmpl_begin[i]..tmpl_begin[i+1]
   std::vector<uint32_t> tmpl_begin;

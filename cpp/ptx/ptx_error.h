@@ -19,15 +19,8 @@ class PtxError : public Error {
   const std::string& token() const { return token_; }
 
  private:
-  static std::string format(const std::string& path, int64_t line, int64_t col,
-                            const std::string& token, const std::string& detail) {
-    std::string s = path.empty() ? std::string("<ptx>") : path;
-    if (line > 0) s += ":" + std::to_string(line);
-    if (line > 0 && col > 0) s += ":" + std::to_string(col);
-    s += ": " + detail;
-    if (!token.empty()) s += " (at '" + token + "')";
-    return s;
-  }
+  static std::string format(const std::string& path, int64_t line, int64_t col, const std::string& token,
+                            const std::string& detail);
   std::string path_;
   int64_t line_, column_;
   std::string token_;

@@ -43,4 +43,11 @@ RunResult Simulator::run(std::vector<std::unique_ptr<KernelSource>>& kernels, co
   return run.result();
 }
 
+RunResult Simulator::run(Workload workload, const RunOptions& opts) {
+  WorkloadRun run(cfg_, nullptr, std::move(workload), opts);
+  while (run.step()) {
+  }
+  return run.result();
+}
+
 }  // namespace accelsim::sim

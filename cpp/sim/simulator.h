@@ -28,6 +28,8 @@ class Simulator {
   std::unique_ptr<WorkloadRun> start(const std::string& path, const RunOptions& opts = {});
   // Kernels given directly, scheduled by their streams like a command list.
   RunResult run(std::vector<std::unique_ptr<KernelSource>>& kernels, const RunOptions& opts = {});
+  // A workload built by the caller (kernels with sources, copies).
+  RunResult run(Workload workload, const RunOptions& opts = {});
 
  private:
   std::shared_ptr<const isa::IsaRegistry> isa();  // loaded once, on first use

@@ -61,6 +61,13 @@ Workload workload_from_sources(std::vector<std::unique_ptr<KernelSource>>& kerne
   return w;
 }
 
+Workload workload_from_items(std::vector<WorkItem> items) {
+  Workload w;
+  w.items = std::move(items);
+  assign_slots(w);
+  return w;
+}
+
 std::unique_ptr<KernelSource> open_kernel(WorkItem& item, const isa::IsaRegistry* isa) {
   if (item.source) return std::move(item.source);
   if (!isa) throw Error("kernel trace '" + item.path + "' needs an ISA registry");

@@ -121,8 +121,9 @@ class _Launcher:
                            "pass device=accelsim.Device(...)")
         stream = self.stream if stream is None else stream
         shared = self.shared if shared_mem is None else shared_mem
-        if not isinstance(shared, (int, np.integer)) or shared < 0:
-            raise PtxError(f"kernel {self.kernel.name}: shared_mem must be a byte count >= 0")
+        if not isinstance(shared, (int, np.integer)) or not 0 <= shared <= 1 << 20:
+            raise PtxError(f"kernel {self.kernel.name}: shared_mem must be a byte count in [0, 1 MiB], "
+                           f"got {shared!r}")
         dev._launch(self.kernel, self.grid, self.block, params, int(stream), int(shared))
 
 
