@@ -17,6 +17,7 @@ Gpu::Gpu(const config::GpuConfig& cfg, std::unique_ptr<MemPort> below,
       stats_(stats ? std::move(stats) : std::make_shared<stats::RunStats>(1)),
       dispatcher_(size_t(cfg.sm_count), cfg.concurrent_kernels_per_sm) {
   config::validate(cfg_);
+  sm_params_ = sm::sm_params(cfg_);
   if (!below_) {
     if (cfg_.memory_model == "detailed") {
       auto detailed = std::make_unique<mem::DetailedMemory>(cfg_, uint32_t(cfg_.sm_count));
@@ -31,10 +32,14 @@ Gpu::Gpu(const config::GpuConfig& cfg, std::unique_ptr<MemPort> below,
                                             "'; known: simple, detailed");
     }
   }
-  for (int64_t i = 0; i < cfg_.sm_count; ++i)
-    sms_.push_back(std::make_unique<sm::Sm>(cfg_, uint16_t(i), unit_kinds_, below_.get()));
+  if (unsigned threads = resolve_threads(cfg_.threads, cfg_.sm_count); threads > 1)
+    parallel_ = std::make_unique<ParallelSms>(threads, below_.get());
+  for (int64_t i = 0; i < cfg_.sm_count; ++i) {
+    MemPort* port = parallel_ ? parallel_->port_for(uint16_t(i)) : below_.get();
+    sms_.push_back(std::make_unique<sm::Sm>(sm_params_, uint16_t(i), port));
+  }
   for (const auto& part : below_->clocked_parts())
-    clocks_.attach(ClockDomains::Id(part.domain), part.component);
+    clocks_.attach(ClockDomains::Id(uint8_t(part.domain)), part.component);
   wire_stats();
 }
 
@@ -78,6 +83,7 @@ void Gpu::launch(KernelSource& src, stats::KernelRecord& rec, uint32_t slot, siz
 }
 
 bool Gpu::tick_sms(uint64_t& progress_at) {
+  if (parallel_) return parallel_->tick(sms_, now_, progress_at);  // same results, N threads
   bool retired = false;
   for (auto& s : sms_) {
     if (s->wake_cycle() > now_) continue;
@@ -160,18 +166,22 @@ bool Gpu::run_kernel(KernelSource& src, stats::KernelRecord& rec, uint64_t cycle
   }
 }
 
-void Gpu::report_deadlock(uint64_t last_progress) const {
+std::string Gpu::describe() const {
   std::string names;
   for (const Active& a : active_) names += (names.empty() ? "'" : ", '") + a.rec->name + "'";
-  std::string msg = "deadlock: no progress for " + std::to_string(cfg_.deadlock_cycles) +
-                    " cycles (last progress at cycle " + std::to_string(last_progress) +
-                    ") while kernel(s) " + names + " have work outstanding";
+  std::string s = "gpu: cycle " + std::to_string(now_) + ", kernel(s) " +
+                  (names.empty() ? std::string("none") : names) + " in flight";
   for (const auto& k : dispatcher_.kernels())
-    if (k->have_next) msg += "; CTAs still waiting to launch";
-  for (const auto& s : sms_)
-    if (s->has_ctas()) msg += "\n  gpu." + s->describe_wait(last_progress + cfg_.deadlock_cycles);
-  msg += clocks_.describe_busy();
-  throw DeadlockError(msg);
+    if (k->have_next) s += "; CTAs still waiting to launch";
+  for (const auto& sm : sms_)
+    if (sm->has_ctas() || sm->wake_cycle() != Clocked::kNever) s += "\n  gpu." + sm->describe();
+  return s + clocks_.describe_busy();
+}
+
+void Gpu::report_deadlock(uint64_t last_progress) const {
+  throw DeadlockError("deadlock: no progress for " + std::to_string(cfg_.deadlock_cycles) +
+                      " cycles (last progress at cycle " + std::to_string(last_progress) +
+                      ") while work is outstanding\n" + describe());
 }
 
 }  // namespace accelsim::sim

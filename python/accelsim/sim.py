@@ -116,10 +116,11 @@ class Simulator:
         self._values, self.config_name = _core_dict(config)
         self.config = config
         isa = Path(isa_dir) if isa_dir is not None else data_dir() / "isa"
-        self._core = _core.Simulator(self._values, str(isa))
+        self._isa = str(isa)
+        self._core = _core.Simulator(self._values, self._isa)
 
     def run(self, workload, max_cycles: int | None = None, on_kernel=None,
-            kernels=None) -> SimResult:
+            kernels=None, threads: int | None = None) -> SimResult:
         """Simulate ``workload`` (a kernelslist.g, a folder holding one, a kernel
         trace, or an object with a ``path``) to completion, or until the core
         clock reaches ``max_cycles`` (then ``completed`` is False).
@@ -131,10 +132,15 @@ class Simulator:
 
         The GIL is released while each kernel runs; control returns to Python
         between kernels, where ``on_kernel(row)`` (a dict of that kernel's
-        columns) is called for every kernel that finished, and Ctrl-C takes effect."""
+        columns) is called for every kernel that finished, and Ctrl-C takes effect.
+
+        ``threads``: threads simulating this GPU (default: the config's
+        ``threads``; 0 = every core the process may use). The result is the
+        same, bit for bit, for every value (docs/parallel.md)."""
         path = _workload_path(workload)
+        core = self._core if threads is None else self._with_threads(threads)
         start = time.perf_counter()
-        run = self._core.start(path, max_cycles, parse_kernels(kernels))
+        run = core.start(path, max_cycles, parse_kernels(kernels))
         while run.step():
             if on_kernel is not None:
                 for row in run.finished_kernels():
@@ -145,6 +151,12 @@ class Simulator:
                          completed=raw["completed"], config_name=self.config_name, workload=path,
                          sm_count=raw["sm_count"], core_period_ps=raw["core_period_ps"],
                          wall_time_s=wall, _stats=raw["stats"])
+
+    def _with_threads(self, threads) -> "_core.Simulator":
+        if isinstance(threads, bool) or not isinstance(threads, int) or not 0 <= threads <= 1024:
+            raise ConfigError(f"threads: expected an integer from 0 to 1024, got {threads!r}",
+                              key="threads")
+        return _core.Simulator({**self._values, "threads": threads}, self._isa)
 
     def __repr__(self) -> str:
         return f"<Simulator config={self.config_name}>"

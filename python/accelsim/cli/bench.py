@@ -1,4 +1,5 @@
-"""``accelsim bench [--json] [--quick] [--case NAME ...] [--config NAME] [--set key=value ...]``."""
+"""``accelsim bench [--json] [--quick] [--case NAME ...] [--config NAME] [--set key=value ...]
+[--threads N]``."""
 from __future__ import annotations
 
 import json
@@ -14,6 +15,9 @@ def register(sub) -> None:
     parser.add_argument("--config", default="QV100", help="config name or path (default: QV100)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override a config value, e.g. memory_model=simple (repeatable)")
+    parser.add_argument("--threads", type=int, default=None, metavar="N",
+                        help="simulate with N threads and report the speed-up over 1 thread "
+                             "(each case is measured at both, back to back)")
     parser.set_defaults(func=_bench)
 
 
@@ -33,13 +37,15 @@ def _bench(args) -> int:
 
     quiet = args.json
     rows = run_bench(quick=args.quick, cases=args.case, config=args.config,
-                     overrides=parse_overrides(args.set),
+                     overrides=parse_overrides(args.set), threads=args.threads,
                      progress=None if quiet else lambda n: print(f"running {n} ...", file=sys.stderr))
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
     cols = ["case", "wall_s", "cycles", "warp_insts", "cycles_per_s", "warp_insts_per_s",
             "peak_rss_mb", "rss_before_run_mb", "speedup_vs_ref", "meets_target"]
+    if args.threads is not None:
+        cols[2:2] = ["threads", "wall_1_thread_s", "speedup_vs_1_thread", "same_result", "cpu_s"]
     table = [[_fmt(r[c]) for c in cols] for r in rows]
     widths = [max(len(c), *(len(t[i]) for t in table)) if table else len(c) for i, c in enumerate(cols)]
     print("  ".join(c.rjust(w) for c, w in zip(cols, widths)))

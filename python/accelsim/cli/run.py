@@ -16,6 +16,9 @@ def register(sub) -> None:
     parser.add_argument("--save", default=None, metavar="DIR",
                         help="write the result's tables (tidy, kernels, streams, counters) to DIR")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--threads", type=int, default=None, metavar="N",
+                        help="threads simulating the GPU (default: the config's `threads`, "
+                             "0 = every usable core); results are identical for every N")
     parser.set_defaults(func=_run)
 
 
@@ -25,7 +28,8 @@ def _run(args) -> int:
     from accelsim.sim import Simulator
 
     cfg = load_config(args.config).with_overrides(parse_overrides(args.set))
-    result = Simulator(cfg).run(args.path, max_cycles=args.max_cycles, kernels=args.kernels)
+    result = Simulator(cfg).run(args.path, max_cycles=args.max_cycles, kernels=args.kernels,
+                                threads=args.threads)
     if args.save:
         result.save(args.save)
     if args.json:
