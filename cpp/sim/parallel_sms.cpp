@@ -53,7 +53,8 @@ bool ParallelSms::tick(std::vector<std::unique_ptr<sm::Sm>>& sms, uint64_t now,
     retired |= s.take_retired() > 0;
     progress_at = std::max(progress_at, s.last_progress());
   };
-  if (due_.size() < 2 || !below_->admission_exact(due_.size() * OutboundPort::kMaxSendsPerTick)) {
+  if (due_.size() < kMinSmsPerThread * pool_.threads() ||
+      !below_->admission_exact(due_.size() * OutboundPort::kMaxSendsPerTick)) {
     for (sm::Sm* s : due_) {  // as the sequential loop does
       ports_[s->id()]->direct();
       s->tick(now);

@@ -63,6 +63,11 @@ class OutboundPort final : public MemPort {
 
 class ParallelSms {
  public:
+  // Fewer due SMs than this per thread: the cycle's work (about a microsecond
+  // for a few SM ticks) is less than a phase's synchronisation, so it runs
+  // sequentially. The choice depends on the simulation state alone.
+  static constexpr size_t kMinSmsPerThread = 4;
+
   // `threads` >= 2 workers (the caller included).
   ParallelSms(unsigned threads, MemPort* below);
   unsigned threads() const { return pool_.threads(); }
