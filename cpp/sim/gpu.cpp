@@ -64,7 +64,15 @@ void Gpu::launch(KernelSource& src, stats::KernelRecord& rec, uint32_t slot, siz
   const trace::KernelInfo& info = src.info();
   Occupancy occ = compute_occupancy(cfg_, info);
   uint64_t start = now_ + uint64_t(cfg_.kernel_launch_latency);
-  CtaDispatcher::Kernel& k = dispatcher_.launch(src, occ, unit_kinds_, start, uint8_t(slot));
+  // With threads to spare, the kernel's blocks are decoded ahead on a thread
+  // of their own (same blocks, same order: the result cannot change).
+  std::shared_ptr<ReadAheadSource> ahead;
+  size_t reading = size_t(std::count_if(active_.begin(), active_.end(),
+                                        [](const Active& a) { return a.read_ahead != nullptr; }));
+  if (parallel_ && reading + 1 < parallel_->threads())
+    ahead = std::make_shared<ReadAheadSource>(src, std::min<size_t>(256, 2 * sms_.size()));
+  KernelSource& source = ahead ? static_cast<KernelSource&>(*ahead) : src;
+  CtaDispatcher::Kernel& k = dispatcher_.launch(source, occ, unit_kinds_, start, uint8_t(slot));
   rec.id = info.id;
   rec.name = info.name;
   rec.stream = info.stream;
@@ -79,7 +87,7 @@ void Gpu::launch(KernelSource& src, stats::KernelRecord& rec, uint32_t slot, siz
   int64_t l1 = cfg_.adaptive_l1_shmem ? cfg_.unified_l1_shmem_size - int64_t(occ.shmem_carveout)
                                       : cfg_.l1d_size;
   rec.l1d_size = uint64_t(std::max<int64_t>(0, l1));
-  active_.push_back(Active{&k, &rec, row, stats_->kernels->begin(slot)});
+  active_.push_back(Active{&k, &rec, row, stats_->kernels->begin(slot), std::move(ahead)});
 }
 
 bool Gpu::tick_sms(uint64_t& progress_at) {

@@ -18,6 +18,7 @@
 #include "sim/kernel_source.h"
 #include "sim/occupancy.h"
 #include "sim/parallel_sms.h"
+#include "sim/read_ahead_source.h"
 #include "sm/sm.h"
 #include "stats/kernel_record.h"
 #include "stats/run_stats.h"
@@ -72,6 +73,7 @@ class Gpu {
     stats::KernelRecord* rec;
     size_t row;
     stats::KernelCounters::Mark mark;
+    std::shared_ptr<ReadAheadSource> read_ahead;  // decodes its blocks ahead (threads > 1)
   };
   void wire_stats();
   bool tick_sms(uint64_t& progress_at);
