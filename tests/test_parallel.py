@@ -118,3 +118,26 @@ def test_bench_reports_the_speed_up_over_one_thread():
     row = rows[0]
     assert row["threads"] == 2 and row["same_result"] is True
     assert row["speedup_vs_1_thread"] > 0 and row["wall_1_thread_s"] > 0 and row["cpu_s"] > 0
+
+
+def test_parallel_simulators_in_several_python_threads(chase):
+    """Each GPU owns its worker pool; runs release the GIL."""
+    import threading
+
+    base = fingerprint(accelsim.Simulator({"sm_count": 16}).run(chase, threads=1))
+    got, errors = [None] * 3, []
+
+    def work(i):
+        try:
+            got[i] = fingerprint(accelsim.Simulator({"sm_count": 16}).run(chase, threads=2 + i % 2))
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    for g in got:
+        assert_same(base, g, "python thread")

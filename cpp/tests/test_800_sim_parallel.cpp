@@ -1,13 +1,15 @@
 // 87x: the parallel SM phase: the worker pool runs every index once per phase
 // and passes exceptions on; a GPU on 2 or 3 threads gives the single-threaded
 // result; an admission contract the level below breaks is an error, never a
-// silently different result.
+// silently different result; read-ahead decoding keeps blocks and errors in
+// order.
 #include <atomic>
 #include <cstring>
 #include <vector>
 
 #include "base/error.h"
 #include "sim/parallel_sms.h"
+#include "sim/read_ahead_source.h"
 #include "sim/worker_pool.h"
 #include "tests/fixed_latency_port.h"
 #include "tests/harness.h"
@@ -86,4 +88,45 @@ TEST_CASE("873-a-broken-admission-contract-is-an-error") {
   CHECK_THROWS(port.commit(), Error);
   port.direct();
   CHECK(!port.send(r, 6));  // direct: the level below answers
+}
+
+namespace {
+// Blocks 0..n-1, each one warp whose single instruction's pc is the block
+// number; throws TraceError when asked for block `fail_at`.
+struct NumberedSource : sim::KernelSource {
+  NumberedSource(uint32_t n, uint32_t fail_at) : n(n), fail_at(fail_at) {
+    info_ = kernel_info(n, 32);
+  }
+  const trace::KernelInfo& info() const override { return info_; }
+  const std::vector<std::string>& unit_class_names() const override {
+    return sim::default_unit_class_names();
+  }
+  bool next_block(trace::ThreadBlockTrace& out) override {
+    if (next == fail_at) throw TraceError("numbered", int64_t(next), "block", "bad block");
+    if (next == n) return false;
+    BlockBuilder b(1);
+    b.add(0, exit_inst());
+    out = b.build();
+    out.insts[0].pc = next++;
+    return true;
+  }
+  trace::KernelInfo info_;
+  uint32_t n, fail_at, next = 0;
+};
+}  // namespace
+
+TEST_CASE("874-read-ahead-gives-the-same-blocks-in-order-and-the-error-at-the-same-block") {
+  NumberedSource inner(500, 10000);
+  sim::ReadAheadSource ahead(inner, 3);
+  trace::ThreadBlockTrace tb;
+  for (uint32_t i = 0; i < 500; ++i) {
+    CHECK(ahead.next_block(tb));
+    CHECK_EQ(tb.insts[0].pc, i);
+  }
+  CHECK(!ahead.next_block(tb));
+  NumberedSource bad(500, 37);
+  sim::ReadAheadSource failing(bad, 8);
+  for (uint32_t i = 0; i < 37; ++i) CHECK(failing.next_block(tb));
+  CHECK_THROWS(failing.next_block(tb), TraceError);
+  sim::ReadAheadSource early_exit(inner, 4);  // destroyed mid-kernel: the thread stops
 }
