@@ -1,5 +1,8 @@
-// A component ticked on the edges of one clock domain (interconnect, L2,
-// DRAM, ...). It says when it next needs a tick, so an idle one costs nothing.
+// The one contract of every clocked component (SM, interconnect, L2, DRAM,
+// a whole memory model), and the one type for time. A component is ticked on
+// the edges of its clock domain; it says when it next needs a tick, so an idle
+// one costs nothing; and it describes what it waits on, which is all a
+// deadlock or livelock report needs to say about it.
 #pragma once
 #include <cstdint>
 #include <limits>
@@ -7,15 +10,23 @@
 
 namespace accelsim {
 
+// A count of cycles of one clock (core cycles unless a component's domain says
+// otherwise). Unsigned: time starts at 0 and "never" is the largest value.
+using Cycle = uint64_t;
+
+// The GPU's clock domains; a component names its domain when it attaches.
+enum class ClockDomain : uint8_t { core, icnt, l2, dram, count };
+
 class Clocked {
  public:
-  static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+  static constexpr Cycle kNever = std::numeric_limits<Cycle>::max();
   virtual ~Clocked() = default;
   // One cycle of this component's own clock.
-  virtual void tick(uint64_t cycle) = 0;
+  virtual void tick(Cycle cycle) = 0;
   // The earliest own-clock cycle >= `cycle` at which it needs a tick, or kNever.
-  virtual uint64_t next_tick(uint64_t cycle) const = 0;
-  // Hierarchical name and what it waits on (deadlock reports).
+  virtual Cycle next_tick(Cycle cycle) const = 0;
+  // Hierarchical name and what it waits on (deadlock and livelock reports);
+  // one line per part, parts indented under their owner.
   virtual std::string describe() const = 0;
 };
 

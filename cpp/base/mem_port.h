@@ -46,10 +46,23 @@ class MemPort {
   virtual bool send(const MemRequest& req, uint64_t now) = 0;
   // Requests accepted whose responses are not yet delivered.
   virtual uint64_t outstanding() const = 0;
+
+  // Admission, for senders that tick in parallel and commit their sends
+  // later in sender order (sim/parallel_sms.h). send() must then answer as
+  // these predict: a request is accepted iff its cost fits in what is left of
+  // the sender's room, taken at the start of the cycle. This holds only when
+  // acceptance depends on state that nothing but the sender itself changes
+  // within a cycle; admission_exact(n) says whether that holds for the next n
+  // requests of all senders together (else the cycle runs sequentially).
+  // The defaults describe a level that never refuses.
+  static constexpr uint64_t kUnlimited = UINT64_MAX;
+  virtual uint64_t admission_room(uint16_t /*sm*/) const { return kUnlimited; }
+  virtual uint64_t admission_cost(const MemRequest&) const { return 0; }
+  virtual bool admission_exact(uint64_t /*requests*/) const { return true; }
   // Components to tick on the other clock domains (interconnect, L2, DRAM),
-  // as (ClockDomains::Id, component). The simple model has none.
+  // as (ClockDomain, component). The simple model has none.
   struct ClockedPart {
-    uint8_t domain;
+    ClockDomain domain;
     Clocked* component;
   };
   virtual std::vector<ClockedPart> clocked_parts() { return {}; }

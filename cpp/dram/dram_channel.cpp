@@ -44,7 +44,8 @@ bool DramChannel::push(const DramRequest& req) {
 // Work is gated: a tick before wake_ returns at once. After a tick that issued
 // nothing, wake_ is the first cycle any served request's next command could
 // issue; push() and a pop that frees a full return queue pull it earlier.
-void DramChannel::tick(int64_t now) {
+void DramChannel::tick(Cycle cycle) {
+  const int64_t now = int64_t(cycle);
   now_ = now;
   if (now < wake_) return;
   if (refresh_due_ <= now) refresh_pending_ = true;
@@ -182,9 +183,9 @@ int64_t DramChannel::entry_event(const QueueEntry& e) const {
 // the row command its oldest request needs.
 int64_t DramChannel::bank_event(const BankQueue& q, uint32_t bank) const {
   const int32_t head = q.head(bank);
-  if (head == kNil) return kNever;
+  if (head == kNil) return dram::kNever;
   if (q.hits(bank) == 0) return entry_event(q.entry(head));
-  int64_t t = kNever;
+  int64_t t = dram::kNever;
   for (int32_t s = head; s != kNil; s = q.next(s))
     if (row_need(q.entry(s), timers_) == RowNeed::none) t = std::min(t, entry_event(q.entry(s)));
   return t;
@@ -197,17 +198,26 @@ int64_t DramChannel::next_command_cycle() {
   int64_t t = refresh_due_;
   const BankQueue& q = active_queue();
   for (uint32_t b = 0; b < q.bank_count(); ++b) t = std::min(t, bank_event(q, b));
-  return t == kNever ? t : std::max(t, now_ + 1);
+  return t == dram::kNever ? t : std::max(t, now_ + 1);
 }
 
 int64_t DramChannel::next_event_cycle() const {
-  int64_t t = wake_ == kNever ? kNever : std::max(wake_, now_ + 1);
+  int64_t t = wake_ == dram::kNever ? dram::kNever : std::max(wake_, now_ + 1);
   if (!returns_.empty()) t = std::min(t, returns_.front().cycle);
   return t;
 }
 
 void DramChannel::record(DramCommand cmd, uint32_t bank, int64_t now) {
   if (log_ != nullptr) log_->push_back({now, cmd, bank});
+}
+
+std::string DramChannel::describe() const {
+  std::string s = name_ + ": " + std::to_string(reads_.size()) + " queued, " +
+                  std::to_string(writes_.size()) + " writes queued, " +
+                  std::to_string(returns_.size()) + " returns";
+  if (draining_) s += ", draining writes";
+  if (refresh_pending_) s += ", refresh pending";
+  return s;
 }
 
 }  // namespace accelsim::dram

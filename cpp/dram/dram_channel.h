@@ -3,10 +3,13 @@
 // state, a data bus and a bounded return queue. Built from a
 // DramChannelConfig; owns all its storage (nothing allocated per request).
 //
-// Clocking: tick(now) is called with the DRAM command cycle; cycles may be
-// skipped (next_event_cycle() says which one matters next) because every
-// timing rule is an earliest-cycle stamp.
+// Clocking: a Clocked component on the DRAM command clock; tick(now) may skip
+// cycles (next_tick() says which one matters next) because every timing rule
+// is an earliest-cycle stamp. Inside, the stamps are signed (int64_t): bank
+// timers start "infinitely" in the past, so earliest-next formulas stay
+// plain subtractions; the Clocked seam takes the one time type, Cycle.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -18,6 +21,7 @@
 #include "dram/dram_counters.h"
 #include "dram/dram_request.h"
 #include "dram/dram_scheduler.h"
+#include "base/clocked.h"
 #include "base/ring_buffer.h"
 #include "stats/mem_stat_slots.h"
 
@@ -31,14 +35,20 @@ struct CommandRecord {
   uint32_t bank;
 };
 
-class DramChannel {
+class DramChannel final : public Clocked {
  public:
   DramChannel(const DramChannelConfig& cfg, std::string name);
 
   bool can_accept(bool is_write) const;
   // Queues the request; false (counted as a queue-full stall) when full.
   bool push(const DramRequest& req);
-  void tick(int64_t now);
+  void tick(Cycle now) override;
+  Cycle next_tick(Cycle now) const override {
+    const int64_t e = next_event_cycle();
+    return e == dram::kNever ? Clocked::kNever : std::max(Cycle(e), now);
+  }
+  // Name, queue occupancy, drain / refresh state.
+  std::string describe() const override;
   // Pops the oldest finished read (or acked write) whose data is off the bus
   // by `now`.
   bool pop_completed(int64_t now, DramCompletion& out);
@@ -88,7 +98,7 @@ class DramChannel {
   DramCounters counters_{};
   bool draining_ = false;
   bool refresh_pending_ = false;
-  int64_t refresh_due_ = kNever;
+  int64_t refresh_due_ = dram::kNever;  // (Clocked::kNever is unsigned)
   int64_t now_ = -1;
   int64_t wake_ = 0;  // no command can issue before this cycle
   std::vector<CommandRecord>* log_ = nullptr;

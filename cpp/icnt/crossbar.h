@@ -8,6 +8,7 @@
 //                                    output until its last flit has crossed;
 //   pop(dst, now, packet)            a packet is deliverable `latency` cycles
 //                                    after its last flit crossed.
+// A Clocked component on the interconnect clock; time is Cycle throughout.
 // Output buffers count in-flight and undelivered flits; a full output stops
 // the flits, the input buffer then fills and can_push() turns false: back
 // pressure end to end, nothing is dropped.
@@ -19,6 +20,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "base/clocked.h"
 #include "base/error.h"
 #include "base/ring_buffer.h"
 #include "icnt/crossbar_config.h"
@@ -27,10 +29,10 @@ namespace accelsim::icnt {
 
 enum class PortCounter : uint8_t { flits, packets, stall_cycles, count };
 inline constexpr size_t kPortCounterCount = static_cast<size_t>(PortCounter::count);
-inline constexpr int64_t kIcntNever = std::numeric_limits<int64_t>::max();
+inline constexpr Cycle kIcntNever = Clocked::kNever;
 
 template <typename Payload>
-class Crossbar {
+class Crossbar final : public Clocked {
   static_assert(std::is_trivially_copyable_v<Payload>, "crossbar payloads are plain values");
 
  public:
@@ -39,7 +41,7 @@ class Crossbar {
     uint32_t src;
     uint32_t size_bytes;
     uint32_t flits;
-    int64_t ready_cycle;
+    Cycle ready_cycle;
   };
 
   Crossbar(const CrossbarConfig& cfg, std::string name);
@@ -47,14 +49,23 @@ class Crossbar {
   bool can_push(uint32_t src, uint32_t size_bytes) const {
     return in_used_[src] + cfg_.flits_for(size_bytes) <= cfg_.in_buffer_flits;
   }
+  // Flits the source's input buffer can still take (can_push's room).
+  uint32_t free_flits(uint32_t src) const { return cfg_.in_buffer_flits - in_used_[src]; }
   // False (and nothing queued) when the input buffer lacks room.
   bool push(uint32_t src, uint32_t dst, uint32_t size_bytes, const Payload& payload);
-  void tick(int64_t now);
-  const Packet* peek(uint32_t dst, int64_t now) const;
-  bool pop(uint32_t dst, int64_t now, Packet& out);
+  void tick(Cycle now) override;
+  const Packet* peek(uint32_t dst, Cycle now) const;
+  bool pop(uint32_t dst, Cycle now, Packet& out);
 
-  // now + 1 while flits wait at inputs, else the earliest delivery; kIcntNever when empty.
-  int64_t next_event_cycle() const;
+  // The cycle after the last tick while flits wait at inputs, else the
+  // earliest delivery; kIcntNever when empty.
+  Cycle next_event_cycle() const;
+  Cycle next_tick(Cycle now) const override {
+    const Cycle e = next_event_cycle();
+    return e == kIcntNever ? e : std::max(e, now);
+  }
+  // Name, packets waiting at inputs and undelivered at outputs.
+  std::string describe() const override;
   bool idle() const { return queued_packets_ == 0 && undelivered_packets_ == 0; }
 
   uint64_t source_counter(uint32_t src, PortCounter c) const { return src_counters_[idx(src, c)]; }
@@ -75,7 +86,7 @@ class Crossbar {
   static size_t idx(uint32_t port, PortCounter c) { return port * kPortCounterCount + static_cast<size_t>(c); }
 
   void arbitrate();
-  void move_flit(uint32_t src, uint32_t dst, int64_t now);
+  void move_flit(uint32_t src, uint32_t dst, Cycle now);
   void count_stalls();
 
   CrossbarConfig cfg_;
@@ -90,7 +101,7 @@ class Crossbar {
   std::vector<uint64_t> src_counters_, dst_counters_;
   uint64_t queued_packets_ = 0;
   uint64_t undelivered_packets_ = 0;
-  int64_t now_ = -1;
+  Cycle after_ = 0;  // the cycle after the last tick (0 before the first)
 };
 
 }  // namespace accelsim::icnt

@@ -37,8 +37,8 @@ bool Crossbar<Payload>::push(uint32_t src, uint32_t dst, uint32_t size_bytes, co
 }
 
 template <typename Payload>
-void Crossbar<Payload>::tick(int64_t now) {
-  now_ = now;
+void Crossbar<Payload>::tick(Cycle now) {
+  after_ = now + 1;
   if (queued_packets_ == 0) return;
   arbitrate();
   count_stalls();
@@ -83,7 +83,7 @@ void Crossbar<Payload>::count_stalls() {
 }
 
 template <typename Payload>
-void Crossbar<Payload>::move_flit(uint32_t src, uint32_t dst, int64_t now) {
+void Crossbar<Payload>::move_flit(uint32_t src, uint32_t dst, Cycle now) {
   InPacket& p = inputs_[src].front();
   ++p.sent;
   --in_used_[src];
@@ -104,14 +104,14 @@ void Crossbar<Payload>::move_flit(uint32_t src, uint32_t dst, int64_t now) {
 }
 
 template <typename Payload>
-const typename Crossbar<Payload>::Packet* Crossbar<Payload>::peek(uint32_t dst, int64_t now) const {
+const typename Crossbar<Payload>::Packet* Crossbar<Payload>::peek(uint32_t dst, Cycle now) const {
   const auto& q = outputs_[dst];
   if (q.empty() || q.front().ready_cycle > now) return nullptr;
   return &q.front();
 }
 
 template <typename Payload>
-bool Crossbar<Payload>::pop(uint32_t dst, int64_t now, Packet& out) {
+bool Crossbar<Payload>::pop(uint32_t dst, Cycle now, Packet& out) {
   if (peek(dst, now) == nullptr) return false;
   out = outputs_[dst].front();
   outputs_[dst].pop();
@@ -122,13 +122,19 @@ bool Crossbar<Payload>::pop(uint32_t dst, int64_t now, Packet& out) {
 }
 
 template <typename Payload>
-int64_t Crossbar<Payload>::next_event_cycle() const {
-  if (queued_packets_ > 0) return now_ + 1;
-  int64_t t = kIcntNever;
+Cycle Crossbar<Payload>::next_event_cycle() const {
+  if (queued_packets_ > 0) return after_;
+  Cycle t = kIcntNever;
   if (undelivered_packets_ == 0) return t;
   for (const auto& q : outputs_)
     if (!q.empty() && q.front().ready_cycle < t) t = q.front().ready_cycle;
   return t;
+}
+
+template <typename Payload>
+std::string Crossbar<Payload>::describe() const {
+  return name_ + ": " + std::to_string(queued_packets_) + " packets at inputs, " +
+         std::to_string(undelivered_packets_) + " undelivered at outputs";
 }
 
 }  // namespace accelsim::icnt

@@ -20,12 +20,13 @@ class Interconnect {
   const Crossbar<RequestPayload>& request() const { return request_; }
   const Crossbar<ReplyPayload>& reply() const { return reply_; }
 
-  void tick(int64_t now) {
+  void tick(Cycle now) {
     request_.tick(now);
     reply_.tick(now);
   }
-  int64_t next_event_cycle() const { return std::min(request_.next_event_cycle(), reply_.next_event_cycle()); }
+  Cycle next_event_cycle() const { return std::min(request_.next_event_cycle(), reply_.next_event_cycle()); }
   bool idle() const { return request_.idle() && reply_.idle(); }
+  std::string describe() const { return request_.describe() + "\n  " + reply_.describe(); }
 
  private:
   Crossbar<RequestPayload> request_;

@@ -35,13 +35,13 @@ bool LdstUnit::access(uint64_t now) {
 // data than the L1D data port moves per cycle (l1d_bandwidth); stops at the
 // first request whose bank is taken or that would exceed the port.
 bool LdstUnit::banked_steps(uint64_t now) {
-  uint32_t used = 0, banks = uint32_t(std::max<int64_t>(1, cfg_.l1d_banks));
-  uint32_t port_sectors = uint32_t(std::max<int64_t>(1, cfg_.l1d_bandwidth / cfg_.l1d_sector));
+  uint32_t used = 0, banks = p_.l1d_banks;
+  uint32_t port_sectors = p_.l1d_port_sectors;
   uint32_t moved = 0;
   bool any = false;
   while (busy_) {
     const CoalescedRequest& r = reqs_[next_req_];
-    uint32_t bank = uint32_t(r.line_addr / uint64_t(cfg_.l1d_line)) % banks;
+    uint32_t bank = uint32_t(r.line_addr / uint64_t(p_.coalescer.line_bytes)) % banks;
     uint32_t sectors = uint32_t(std::popcount(uint32_t(r.sector_mask & ~done_sectors_)));
     if ((used & (1u << bank)) || (moved > 0 && moved + sectors > port_sectors)) break;
     used |= 1u << bank;
@@ -64,7 +64,7 @@ void LdstUnit::start(const Pending& p, uint64_t now) {
   }
   if (in.mem_space == isa::kMemShared) return start_shared(p, slot, now);
   if (in.mem_space == isa::kMemConst) return start_const(p, slot, now);
-  nreq_ = coalesce(in.active_mask, in.access_bytes, p.addrs, coalescer_,
+  nreq_ = coalesce(in.active_mask, in.access_bytes, p.addrs, p_.coalescer,
                    std::span<CoalescedRequest, kMaxCoalescedRequests>(reqs_));
   uint32_t sectors = 0;
   for (uint32_t i = 0; i < nreq_; ++i) sectors += std::popcount(reqs_[i].sector_mask);
@@ -85,13 +85,13 @@ void LdstUnit::start(const Pending& p, uint64_t now) {
 void LdstUnit::start_shared(const Pending& p, uint32_t slot, uint64_t now) {
   const InstRecord& in = *p.inst;
   uint32_t cycles = std::max<uint32_t>(1, shared_bank_cycles(in.active_mask, in.access_bytes,
-                                                              p.addrs, uint32_t(cfg_.shmem_banks)));
+                                                              p.addrs, p_.shmem_banks));
   stats::SmCounters& c = counters_[p.stream];
   ++c.shmem_accesses;
   c.shmem_bank_cycles += cycles;
   busy_until_ = now + cycles;
   slots_.expect(slot, 1);
-  slots_.done(slot, 1, after(now + uint64_t(cfg_.shmem_latency) + cycles - 2, now), *completions_);
+  slots_.done(slot, 1, after(now + p_.shmem_latency + cycles - 2, now), *completions_);
 }
 
 void LdstUnit::start_const(const Pending& p, uint32_t slot, uint64_t now) {
@@ -104,7 +104,7 @@ void LdstUnit::start_const(const Pending& p, uint32_t slot, uint64_t now) {
 // Constant cache: a hit costs l1c_hit_latency; a miss also the trip to L2
 // (a fixed cost: constants are few and read-shared).
 uint64_t LdstUnit::const_latency(const Pending& p, uint64_t now) {
-  uint64_t hit = uint64_t(cfg_.l1c_hit_latency);
+  uint64_t hit = p_.l1c_hit_latency;
   if (!l1c_) return hit;
   uint32_t lane = uint32_t(std::countr_zero(p.inst->active_mask));
   uint64_t line_addr = l1c_->line_of(p.addrs[lane]);
@@ -118,7 +118,7 @@ uint64_t LdstUnit::const_latency(const Pending& p, uint64_t now) {
     l1c_->install(*victim, line_addr, now);
     victim->readable = 0xff;
   }
-  return hit + uint64_t(cfg_.l2_hit_latency);
+  return hit + p_.l2_hit_latency;
 }
 
 // Bypass, atomics, no L1D: one request per coalesced line straight below.
@@ -139,14 +139,14 @@ bool LdstUnit::direct_step(uint64_t now) {
 // widened to the configured fetch segment (the L1D's sector size plays no
 // part: a bypassing load on a non-sectored-L1 GPU still moves 32 B segments).
 uint8_t LdstUnit::direct_granules(const CoalescedRequest& r) const {
-  const uint32_t per_segment = uint32_t(std::max<int64_t>(kGranuleBytes, cfg_.coalescer_segment)) / kGranuleBytes;
-  const uint32_t granules = uint32_t(cfg_.l1d_line) / kGranuleBytes;
+  const uint32_t per_segment = std::max<uint32_t>(kGranuleBytes, p_.direct_segment_bytes) / kGranuleBytes;
+  const uint32_t granules = p_.coalescer.line_bytes / kGranuleBytes;
   const uint8_t seg_bits = uint8_t((1u << per_segment) - 1);
   uint8_t mask = 0;
   for (uint32_t g = 0; g < granules; g += per_segment)
     if (r.bytes.any_in(ByteMask::range(g * kGranuleBytes, per_segment * kGranuleBytes)))
       mask |= uint8_t(seg_bits << g);
-  return mask ? mask : granules_of_sectors(r.sector_mask, uint32_t(cfg_.l1d_sector));
+  return mask ? mask : granules_of_sectors(r.sector_mask, p_.coalescer.sector_bytes);
 }
 
 // Through L1D: the sectors of one line request per cycle.
@@ -157,7 +157,7 @@ bool LdstUnit::global_step(uint64_t now) {
   bool local = in.mem_space == isa::kMemLocal;
   cache::AccessType type = store ? (local ? cache::AccessType::LOCAL_W : cache::AccessType::GLOBAL_W)
                                  : (local ? cache::AccessType::LOCAL_R : cache::AccessType::GLOBAL_R);
-  uint32_t sector_bytes = uint32_t(cfg_.l1d_sector);
+  uint32_t sector_bytes = p_.coalescer.sector_bytes;
   for (uint32_t s = 0; s < 8; ++s) {
     uint8_t bit = uint8_t(1u << s);
     if (!(r.sector_mask & bit) || (done_sectors_ & bit)) continue;
@@ -178,10 +178,10 @@ bool LdstUnit::global_step(uint64_t now) {
     if (store) {
       ++counters_[cur_.stream].l1d_writes;
       if (!write_through_)  // write-back: the L1D takes the store
-        slots_.done(cur_slot_, 1, after(now + uint64_t(cfg_.l1d_hit_latency) - 1, now), *completions_);
+        slots_.done(cur_slot_, 1, after(now + p_.l1d_hit_latency - 1, now), *completions_);
     } else if (res.outcome == cache::Outcome::HIT) {
       ++counters_[cur_.stream].l1d_hits;
-      slots_.done(cur_slot_, 1, after(now + uint64_t(cfg_.l1d_hit_latency) - 1, now), *completions_);
+      slots_.done(cur_slot_, 1, after(now + p_.l1d_hit_latency - 1, now), *completions_);
     } else {
       ++counters_[cur_.stream].l1d_misses;
       if (res.outcome == cache::Outcome::MSHR_HIT || res.outcome == cache::Outcome::HIT_RESERVED)

@@ -11,24 +11,15 @@ namespace accelsim::ldst {
 
 using isa::InstRecord;
 
-LdstUnit::LdstUnit(const config::GpuConfig& cfg, uint16_t sm, MemPort* below,
+LdstUnit::LdstUnit(const LdstParams& params, uint16_t sm, MemPort* below,
                    CompletionQueue* completions)
-    : cfg_(cfg), sm_(sm), below_(below), completions_(completions) {
-  coalescer_.group_threads = uint32_t(cfg.coalescer_threads);
-  coalescer_.line_bytes = uint32_t(cfg.l1d_line);
-  coalescer_.sector_bytes = uint32_t(cfg.l1d_sector);
-  // A non-sectored L1D (sector = line) fetches whole lines whatever the
-  // configured segment: a fetch never covers less than one of its sectors.
-  coalescer_.segment_bytes = uint32_t(std::max(cfg.coalescer_segment, cfg.l1d_sector));
-  coalescer_.merge_groups = true;  // the L1D serves a whole line (its sectors) per access
-  queue_.resize(std::max<int64_t>(1, cfg.ldst_units_per_sm));
-  write_through_ = cfg.l1d_write_policy == "write_through";
-  if (!cfg.perfect_inst_const_cache) {
-    uint32_t ways = uint32_t(cfg.l1c_assoc), line = uint32_t(cfg.l1c_line);
-    uint32_t sets = std::max<uint32_t>(1, uint32_t(cfg.l1c_size / (int64_t(line) * ways)));
-    l1c_ = std::make_unique<cache::TagArray>(sets, ways, line, line, "lru", "linear");
-  }
-  set_l1d_size(cfg.l1d_size);
+    : p_(params), sm_(sm), below_(below), completions_(completions) {
+  queue_.resize(std::max<uint32_t>(1, p_.queue_depth));
+  write_through_ = p_.write_through;
+  if (!p_.perfect_const)
+    l1c_ = std::make_unique<cache::TagArray>(p_.l1c_sets, p_.l1c_assoc, p_.l1c_line, p_.l1c_line,
+                                             "lru", "linear");
+  set_l1d_size(p_.l1d.size_bytes);
 }
 
 void LdstUnit::set_l1d_size(int64_t bytes) {
@@ -41,8 +32,8 @@ void LdstUnit::set_l1d_size(int64_t bytes) {
   }
   l1d_bytes_ = bytes;
   l1d_.reset();
-  if (bytes >= cfg_.l1d_line)
-    l1d_ = std::make_unique<cache::Cache>(cache::l1d_params(cfg_, bytes, stat_.slots));
+  if (bytes >= int64_t(p_.l1d.line_bytes))
+    l1d_ = std::make_unique<cache::Cache>(p_.l1d_at(bytes, stat_.slots));
   attach_l1d_counters();
 }
 
@@ -79,7 +70,7 @@ void LdstUnit::issue(const InstRecord& inst, const uint64_t* addrs, uint16_t war
 uint64_t LdstUnit::after(uint64_t ready, uint64_t now) { return std::max(ready, now + 1); }
 
 bool LdstUnit::is_direct(const InstRecord& in) const {
-  return !l1d_ || !cfg_.l1d_enabled || (in.flags & (isa::kFlagBypassL1 | isa::kFlagAtomic));
+  return !l1d_ || !p_.l1d_enabled || (in.flags & (isa::kFlagBypassL1 | isa::kFlagAtomic));
 }
 
 // ---- stage: responses from below -------------------------------------------------

@@ -10,8 +10,8 @@
 
 #include "cache/cache.h"
 #include "cache/tag_array.h"
-#include "config/gpu_config.h"
 #include "ldst/coalescer.h"
+#include "ldst/ldst_params.h"
 #include "ldst/mem_op_slots.h"
 #include "base/mem_port.h"
 #include "base/completion.h"
@@ -23,8 +23,7 @@ namespace accelsim::ldst {
 
 class LdstUnit {
  public:
-  LdstUnit(const config::GpuConfig& cfg, uint16_t sm, MemPort* below,
-           CompletionQueue* completions);
+  LdstUnit(const LdstParams& params, uint16_t sm, MemPort* below, CompletionQueue* completions);
   // Counts per stream slot into these (SM events, L1D, L1C); see Sm::count_into.
   void count_into(const stats::SmStatSlots& slots);
 
@@ -72,7 +71,7 @@ class LdstUnit {
   static uint64_t after(uint64_t ready, uint64_t now);
   bool is_direct(const isa::InstRecord& in) const;
 
-  const config::GpuConfig& cfg_;
+  const LdstParams p_;
   uint16_t sm_;
   MemPort* below_;
   CompletionQueue* completions_;
@@ -80,7 +79,6 @@ class LdstUnit {
   stats::SmStatSlots stat_;
   void attach_l1d_counters();
   void count_l1c(uint8_t stream, bool hit);
-  CoalescerParams coalescer_;
   std::unique_ptr<cache::Cache> l1d_;
   std::unique_ptr<cache::TagArray> l1c_;  // null = perfect constant cache
   int64_t l1d_bytes_ = 0;

@@ -8,7 +8,6 @@
 #include "base/sector_granules.h"
 #include "cache/cache.h"
 #include "icnt/crossbar_config.h"
-#include "sim/clock_domains.h"
 
 namespace accelsim::mem {
 namespace {
@@ -100,6 +99,15 @@ void DetailedMemory::wake_partition(uint32_t p, uint64_t t) {
   wake(kDram, t);
 }
 
+uint64_t DetailedMemory::admission_cost(const MemRequest& req) const {
+  if (req.sector_mask == 0) return 0;  // answered at once, never refused
+  InFlight r;
+  r.sector_mask = req.sector_mask;
+  r.kind = req.kind;
+  r.bytes = req.bytes;
+  return icnt_.request().config().flits_for(request_bytes(r));
+}
+
 bool DetailedMemory::send(const MemRequest& req, uint64_t now) {
   if (pool_.full()) {
     count_stall(req.stream, stats::IcntDir::REQUEST);
@@ -163,13 +171,13 @@ uint64_t DetailedMemory::next_tick(uint64_t core_cycle) const {
 }
 
 std::vector<MemPort::ClockedPart> DetailedMemory::clocked_parts() {
-  return {ClockedPart{sim::ClockDomains::kCore, this}};
+  return {ClockedPart{ClockDomain::core, this}};
 }
 
 // ---- interconnect cycle: move flits, deliver packets at both ends ------------
 
 template <class Take>
-void DetailedMemory::deliver(icnt::Crossbar<IcntPacket>& net, ActiveSet& active, int64_t cycle, Take take) {
+void DetailedMemory::deliver(icnt::Crossbar<IcntPacket>& net, ActiveSet& active, Cycle cycle, Take take) {
   icnt::Crossbar<IcntPacket>::Packet pkt;
   for (size_t i = 0; i < active.list.size();) {
     const uint32_t d = active.list[i];
@@ -187,7 +195,7 @@ void DetailedMemory::deliver(icnt::Crossbar<IcntPacket>& net, ActiveSet& active,
 }
 
 void DetailedMemory::run_icnt(uint64_t cycle, uint64_t t) {
-  const int64_t c = int64_t(cycle);
+  const Cycle c = cycle;
   icnt_.tick(c);
   using Packet = icnt::Crossbar<IcntPacket>::Packet;
   const uint64_t ready = t + rop_ps_;
@@ -205,8 +213,8 @@ void DetailedMemory::run_icnt(uint64_t cycle, uint64_t t) {
     pool_.release(p.payload.id);
     return true;
   });
-  const int64_t ev = icnt_.next_event_cycle();
-  if (ev != icnt::kIcntNever) wake(kIcnt, uint64_t(std::max<int64_t>(c + 1, ev)) * period_[kIcnt]);
+  const Cycle ev = icnt_.next_event_cycle();
+  if (ev != icnt::kIcntNever) wake(kIcnt, std::max(c + 1, ev) * period_[kIcnt]);
 }
 
 // ---- L2 cycle: copy engine, slices, replies out, misses towards DRAM ---------
@@ -293,7 +301,7 @@ void DetailedMemory::run_dram(uint64_t cycle, uint64_t t) {
       continue;
     }
     MemoryPartition& mp = parts_[p];
-    if (mp.tick(int64_t(cycle), t, slices_))
+    if (mp.tick(cycle, t, slices_))
       for (uint32_t i = 0; i < mp.slice_count(); ++i) wake_slice(mp.first_slice() + i, t);
     part_wake_[p] = mp.next_event_ps(t, P);
     next = std::min(next, part_wake_[p]);
@@ -387,6 +395,9 @@ std::string DetailedMemory::describe() const {
   for (const MemoryPartition& p : parts_) busy_parts += !p.idle();
   s += ", " + std::to_string(busy_slices) + " L2 slices and " + std::to_string(busy_parts) +
        " DRAM channels with work";
+  if (!icnt_.idle()) s += "\n  " + icnt_.describe();  // the parts' own descriptions
+  for (const MemoryPartition& p : parts_)
+    if (!p.channel().idle()) s += "\n  " + p.channel().describe();
   return s;
 }
 

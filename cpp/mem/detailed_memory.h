@@ -55,6 +55,13 @@ class DetailedMemory : public MemPort, public Clocked {
   void connect(uint16_t sm, ResponseQueue* responses) override;
   bool send(const MemRequest& req, uint64_t now) override;
   uint64_t outstanding() const override { return pool_.in_use(); }
+  // Acceptance depends on the pool (shared: exact while it cannot fill this
+  // cycle) and on the SM's own request-network input buffer (in flits).
+  uint64_t admission_room(uint16_t sm) const override { return icnt_.request().free_flits(sm); }
+  uint64_t admission_cost(const MemRequest& req) const override;
+  bool admission_exact(uint64_t requests) const override {
+    return pool_.capacity() - pool_.in_use() >= requests;
+  }
   std::vector<ClockedPart> clocked_parts() override;
 
   // Clocked, on core cycles.
@@ -131,7 +138,7 @@ class DetailedMemory : public MemPort, public Clocked {
   // Pops every deliverable packet of `net` for the active destinations;
   // `take(dst, packet)` returns false when that destination cannot take more.
   template <class Take>
-  void deliver(icnt::Crossbar<IcntPacket>& net, ActiveSet& active, int64_t cycle, Take take);
+  void deliver(icnt::Crossbar<IcntPacket>& net, ActiveSet& active, Cycle cycle, Take take);
   void wake_partition(uint32_t p, uint64_t t);
 
   const config::GpuConfig& cfg_;

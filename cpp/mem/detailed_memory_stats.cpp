@@ -11,13 +11,14 @@
 //                           retry next core cycle, a reply a slice retries
 //                           next L2 cycle.
 #include "mem/detailed_memory.h"
+#include "mem/memory_families.h"
 #include "stats/mem_stat_slots.h"
 
 namespace accelsim::mem {
 
 void DetailedMemory::register_stats(stats::CounterRegistry& reg) {
   const uint32_t slots = uint32_t(reg.stream_slots());
-  stats::add_memory_families(reg, uint32_t(slices_.size()), uint32_t(parts_.size()));
+  add_memory_families(reg, uint32_t(slices_.size()), uint32_t(parts_.size()));
   stats::CounterFamily& atomics =
       reg.add("l2.atomics", "l2", "sector", "Atomic operations executed at L2",
               {stats::instance_dim("slice", slices_.size()), stats::stream_dim(slots)});

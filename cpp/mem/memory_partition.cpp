@@ -53,7 +53,7 @@ bool MemoryPartition::admit(const Bound& b) {
   return true;
 }
 
-bool MemoryPartition::tick(int64_t now, uint64_t t_ps, std::span<L2Slice> slices) {
+bool MemoryPartition::tick(Cycle now, uint64_t t_ps, std::span<L2Slice> slices) {
   while (pipe_.front_ready(t_ps) && admit(pipe_.front())) pipe_.pop();
   channel_.tick(now);
   bool filled = false;
@@ -67,7 +67,7 @@ bool MemoryPartition::tick(int64_t now, uint64_t t_ps, std::span<L2Slice> slices
       break;
     }
     dram::DramCompletion c;
-    if (!channel_.pop_completed(now, c)) break;
+    if (!channel_.pop_completed(int64_t(now), c)) break;
     if (c.is_write) continue;
     const Read rd = reads_[c.tag];
     free_reads_.push_back(c.tag);

@@ -36,7 +36,7 @@ class MemoryPartition {
   // One DRAM cycle at time t_ps: admit requests whose pipe delay is over,
   // run the channel, hand finished reads to the slices (`slices` is the
   // whole flat array). Returns true if a fill was handed to a slice.
-  bool tick(int64_t now, uint64_t t_ps, std::span<L2Slice> slices);
+  bool tick(Cycle now, uint64_t t_ps, std::span<L2Slice> slices);
 
   // Earliest time (ps) the partition has work after a DRAM cycle at t_ps.
   uint64_t next_event_ps(uint64_t t_ps, uint64_t period_ps) const;

@@ -6,6 +6,7 @@
 #include "base/sector_granules.h"
 #include "cache/cache_types.h"
 #include "mem/simple_memory.h"
+#include "mem/memory_families.h"
 #include "stats/mem_stat_slots.h"
 
 namespace accelsim::mem {
@@ -27,7 +28,7 @@ cache::AccessType access_type(uint8_t kind) {
 }  // namespace
 
 void SimpleMemory::register_stats(stats::CounterRegistry& reg) {
-  stats::add_memory_families(reg, 1, 1);
+  add_memory_families(reg, 1, 1);
   l2_ = reg.find("l2.accesses")->data();
   dram_ = reg.find("dram.ops")->data();
   flits_ = reg.find("icnt.flits")->data();

@@ -15,7 +15,9 @@ namespace accelsim::sim {
 
 class ClockDomains {
  public:
+  // Same order as accelsim::ClockDomain (what components name when attaching).
   enum Id : uint8_t { kCore, kIcnt, kL2, kDram, kCount };
+  static_assert(kCount == uint8_t(ClockDomain::count) && kL2 == uint8_t(ClockDomain::l2));
   explicit ClockDomains(const config::GpuConfig& cfg);
 
   uint64_t period_ps(Id d) const { return period_[d]; }

@@ -19,6 +19,7 @@ Gpu::Gpu(const config::GpuConfig& cfg, std::unique_ptr<MemPort> below,
       stats_(stats ? std::move(stats) : std::make_shared<stats::RunStats>(1)),
       dispatcher_(size_t(cfg.sm_count), cfg.concurrent_kernels_per_sm) {
   config::validate(cfg_);
+  sm_params_ = sm::sm_params(cfg_);
   if (!below_) {
     if (cfg_.memory_model == "detailed") {
       auto detailed = std::make_unique<mem::DetailedMemory>(cfg_, uint32_t(cfg_.sm_count));
@@ -33,10 +34,14 @@ Gpu::Gpu(const config::GpuConfig& cfg, std::unique_ptr<MemPort> below,
                                             "'; known: simple, detailed");
     }
   }
-  for (int64_t i = 0; i < cfg_.sm_count; ++i)
-    sms_.push_back(std::make_unique<sm::Sm>(cfg_, uint16_t(i), unit_kinds_, below_.get()));
+  if (unsigned threads = resolve_threads(cfg_.threads, cfg_.sm_count); threads > 1)
+    parallel_ = std::make_unique<ParallelSms>(threads, below_.get());
+  for (int64_t i = 0; i < cfg_.sm_count; ++i) {
+    MemPort* port = parallel_ ? parallel_->port_for(uint16_t(i)) : below_.get();
+    sms_.push_back(std::make_unique<sm::Sm>(sm_params_, uint16_t(i), port));
+  }
   for (const auto& part : below_->clocked_parts())
-    clocks_.attach(ClockDomains::Id(part.domain), part.component);
+    clocks_.attach(ClockDomains::Id(uint8_t(part.domain)), part.component);
   wire_stats();
 }
 
@@ -87,7 +92,15 @@ void Gpu::launch(KernelSource& src, stats::KernelRecord& rec, uint32_t slot, siz
   const trace::KernelInfo& info = src.info();
   Occupancy occ = compute_occupancy(cfg_, info);
   uint64_t start = now_ + uint64_t(cfg_.kernel_launch_latency);
-  CtaDispatcher::Kernel& k = dispatcher_.launch(src, occ, unit_kinds_, start, uint8_t(slot));
+  // With threads to spare, the kernel's blocks are decoded ahead on a thread
+  // of their own (same blocks, same order: the result cannot change).
+  std::shared_ptr<ReadAheadSource> ahead;
+  size_t reading = size_t(std::count_if(active_.begin(), active_.end(),
+                                        [](const Active& a) { return a.read_ahead != nullptr; }));
+  if (parallel_ && reading + 1 < parallel_->threads())
+    ahead = std::make_shared<ReadAheadSource>(src, std::min<size_t>(256, 2 * sms_.size()));
+  KernelSource& source = ahead ? static_cast<KernelSource&>(*ahead) : src;
+  CtaDispatcher::Kernel& k = dispatcher_.launch(source, occ, unit_kinds_, start, uint8_t(slot));
   rec.id = info.id;
   rec.name = info.name;
   rec.stream = info.stream;
@@ -102,10 +115,11 @@ void Gpu::launch(KernelSource& src, stats::KernelRecord& rec, uint32_t slot, siz
   int64_t l1 = cfg_.adaptive_l1_shmem ? cfg_.unified_l1_shmem_size - int64_t(occ.shmem_carveout)
                                       : cfg_.l1d_size;
   rec.l1d_size = uint64_t(std::max<int64_t>(0, l1));
-  active_.push_back(Active{&k, &rec, row, stats_->kernels->begin(slot)});
+  active_.push_back(Active{&k, &rec, row, stats_->kernels->begin(slot), std::move(ahead)});
 }
 
 bool Gpu::tick_sms(uint64_t& progress_at) {
+  if (parallel_) return parallel_->tick(sms_, now_, progress_at);  // same results, N threads
   bool retired = false;
   for (auto& s : sms_) {
     if (s->wake_cycle() > now_) continue;
@@ -201,18 +215,22 @@ bool Gpu::run_kernel(KernelSource& src, stats::KernelRecord& rec, uint64_t cycle
   }
 }
 
-void Gpu::report_deadlock(uint64_t last_progress) const {
+std::string Gpu::describe() const {
   std::string names;
   for (const Active& a : active_) names += (names.empty() ? "'" : ", '") + a.rec->name + "'";
-  std::string msg = "deadlock: no progress for " + std::to_string(cfg_.deadlock_cycles) +
-                    " cycles (last progress at cycle " + std::to_string(last_progress) +
-                    ") while kernel(s) " + names + " have work outstanding";
+  std::string s = "gpu: cycle " + std::to_string(now_) + ", kernel(s) " +
+                  (names.empty() ? std::string("none") : names) + " in flight";
   for (const auto& k : dispatcher_.kernels())
-    if (k->have_next) msg += "; CTAs still waiting to launch";
-  for (const auto& s : sms_)
-    if (s->has_ctas()) msg += "\n  gpu." + s->describe_wait(last_progress + cfg_.deadlock_cycles);
-  msg += clocks_.describe_busy();
-  throw DeadlockError(msg);
+    if (k->have_next) s += "; CTAs still waiting to launch";
+  for (const auto& sm : sms_)
+    if (sm->has_ctas() || sm->wake_cycle() != Clocked::kNever) s += "\n  gpu." + sm->describe();
+  return s + clocks_.describe_busy();
+}
+
+void Gpu::report_deadlock(uint64_t last_progress) const {
+  throw DeadlockError("deadlock: no progress for " + std::to_string(cfg_.deadlock_cycles) +
+                      " cycles (last progress at cycle " + std::to_string(last_progress) +
+                      ") while work is outstanding\n" + describe());
 }
 
 // Livelock: the clock runs (something retries every cycle, so the deadlock

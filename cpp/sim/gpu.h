@@ -17,6 +17,8 @@
 #include "sim/cta_dispatcher.h"
 #include "sim/kernel_source.h"
 #include "sim/occupancy.h"
+#include "sim/parallel_sms.h"
+#include "sim/read_ahead_source.h"
 #include "sim/run_control.h"
 #include "sm/sm.h"
 #include "stats/kernel_record.h"
@@ -72,6 +74,12 @@ class Gpu {
   // The detailed memory model, or null when another model is in use.
   const mem::DetailedMemory* detailed_memory() const { return detailed_; }
   size_t num_sms() const { return sms_.size(); }
+  // Threads ticking the SMs (config `threads`, resolved); 1 = sequential.
+  unsigned threads() const { return parallel_ ? parallel_->threads() : 1; }
+  // What the GPU waits on, composed from its clocked parts' describe(): the
+  // kernels in flight, every SM with work, every memory-side component that
+  // still wants a tick (deadlock and livelock reports).
+  std::string describe() const;
   const std::shared_ptr<stats::RunStats>& stats() const { return stats_; }
 
  private:
@@ -80,6 +88,7 @@ class Gpu {
     stats::KernelRecord* rec;
     size_t row;
     stats::KernelCounters::Mark mark;
+    std::shared_ptr<ReadAheadSource> read_ahead;  // decodes its blocks ahead (threads > 1)
   };
   void wire_stats();
   bool tick_sms(uint64_t& progress_at);
@@ -95,9 +104,11 @@ class Gpu {
   config::GpuConfig cfg_;
   ClockDomains clocks_;
   std::vector<sm::UnitKind> unit_kinds_;
+  sm::SmParams sm_params_;  // every SM's, from cfg_ (after validation)
   std::unique_ptr<MemPort> below_;
   mem::SimpleMemory* simple_ = nullptr;  // below_ when it is the simple model
   mem::DetailedMemory* detailed_ = nullptr;  // below_ when it is the detailed model
+  std::unique_ptr<ParallelSms> parallel_;  // null: SMs tick in sequence (threads 1)
   std::vector<std::unique_ptr<sm::Sm>> sms_;
   std::shared_ptr<stats::RunStats> stats_;
   CtaDispatcher dispatcher_;

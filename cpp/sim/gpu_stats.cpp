@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <span>
 
+#include "cache/cache_stat_dims.h"
 #include "cache/cache_types.h"
 #include "stats/mem_stat_slots.h"
 
@@ -26,12 +27,12 @@ void add_cache_families(stats::CounterRegistry& reg, const char* cache, size_t s
   const std::string c = cache;
   const size_t slots = reg.stream_slots();
   reg.add(c + ".accesses", c, "sector", c + " accesses by access type and outcome",
-          {stats::instance_dim("sm", sms), stats::stream_dim(slots), stats::access_type_dim(),
-           stats::outcome_dim()});
+          {stats::instance_dim("sm", sms), stats::stream_dim(slots), cache::access_type_dim(),
+           cache::outcome_dim()});
   if (fails)
     reg.add(c + ".fails", c, "sector", c + " reservation fails by reason",
-            {stats::instance_dim("sm", sms), stats::stream_dim(slots), stats::access_type_dim(),
-             stats::fail_reason_dim()});
+            {stats::instance_dim("sm", sms), stats::stream_dim(slots), cache::access_type_dim(),
+             cache::fail_reason_dim()});
 }
 
 }  // namespace

@@ -6,15 +6,11 @@
 
 namespace accelsim::sm {
 
-FetchUnit::FetchUnit(const config::GpuConfig& cfg)
-    : width_(uint32_t(cfg.inst_fetch_width)),
-      ibuffer_entries_(uint32_t(cfg.ibuffer_entries)),
-      miss_latency_(uint64_t(cfg.l1i_miss_latency)) {
-  if (!cfg.perfect_inst_const_cache) {
-    uint32_t ways = uint32_t(cfg.l1i_assoc), line = uint32_t(cfg.l1i_line);
-    uint32_t sets = std::max<uint32_t>(1, uint32_t(cfg.l1i_size / (int64_t(line) * ways)));
-    icache_ = std::make_unique<cache::TagArray>(sets, ways, line, line, "lru", "linear");
-  }
+FetchUnit::FetchUnit(const FetchParams& p)
+    : width_(p.width), ibuffer_entries_(p.ibuffer_entries), miss_latency_(p.miss_latency) {
+  if (!p.perfect_icache)
+    icache_ = std::make_unique<cache::TagArray>(p.l1i_sets, p.l1i_assoc, p.l1i_line, p.l1i_line,
+                                                "lru", "linear");
 }
 
 void FetchUnit::invalidate() {

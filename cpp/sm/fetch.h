@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cache/tag_array.h"
-#include "config/gpu_config.h"
+#include "sm/sm_params.h"
 #include "sm/warp.h"
 #include "stats/sm_counters.h"
 
@@ -15,7 +15,7 @@ namespace accelsim::sm {
 
 class FetchUnit {
  public:
-  explicit FetchUnit(const config::GpuConfig& cfg);
+  explicit FetchUnit(const FetchParams& p);
   // Room for every warp slot's request (a reused slot may briefly hold two).
   void resize(size_t warps) { ring_.assign(2 * warps, 0); }
   // Warp `slot` ran out of decoded instructions (once per refill).

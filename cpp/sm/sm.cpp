@@ -5,29 +5,28 @@
 
 namespace accelsim::sm {
 
-Sm::Sm(const config::GpuConfig& cfg, uint16_t id, const std::vector<UnitKind>& kinds,
-       MemPort* below)
-    : cfg_(cfg),
+Sm::Sm(const SmParams& params, uint16_t id, MemPort* below)
+    : p_(params),
       id_(id),
-      max_warps_(uint32_t(cfg.max_threads_per_sm / cfg.warp_size)),
-      issue_width_(uint32_t(cfg.issue_width)),
-      fetch_(cfg),
-      ldst_(cfg, id, below, &completions_) {
+      max_warps_(p_.max_threads / std::max<uint32_t>(1, p_.warp_size)),
+      issue_width_(p_.issue_width),
+      fetch_(p_.fetch),
+      ldst_(p_.ldst, id, below, &completions_) {
   count_into_own_storage();
   warps_.resize(max_warps_);
-  ctas_.resize(size_t(cfg.max_ctas_per_sm));
-  uint32_t schedulers = uint32_t(cfg.schedulers_per_sm);
-  uint32_t sets = cfg.sub_core_model ? schedulers : 1;
+  ctas_.resize(p_.max_ctas);
+  uint32_t schedulers = p_.schedulers;
+  uint32_t sets = p_.sub_core_model ? schedulers : 1;
   unit_sets_.resize(sets);
-  for (auto& s : unit_sets_) s.build(kinds, sets);
-  SchedulerParams sp{uint32_t(cfg.two_level_active_warps)};
+  for (auto& s : unit_sets_) s.build(p_.units, sets);
+  SchedulerParams sp{p_.two_level_active_warps};
   for (uint32_t i = 0; i < schedulers; ++i)
-    subcores_.push_back(SubCore{make_scheduler(cfg.scheduler, sp), &unit_sets_[i % sets]});
+    subcores_.push_back(SubCore{make_scheduler(p_.scheduler, sp), &unit_sets_[i % sets]});
   fetch_.resize(max_warps_);
   below->connect(id, ldst_.responses());
 }
 
-void Sm::tick(uint64_t now) {
+void Sm::tick(Cycle now) {
   now_ = now;
   progress_ = false;
   ++counters_[tick_slot_].ticks;
@@ -63,14 +62,14 @@ void Sm::account(uint64_t now) {
 
 void Sm::configure_kernel(uint32_t shmem_carveout_bytes) {
   shmem_capacity_ = shmem_carveout_bytes;
-  int64_t l1 = cfg_.adaptive_l1_shmem ? cfg_.unified_l1_shmem_size - int64_t(shmem_carveout_bytes)
-                                      : cfg_.l1d_size;
+  int64_t l1 = p_.adaptive_l1_shmem ? p_.unified_l1_shmem_size - int64_t(shmem_carveout_bytes)
+                                     : p_.l1d_size;
   ldst_.set_l1d_size(std::max<int64_t>(0, l1));
   fetch_.invalidate();
   for (auto& s : unit_sets_) s.reset();
 }
 
-std::string Sm::describe_wait(uint64_t now) const {
+std::string Sm::describe() const {
   std::string s = "sm[" + std::to_string(id_) + "]: " + std::to_string(resident_ctas_) +
                   " CTAs, " + std::to_string(used_warps_) + " warps";
   uint32_t barrier = 0, scoreboard = 0, pending = 0;
@@ -84,7 +83,7 @@ std::string Sm::describe_wait(uint64_t now) const {
        " waiting on registers, " + std::to_string(pending) + " draining)";
   s += "; " + std::to_string(completions_.size()) + " results in flight";
   if (!completions_.empty()) s += " (next at cycle " + std::to_string(completions_.next_ready()) + ")";
-  s += "\n  " + ldst_.describe() + "; now " + std::to_string(now);
+  s += "\n  " + ldst_.describe() + "; last ticked at cycle " + std::to_string(now_);
   return s;
 }
 

@@ -1,7 +1,7 @@
 // One streaming multiprocessor: resident CTAs and warps, fetch/decode, the
 // schedulers with their execution units (sub-cores), and the LD/ST unit.
-// tick() is the pipeline recipe; wake_cycle() says when ticking is next
-// needed, so an SM waiting on memory costs nothing per cycle.
+// A Clocked component: tick() is the pipeline recipe; next_tick() says when
+// ticking is next needed, so an SM waiting on memory costs nothing per cycle.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -9,13 +9,14 @@
 #include <string>
 #include <vector>
 
-#include "config/gpu_config.h"
 #include "ldst/ldst_unit.h"
+#include "base/clocked.h"
 #include "base/completion.h"
 #include "sm/cta_shape.h"
 #include "sm/exec/unit_set.h"
 #include "sm/fetch.h"
 #include "sm/sched/warp_scheduler.h"
+#include "sm/sm_params.h"
 #include "sm/warp.h"
 #include "stats/sm_counters.h"
 #include "stats/sm_stat_slots.h"
@@ -23,12 +24,12 @@
 
 namespace accelsim::sm {
 
-class Sm {
+class Sm final : public Clocked {
  public:
-  static constexpr uint64_t kNever = UINT64_MAX;
 
-  Sm(const config::GpuConfig& cfg, uint16_t id, const std::vector<UnitKind>& kinds,
-     MemPort* below);
+  // Built from its own parameters (sm_params(cfg) for a GPU's); responses
+  // come back from `below`, which must outlive it.
+  Sm(const SmParams& params, uint16_t id, MemPort* below);
 
   uint16_t id() const { return id_; }
   // Kernel boundary: sets the L1D / shared split (bytes of shared memory).
@@ -40,10 +41,18 @@ class Sm {
   // At most one CTA launch per SM per cycle.
   bool launched_this_cycle(uint64_t now) const { return last_launch_ == now && launched_any_; }
 
-  void tick(uint64_t now);
+  // Clocked, on core cycles.
+  void tick(Cycle now) override;
+  Cycle next_tick(Cycle now) const override {
+    Cycle w = wake_cycle();
+    return w == kNever ? kNever : std::max(w, now);
+  }
+  // What the SM waits on: CTAs, warps by reason, results and memory in flight.
+  std::string describe() const override;
   // When ticking is next needed: its own estimate, or earlier when the level
-  // below delivered a response since (asynchronous memory models).
-  uint64_t wake_cycle() const { return std::min(wake_, ldst_.next_response()); }
+  // below delivered a response since (asynchronous memory models); may be in
+  // the past (next_tick() clamps it).
+  Cycle wake_cycle() const { return std::min(wake_, ldst_.next_response()); }
   bool has_ctas() const { return resident_ctas_ > 0; }
   // CTAs retired since the last call (for the CTA dispatcher).
   uint32_t take_retired() { uint32_t r = retired_; retired_ = 0; return r; }
@@ -64,8 +73,6 @@ class Sm {
     uint32_t pc;
   };
   void set_issue_log(std::vector<IssueEvent>* log) { issue_log_ = log; }
-  // What the SM waits on, for the deadlock report.
-  std::string describe_wait(uint64_t now) const;
 
  private:
   struct Cta {
@@ -102,7 +109,7 @@ class Sm {
   int free_cta_slot() const;
   int free_warp_slot(int from) const;
 
-  const config::GpuConfig& cfg_;
+  const SmParams p_;
   uint16_t id_;
   uint32_t max_warps_, issue_width_;
   std::vector<Warp> warps_;

@@ -1,5 +1,6 @@
 // CTA residency: occupancy checks, launch onto free warp slots, retirement.
 #include <algorithm>
+#include <atomic>
 
 #include "sm/sm.h"
 
@@ -19,9 +20,9 @@ int Sm::free_warp_slot(int from) const {
 
 bool Sm::can_launch(const CtaShape& shape) const {
   return resident_ctas_ < std::min<uint32_t>(shape.max_ctas_per_sm, uint32_t(ctas_.size())) &&
-         used_threads_ + shape.threads <= uint32_t(cfg_.max_threads_per_sm) &&
+         used_threads_ + shape.threads <= p_.max_threads &&
          used_warps_ + shape.warps <= max_warps_ &&
-         used_regs_ + shape.registers <= uint32_t(cfg_.registers_per_sm) &&
+         used_regs_ + shape.registers <= p_.registers &&
          used_shmem_ + shape.shmem_bytes <= shmem_capacity_;
 }
 
@@ -46,7 +47,7 @@ void Sm::launch(const CtaShape& shape, trace::ThreadBlockTrace& tb, uint64_t now
     warp.insts = c.trace.insts.data() + c.trace.warp_begin[w];
     warp.count = c.trace.warp_begin[w + 1] - c.trace.warp_begin[w];
     warp.age = next_age_++;
-    warp.decode_ready = now + uint64_t(cfg_.cta_launch_latency);  // CTA setup
+    warp.decode_ready = now + p_.cta_launch_latency;  // CTA setup
     warp.cta_slot = uint16_t(cslot);
     warp.warp_in_cta = uint16_t(w);
     warp.scheduler = uint8_t(slot % subcores_.size());
@@ -87,7 +88,9 @@ void Sm::retire_cta(uint16_t cslot) {
   used_warps_ -= c.shape.warps;
   used_regs_ -= c.shape.registers;
   used_shmem_ -= c.shape.shmem_bytes;
-  if (c.shape.resident) --*c.shape.resident;
+  // The kernel's count is shared by every SM, which may retire in parallel.
+  if (c.shape.resident)
+    std::atomic_ref<uint32_t>(*c.shape.resident).fetch_sub(1, std::memory_order_relaxed);
   slot_warps_[c.shape.stream] -= c.shape.warps;
   --slot_ctas_[c.shape.stream];
   ++retired_;

@@ -62,7 +62,7 @@ bool Sm::issue_from(Warp& w, SubCore& sc, uint64_t now) {
   uint32_t issued = 0;
   while (issued < issue_width_ && head_ready(w, now)) {
     int unit = w.head().unit;
-    if (issued > 0 && cfg_.dual_issue_diff_units && unit == first_unit) break;
+    if (issued > 0 && p_.dual_issue_diff_units && unit == first_unit) break;
     if (!issue_one(w, slot, sc, now)) break;
     first_unit = unit;
     ++issued;

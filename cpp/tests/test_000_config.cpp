@@ -1,3 +1,4 @@
+// 00x: the declared parameters, validation and cross-field rules.
 #include "base/error.h"
 #include "config/gpu_config.h"
 #include "tests/harness.h"

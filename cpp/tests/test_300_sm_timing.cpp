@@ -1,4 +1,4 @@
-// 25x: SM pipeline timing properties.
+// 35x: SM pipeline timing properties.
 #include "base/error.h"
 #include "tests/harness.h"
 #include "tests/test_sm_util.h"

@@ -1,4 +1,4 @@
-// 30x: LD/ST unit timing properties.
+// 40x: LD/ST unit timing properties.
 #include "tests/harness.h"
 #include "tests/test_sm_util.h"
 

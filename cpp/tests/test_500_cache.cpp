@@ -1,4 +1,4 @@
-// 40x-41x: sectored cache behaviour (hits, misses, MSHR merging, fails).
+// 50x-51x: sectored cache behaviour (hits, misses, MSHR merging, fails).
 #include <bit>
 #include <random>
 #include <vector>

@@ -1,4 +1,4 @@
-// 46x: building blocks (timed queue, bandwidth limiter, set index functions,
+// 56x: building blocks (timed queue, bandwidth limiter, set index functions,
 // MSHR index, standard cache parameters from the GPU config).
 #include <map>
 #include <random>

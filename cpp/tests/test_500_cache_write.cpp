@@ -1,4 +1,4 @@
-// 42x: cache write policies (write-back, write-through, allocation, validate).
+// 52x: cache write policies (write-back, write-through, allocation, validate).
 #include "cache/cache.h"
 #include "tests/harness.h"
 

@@ -1,4 +1,4 @@
-// 517-519: randomized streams checked against an independent replay of the
+// 617-619: randomized streams checked against an independent replay of the
 // command log (every timing rule re-derived from the issued commands), and
 // the per-bank queue bookkeeping against brute force.
 #include <map>

@@ -1,4 +1,4 @@
-// 54x: DRAM timing presets as data files.
+// 64x: DRAM timing presets as data files.
 #include <string>
 
 #include "base/error.h"

@@ -1,4 +1,4 @@
-// 52x: DRAM schedulers, queues, command buses, back-pressure, event skipping.
+// 62x: DRAM schedulers, queues, command buses, back-pressure, event skipping.
 #include <string>
 
 #include "base/error.h"

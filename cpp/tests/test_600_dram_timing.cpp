@@ -1,4 +1,4 @@
-// 50x-51x: one test per DRAM timing rule, on a channel whose timing values
+// 60x-61x: one test per DRAM timing rule, on a channel whose timing values
 // are all distinct (see dram_test_util.h).
 #include "dram/dram_channel.h"
 #include "tests/dram_test_util.h"

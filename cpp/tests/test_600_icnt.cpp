@@ -1,4 +1,4 @@
-// 56x: crossbar interconnect.
+// 66x: crossbar interconnect.
 #include <vector>
 
 #include "base/error.h"

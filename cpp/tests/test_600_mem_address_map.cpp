@@ -1,4 +1,4 @@
-// 53x: address mapping (partition hashing, L2 slices, DRAM fields).
+// 63x: address mapping (partition hashing, L2 slices, DRAM fields).
 #include <algorithm>
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-// 58x: the detailed memory system (crossbar, L2 slices, DRAM channels, copy
+// 68x: the detailed memory system (crossbar, L2 slices, DRAM channels, copy
 // engine) under the timing core.
 #include <algorithm>
 #include <cstdio>

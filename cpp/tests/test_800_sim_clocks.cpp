@@ -1,4 +1,4 @@
-// 36x: clock domains and components ticked on them.
+// 86x: clock domains and components ticked on them.
 #include <deque>
 
 #include "sim/clock_domains.h"
@@ -67,7 +67,7 @@ class L2DelayLine : public MemPort, public Clocked {
     return true;
   }
   uint64_t outstanding() const override { return inbox_.size() + pending_.size(); }
-  std::vector<ClockedPart> clocked_parts() override { return {{sim::ClockDomains::kL2, this}}; }
+  std::vector<ClockedPart> clocked_parts() override { return {{ClockDomain::l2, this}}; }
   void tick(uint64_t c) override {
     for (const auto& r : inbox_) pending_.push_back({c + delay_, r});
     inbox_.clear();

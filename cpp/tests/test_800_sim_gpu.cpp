@@ -1,4 +1,4 @@
-// 35x: GPU level: occupancy, CTA dispatch, kernels in order, watchdog.
+// 85x: GPU level: occupancy, CTA dispatch, kernels in order, watchdog.
 #include <string>
 
 #include "base/error.h"

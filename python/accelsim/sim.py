@@ -147,10 +147,12 @@ class Simulator:
         self._values, self.config_name = _core_dict(config)
         self.config = config
         isa = Path(isa_dir) if isa_dir is not None else data_dir() / "isa"
-        self._core = _core.Simulator(self._values, str(isa))
+        self._isa = str(isa)
+        self._core = _core.Simulator(self._values, self._isa)
 
     def run(self, workload, max_cycles: int | None = None, on_kernel=None,
-            kernels=None, on_progress=None, progress: bool | None = None) -> SimResult:
+            kernels=None, on_progress=None, progress: bool | None = None,
+            threads: int | None = None) -> SimResult:
         """Simulate ``workload`` (a kernelslist.g, a folder holding one, a kernel
         trace, or an object with a ``path``) to completion, or until the core
         clock reaches ``max_cycles`` (then ``completed`` is False). The budget
@@ -173,13 +175,18 @@ class Simulator:
         the result has ``interrupted`` True). ``progress`` shows a bar once a run has taken 2 s
         (None: in a terminal or notebook, from the main thread).
         ``on_kernel(row)`` (a dict of that kernel's columns) is called for every
-        kernel that finished, between kernels."""
+        kernel that finished, between kernels.
+
+        ``threads``: threads simulating this GPU (default: the config's
+        ``threads``; 0 = every core the process may use). The result is the
+        same, bit for bit, for every value (docs/parallel.md)."""
         from accelsim.progress import ProgressReporter, want_bar
 
         path = _workload_path(workload)
         max_cycles, kernels = _checked_run_arguments(self, path, max_cycles, kernels)
         start = time.perf_counter()
-        run = self._core.start(path, max_cycles, parse_kernels(kernels))
+        core = self._core if threads is None else self._with_threads(threads)
+        run = core.start(path, max_cycles, parse_kernels(kernels))
         reporter = None
         if on_progress is not None or want_bar(progress):
             reporter = ProgressReporter(on_progress, bar=want_bar(progress))
@@ -209,6 +216,12 @@ class Simulator:
                          sm_count=raw["sm_count"], core_period_ps=raw["core_period_ps"],
                          wall_time_s=time.perf_counter() - start, _stats=raw["stats"],
                          interrupted=raw.get("interrupted", False))
+
+    def _with_threads(self, threads) -> "_core.Simulator":
+        if isinstance(threads, bool) or not isinstance(threads, int) or not 0 <= threads <= 1024:
+            raise ConfigError(f"threads: expected an integer from 0 to 1024, got {threads!r}",
+                              key="threads")
+        return _core.Simulator({**self._values, "threads": threads}, self._isa)
 
     def __repr__(self) -> str:
         return f"<Simulator config={self.config_name}>"

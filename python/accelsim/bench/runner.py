@@ -33,15 +33,16 @@ cfg = accelsim.load_config(spec["config"]).with_overrides(spec["overrides"])
 sim = accelsim.Simulator(cfg)
 before = status_mb("VmRSS")
 extra = {}
+t, cpu = time.perf_counter(), time.process_time()
 if sys.argv[1].endswith(".ptxbench.json"):  # PTX mode: emulation + timing of a launch
     from accelsim.ptx.bench import run_case
     r, wall, emu = run_case(sys.argv[1], cfg)
     extra = {"emulation_s": emu, "emulation_share": min(1.0, emu / wall) if wall > 0 else None}
 else:
-    t = time.perf_counter()
     r = sim.run(sys.argv[1])
     wall = time.perf_counter() - t
-print(json.dumps({**extra, "wall_s": wall, "cycles": int(r.total_cycles),
+cpu = time.process_time() - cpu
+print(json.dumps({**extra, "wall_s": wall, "cpu_s": cpu, "cycles": int(r.total_cycles),
                   "warp_insts": r.warp_instructions, "kernels": r.num_kernels,
                   "completed": bool(r.completed), "peak_rss_mb": status_mb("VmHWM"),
                   "rss_before_run_mb": before}))
@@ -89,16 +90,30 @@ def _row(case: BenchCase, m: dict) -> dict:
 DEFAULT_CONFIG = "QV100"  # what `accelsim run` simulates by default (detailed memory)
 
 
+def _with_speedup(row: dict, base: dict, threads: int) -> dict:
+    row["threads"] = threads
+    row["wall_1_thread_s"] = base["wall_s"]
+    row["speedup_vs_1_thread"] = base["wall_s"] / row["wall_s"] if row["wall_s"] > 0 else None
+    row["same_result"] = (base["cycles"], base["warp_insts"]) == (row["cycles"], row["warp_insts"])
+    return row
+
+
 def run_bench(quick: bool = False, cases: list[str] | None = None, config: str | None = None,
-              progress=None, overrides: dict | None = None) -> list[dict]:
+              progress=None, overrides: dict | None = None,
+              threads: int | None = None) -> list[dict]:
     """Measures every case (or those named); returns one dict per case with
     wall_s, cycles, warp_insts, cycles_per_s, warp_insts_per_s, peak_rss_mb,
     speedup_vs_ref, meets_target. `quick` shrinks the generated workloads and
     skips the real trace (for tests). Cases without their data are skipped.
     `config` (default QV100) and `overrides` choose what is simulated, e.g.
-    ``overrides={"memory_model": "simple"}`` for the fast fidelity level."""
+    ``overrides={"memory_model": "simple"}`` for the fast fidelity level.
+    `threads`: simulate with that many threads, and measure each case at
+    one thread too, right before (so both see the same machine load): rows
+    gain threads, wall_1_thread_s, speedup_vs_1_thread and same_result."""
     config = config or DEFAULT_CONFIG
     overrides = dict(overrides or {})
+    if threads is not None:
+        overrides["threads"] = threads
     from accelsim.config import load_config
     load_config(config).with_overrides(overrides)  # bad names fail here, not in a child
     from dataclasses import replace
@@ -126,5 +141,10 @@ def run_bench(quick: bool = False, cases: list[str] | None = None, config: str |
                 continue
             if progress:
                 progress(case.name)
-            rows.append(_row(case, _measure(workload, config, overrides)))
+            if threads is None:
+                rows.append(_row(case, _measure(workload, config, overrides)))
+                continue
+            base = _measure(workload, config, {**overrides, "threads": 1})
+            row = _row(case, _measure(workload, config, overrides))
+            rows.append(_with_speedup(row, base, threads))
     return rows

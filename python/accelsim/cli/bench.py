@@ -1,4 +1,5 @@
-"""``accelsim bench [--json] [--quick] [--case NAME ...] [--config NAME] [--set key=value ...]``;
+"""``accelsim bench [--json] [--quick] [--case NAME ...] [--config NAME] [--set key=value ...]
+[--threads N]``;
 ``accelsim bench --sweep [--engine NAME ...]``: sweep throughput per engine."""
 from __future__ import annotations
 
@@ -20,6 +21,9 @@ def register(sub) -> None:
                         help="measure sweep throughput (points per minute) per engine instead")
     parser.add_argument("--engine", action="append", default=None, metavar="NAME",
                         help="with --sweep: only this engine (serial, process, dask; repeatable)")
+    parser.add_argument("--threads", type=int, default=None, metavar="N",
+                        help="simulate with N threads and report the speed-up over 1 thread "
+                             "(each case is measured at both, back to back)")
     parser.set_defaults(func=_bench)
 
 
@@ -57,7 +61,7 @@ def _bench(args) -> int:
     if args.sweep:
         return _sweep_bench(args, parse_overrides(args.set))
     rows = run_bench(quick=args.quick, cases=args.case, config=args.config,
-                     overrides=parse_overrides(args.set),
+                     overrides=parse_overrides(args.set), threads=args.threads,
                      progress=None if quiet else lambda n: print(f"running {n} ...", file=sys.stderr))
     rows = [_Row(r) for r in rows]  # a column a case lacks (start-up has no cycles) shows '-'
     if args.json:
@@ -65,6 +69,8 @@ def _bench(args) -> int:
         return 0
     cols = ["case", "wall_s", "cycles", "warp_insts", "cycles_per_s", "warp_insts_per_s",
             "peak_rss_mb", "rss_before_run_mb", "speedup_vs_ref", "meets_target"]
+    if args.threads is not None:
+        cols[2:2] = ["threads", "wall_1_thread_s", "speedup_vs_1_thread", "same_result", "cpu_s"]
     table = [[_fmt(r[c]) for c in cols] for r in rows]
     widths = [max(len(c), *(len(t[i]) for t in table)) if table else len(c) for i, c in enumerate(cols)]
     print("  ".join(c.rjust(w) for c, w in zip(cols, widths)))

@@ -19,6 +19,9 @@ def register(sub) -> None:
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--quiet", action="store_true",
                         help="no progress bar (shown on a terminal once a run takes 2 s)")
+    parser.add_argument("--threads", type=int, default=None, metavar="N",
+                        help="threads simulating the GPU (default: the config's `threads`, "
+                             "0 = every usable core); results are identical for every N")
     parser.set_defaults(func=_run)
 
 
@@ -33,7 +36,8 @@ def _run(args) -> int:
     cfg = load_config(args.config).with_overrides(parse_overrides(args.set))
     try:
         result = Simulator(cfg).run(args.path, max_cycles=args.max_cycles, kernels=args.kernels,
-                                    progress=False if args.quiet else None)
+                                    progress=False if args.quiet else None,
+                                    threads=args.threads)
     except Interrupted as stop:  # Ctrl-C: one line, the conventional 128 + SIGINT
         r = stop.result
         done = sum(s == "simulated" for s in r.columns["status"])
