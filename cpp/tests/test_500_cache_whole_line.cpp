@@ -64,7 +64,7 @@ BlockBuilder two_loads_one_line(uint8_t flags) {
 
 }  // namespace
 
-TEST_CASE("471-non-sectored-cache-miss-fetches-the-whole-line") {
+TEST_CASE("571-non-sectored-cache-miss-fetches-the-whole-line") {
   cache::Cache c(whole_line_params());
   CHECK(c.access(read_bytes(0x1000, 0, 32, 1), 0).outcome == cache::Outcome::MISS);
   CHECK_EQ(c.miss_queue().size(), size_t{1});
@@ -77,7 +77,7 @@ TEST_CASE("471-non-sectored-cache-miss-fetches-the-whole-line") {
   CHECK_EQ(c.fill(0x1000, 0, 10).size(), size_t{2});  // both waiters answered by one fill
 }
 
-TEST_CASE("472-non-sectored-cache-another-sector-of-the-line-hits") {
+TEST_CASE("572-non-sectored-cache-another-sector-of-the-line-hits") {
   cache::Cache c(whole_line_params());
   c.access(read_bytes(0x1000, 0, 32), 0);
   c.miss_queue().pop();
@@ -87,7 +87,7 @@ TEST_CASE("472-non-sectored-cache-another-sector-of-the-line-hits") {
   CHECK_EQ(c.count(cache::AccessType::GLOBAL_R, cache::Outcome::HIT), uint64_t{4});
 }
 
-TEST_CASE("473-granules-convert-to-and-from-cache-sectors") {
+TEST_CASE("573-granules-convert-to-and-from-cache-sectors") {
   CHECK_EQ(int(granules_of_sectors(0b0101, 32)), 0b0101);
   CHECK_EQ(int(granules_of_sectors(0b1, 128)), 0b1111);
   CHECK_EQ(int(granules_of_sectors(0b10, 64)), 0b1100);
@@ -96,7 +96,7 @@ TEST_CASE("473-granules-convert-to-and-from-cache-sectors") {
   CHECK_EQ(int(sectors_of_granules(0b1000, 32)), 0b1000);
 }
 
-TEST_CASE("474-non-sectored-l1d-hits-on-another-sector-after-a-miss") {
+TEST_CASE("574-non-sectored-l1d-hits-on-another-sector-after-a-miss") {
   for (int sectored = 0; sectored < 2; ++sectored) {
     config::GpuConfig cfg = small_config();
     cfg.l1d_sector = sectored ? 32 : 128;
@@ -114,7 +114,7 @@ TEST_CASE("474-non-sectored-l1d-hits-on-another-sector-after-a-miss") {
   }
 }
 
-TEST_CASE("475-non-sectored-l1d-miss-reads-the-whole-line-below") {
+TEST_CASE("575-non-sectored-l1d-miss-reads-the-whole-line-below") {
   for (const char* model : {"simple", "detailed"}) {
     config::GpuConfig cfg = small_config();
     cfg.memory_model = model;
@@ -128,7 +128,7 @@ TEST_CASE("475-non-sectored-l1d-miss-reads-the-whole-line-below") {
   }
 }
 
-TEST_CASE("476-non-sectored-l2-miss-fills-the-line-and-another-sector-hits") {
+TEST_CASE("576-non-sectored-l2-miss-fills-the-line-and-another-sector-hits") {
   for (const char* model : {"simple", "detailed"}) {
     config::GpuConfig cfg = small_config();
     cfg.memory_model = model;
@@ -141,7 +141,7 @@ TEST_CASE("476-non-sectored-l2-miss-fills-the-line-and-another-sector-hits") {
   }
 }
 
-TEST_CASE("477-non-sectored-l1-and-l2-run-loads-stores-and-atomics") {
+TEST_CASE("577-non-sectored-l1-and-l2-run-loads-stores-and-atomics") {
   for (const char* model : {"simple", "detailed"}) {
     config::GpuConfig cfg = small_config();
     cfg.memory_model = model;

@@ -49,7 +49,7 @@ std::unique_ptr<sim::MemoryKernelSource> long_kernel(int ctas) {
 
 }  // namespace
 
-TEST_CASE("871-livelock-watchdog-names-what-waits") {
+TEST_CASE("881-livelock-watchdog-names-what-waits") {
   config::GpuConfig cfg = small_config();
   cfg.deadlock_cycles = 1000;
   cfg.livelock_window_cycles = 20000;
@@ -75,7 +75,7 @@ TEST_CASE("871-livelock-watchdog-names-what-waits") {
   CHECK(h->ticks > 10000u);  // it really was busy: the plain watchdog could not fire
 }
 
-TEST_CASE("872-budget-stops-inside-a-kernel-and-never-rewinds") {
+TEST_CASE("882-budget-stops-inside-a-kernel-and-never-rewinds") {
   config::GpuConfig cfg = small_config();
   sim::Gpu gpu(cfg);
   auto src = long_kernel(8);
@@ -91,7 +91,7 @@ TEST_CASE("872-budget-stops-inside-a-kernel-and-never-rewinds") {
   CHECK_EQ(odd.cycles(), uint64_t{0});
 }
 
-TEST_CASE("873-budget-stops-inside-a-copy") {
+TEST_CASE("883-budget-stops-inside-a-copy") {
   config::GpuConfig cfg;
   cfg.memory_model = "detailed";  // copies timed through L2
   sim::Gpu gpu(cfg);
@@ -107,7 +107,7 @@ TEST_CASE("873-budget-stops-inside-a-copy") {
   CHECK(small.now() > 0u);
 }
 
-TEST_CASE("874-poll-hook-stops-a-run-within-its-interval") {
+TEST_CASE("884-poll-hook-stops-a-run-within-its-interval") {
   config::GpuConfig cfg;
   cfg.memory_model = "detailed";
   // In a copy: the hook asks to stop on its second call.

@@ -54,7 +54,7 @@ struct Fixture {
 
 }  // namespace
 
-TEST_CASE("901-parse-registers-and-labels") {
+TEST_CASE("101-parse-registers-and-labels") {
   Fixture f;
   auto m = parse_module(kDiverge, "k.ptx", f.ops);
   const Function* k = m->find("k");
@@ -66,7 +66,7 @@ TEST_CASE("901-parse-registers-and-labels") {
   CHECK_EQ(k->insts[4].ops[0].imm, 7);  // $L_else
 }
 
-TEST_CASE("902-divergent-branch-reconverges-at-post-dominator") {
+TEST_CASE("102-divergent-branch-reconverges-at-post-dominator") {
   Fixture f;
   auto m = parse_module(kDiverge, "k.ptx", f.ops);
   Launch L;
@@ -105,7 +105,7 @@ TEST_CASE("902-divergent-branch-reconverges-at-post-dominator") {
   CHECK(saw_then && saw_else);
 }
 
-TEST_CASE("903-out-of-bounds-store-names-thread-and-line") {
+TEST_CASE("103-out-of-bounds-store-names-thread-and-line") {
   Fixture f;
   auto m = parse_module(kDiverge, "k.ptx", f.ops);
   Launch L;
@@ -131,7 +131,7 @@ TEST_CASE("903-out-of-bounds-store-names-thread-and-line") {
   CHECK(thrown);
 }
 
-TEST_CASE("904-parse-errors-carry-line-and-column") {
+TEST_CASE("104-parse-errors-carry-line-and-column") {
   Fixture f;
   std::string bad = kDiverge;
   bad.replace(bad.find("neg.s32"), 7, "neg.q32");
