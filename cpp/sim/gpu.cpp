@@ -264,17 +264,10 @@ void Gpu::check_livelock() {
 }
 
 void Gpu::report_livelock() const {
-  std::string names;
-  for (const Active& a : active_) names += (names.empty() ? "'" : ", '") + a.rec->name + "'";
-  std::string msg = "livelock: cycles advance but no instruction issued and no memory access was "
-                    "served for " + std::to_string(now_ - work_changed_at_) + " cycles (since cycle " +
-                    std::to_string(work_changed_at_) + ", livelock_window_cycles = " +
-                    std::to_string(cfg_.livelock_window_cycles) + ") while kernel(s) " + names +
-                    " have work outstanding";
-  for (const auto& s : sms_)
-    if (s->has_ctas()) msg += "\n  gpu." + s->describe_wait(now_);
-  msg += clocks_.describe_busy();
-  throw DeadlockError(msg);
+  throw DeadlockError("livelock: cycles advance but no instruction issued and no memory access was "
+                      "served for " + std::to_string(now_ - work_changed_at_) + " cycles (since cycle " +
+                      std::to_string(work_changed_at_) + ", livelock_window_cycles = " +
+                      std::to_string(cfg_.livelock_window_cycles) + ")\n" + describe());
 }
 
 }  // namespace accelsim::sim
