@@ -22,7 +22,7 @@ class SpinningHole : public MemPort, public Clocked {
   void connect(uint16_t, ResponseQueue*) override {}
   bool send(const MemRequest&, uint64_t) override { ++sent; return true; }
   uint64_t outstanding() const override { return sent; }
-  std::vector<ClockedPart> clocked_parts() override { return {ClockedPart{0, this}}; }
+  std::vector<ClockedPart> clocked_parts() override { return {ClockedPart{ClockDomain::core, this}}; }
   void tick(uint64_t) override { ++ticks; }
   uint64_t next_tick(uint64_t cycle) const override { return sent ? cycle : kNever; }
   std::string describe() const override { return "gpu.spinning_hole: retrying request 0 forever"; }
