@@ -281,3 +281,57 @@ def test_progress_bar_only_when_asked_and_long(tmp_path, capsys):
     # piped (as here) with automatic choice: no bar
     from accelsim.progress import want_bar
     assert want_bar(None) is False
+
+
+def test_terabyte_copy_on_the_simple_memory_model_is_quick(tmp_path):
+    """The simple model times copies at zero cycles but warmed L2 line by line:
+    a 1 TB copy was 8 G lookups. Now it warms only what can stay in L2."""
+    listing = write_workload(tmp_path, [Memcpy(0x7F0000000000, TB), vecadd_kernel(256, 64)])
+    cfg = accelsim.load_config("QV100").with_overrides({"memory_model": "simple"})
+    t0 = time.perf_counter()
+    r = Simulator(cfg).run(listing, progress=False)
+    assert time.perf_counter() - t0 < 20
+    assert r.completed and list(r.kernels.status) == ["simulated"]
+
+
+def _run_on_a_terminal(args, seconds: float) -> str:
+    """`accelsim run ARGS` with stderr on a 40x120 pseudo-terminal, stopped by
+    SIGINT after `seconds`; returns what reached the terminal."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    proc = subprocess.Popen([sys.executable, "-m", "accelsim", "run", *args],
+                            stdout=subprocess.DEVNULL, stderr=follower)
+    os.close(follower)
+    time.sleep(seconds)
+    proc.send_signal(signal.SIGINT)
+    chunks = []
+    while True:
+        try:
+            data = os.read(leader, 65536)
+        except OSError:  # the terminal closed with the process
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=30)
+    os.close(leader)
+    return b"".join(chunks).decode(errors="replace")
+
+
+def test_cli_progress_bar_on_a_terminal_only(long_run):
+    shown = _run_on_a_terminal([str(long_run)], 6.0)
+    assert "simulating" in shown and "kernel" in shown and "warp inst/s" in shown, shown
+    assert "interrupted at cycle" in shown
+    quiet = _run_on_a_terminal([str(long_run), "--quiet"], 6.0)
+    assert "simulating" not in quiet and "interrupted at cycle" in quiet, quiet
+    piped = subprocess.Popen([sys.executable, "-m", "accelsim", "run", str(long_run)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    time.sleep(6.0)
+    piped.send_signal(signal.SIGINT)
+    err = piped.communicate(timeout=30)[1]
+    assert "simulating" not in err and "interrupted at cycle" in err, err

@@ -26,12 +26,12 @@ std::string hex(uint64_t v) {
 
 }  // namespace
 
-// Lane `lane`'s address must leave room for the access below the limit. The
+// Lane `lane`'s address leaves no room for its access below the limit (the
+// callers check inline, so only a bad trace pays for the message). The
 // address comes computed exactly (base + up to 31 signed 64-bit steps fits in
 // 128 bits), so a stride or delta that leaves the address space is caught
 // instead of wrapping modulo 2^64.
-void InstDecoder::check_address(int64_t line_no, Wide addr, int lane, uint32_t bytes) const {
-  if (addr >= 0 && addr + bytes <= Wide(kAddressLimit)) return;
+void InstDecoder::bad_address(int64_t line_no, Wide addr, int lane, uint32_t bytes) const {
   std::string where = "lane " + std::to_string(lane) + " address ";
   if (addr < 0) fail(line_no, "mem_addresses", where + "falls below 0 (base and stride/deltas wrap)");
   where += addr >= Wide(UINT64_MAX) + 1 ? std::string("exceeds 2^64") : hex(uint64_t(addr));
@@ -52,8 +52,10 @@ void InstDecoder::decode_addresses(Tokens& tok, int64_t line_no, isa::InstRecord
   if (active > 0) addrs.resize(first + 32, 0);
   uint64_t* lane = active > 0 ? addrs.data() + first : nullptr;
   uint64_t addr = 0;
-  // The access size the coalescer will use (set below when the table gave none).
+  // The access size the coalescer will use (set below when the table gave
+  // none), and the last start address that leaves room for it.
   const uint32_t bytes = out.access_bytes ? out.access_bytes : 4;
+  const uint64_t last_start = kAddressLimit - bytes;
   if (mode == 0) {
     int k = 0;
     for (uint32_t m = mask; m; m &= m - 1, ++k) {
@@ -61,7 +63,8 @@ void InstDecoder::decode_addresses(Tokens& tok, int64_t line_no, isa::InstRecord
         fail(line_no, "mem_addresses",
              "expected " + std::to_string(active) + " hex addresses (mode 0), address " +
                  std::to_string(k + 1) + ": " + got(t));
-      check_address(line_no, Wide(addr), std::countr_zero(m), bytes);
+      if (addr > last_start) [[unlikely]]
+        bad_address(line_no, Wide(addr), std::countr_zero(m), bytes);
       lane[std::countr_zero(m)] = addr;
     }
   } else {
@@ -70,10 +73,10 @@ void InstDecoder::decode_addresses(Tokens& tok, int64_t line_no, isa::InstRecord
     if (mode == 1) {
       int64_t stride;
       if (!parse_i64(t = tok.next(), stride)) fail(line_no, "mem_addresses", "expected a decimal stride, " + got(t));
-      int64_t k = 0;
-      for (uint32_t m = mask; m; m &= m - 1, ++k) {
-        const Wide a = Wide(addr) + Wide(stride) * k;
-        check_address(line_no, a, std::countr_zero(m), bytes);
+      Wide a = Wide(addr);
+      for (uint32_t m = mask; m; m &= m - 1, a += stride) {
+        if (a < 0 || a > Wide(last_start)) [[unlikely]]
+          bad_address(line_no, a, std::countr_zero(m), bytes);
         lane[std::countr_zero(m)] = uint64_t(a);
       }
     } else {
@@ -88,7 +91,8 @@ void InstDecoder::decode_addresses(Tokens& tok, int64_t line_no, isa::InstRecord
                      std::to_string(k) + ": " + got(t));
           a += delta;
         }
-        check_address(line_no, a, std::countr_zero(m), bytes);
+        if (a < 0 || a > Wide(last_start)) [[unlikely]]
+          bad_address(line_no, a, std::countr_zero(m), bytes);
         lane[std::countr_zero(m)] = uint64_t(a);
       }
     }
