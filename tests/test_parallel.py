@@ -22,7 +22,7 @@ MODELS = ["simple", "detailed"]
 
 def fingerprint(result):
     """Everything a run reports, as plain values (wall time excluded)."""
-    families = {name: np.array(result.counters(name)) for name in result.families()}
+    families = {name: np.array(result.counters(name)) for name in result.families}
     table = result.kernels
     table = table[[c for c in table.columns if "wall" not in c]]
     return result.total_cycles, table, families
