@@ -164,7 +164,15 @@ void InstDecoder::decode(std::string_view line, int64_t line_no, InstRecord& out
     int64_t imm;
     if (!parse_i64(t, imm)) fail(line_no, "immediate", "expected a decimal immediate, got " + quoted(t));
     out.imm = int32_t(imm);
-    if (!tok.done()) fail(line_no, "immediate", "unexpected extra token " + quoted(tok.next()) + " at end of line");
+    // Fields after the immediate come from other tracer versions and forks:
+    // read the line, count it once per file.
+    if (!tok.done()) {
+      if (!warnings_) fail(line_no, "immediate", "unexpected extra token " + quoted(tok.next()) + " at end of line");
+      if (warnings_->extra_field_lines++ == 0) {
+        warnings_->extra_field_line = line_no;
+        warnings_->extra_field = std::string(tok.next());
+      }
+    }
   }
 }
 
