@@ -81,15 +81,22 @@ const OpcodeSpelling& InstDecoder::spelling(std::string_view op, int64_t line_no
   s.flags = row.flags;
   if (row.mem_space != kMemNone)
     s.access_bytes = row.mem_space == kMemConst ? 4 : access_bytes_from_modifiers(op);
-  bool strong = false, gpu = false, cg = false;
+  bool strong = false, gpu = false, cg = false, read_only = false;
   std::string_view rest = op.substr(base.size()), mod;
   if (!rest.empty()) rest.remove_prefix(1);
   while (next_modifier(rest, mod)) {
     strong |= mod == "STRONG";
     gpu |= mod == "GPU";
     cg |= mod == "CG";
+    read_only |= mod == "CI" || mod == "NC" || mod == "CONSTANT";
   }
   if ((s.flags & kFlagLoad) && ((strong && gpu) || cg)) s.flags |= kFlagBypassL1;
+  // The read-only (texture) data path: non-coherent loads (__ldg, .nc), and
+  // every LDG on Kepler, where LDG exists only for that path (LD is the
+  // ordinary global load).
+  if ((s.flags & kFlagLoad) && row.mem_space == kMemGlobal &&
+      (read_only || (base == "LDG" && info_.binary_version < 50)))
+    s.flags |= kFlagReadOnly;
   return cache_.insert(op, h, s);
 }
 
