@@ -8,6 +8,7 @@ void register_config(py::module_& m);
 void register_trace(py::module_& m);
 void register_sim(py::module_& m);
 void register_stats(py::module_& m);
+void register_ptx(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "accelsim C++ timing core (private; use the accelsim package)";
@@ -16,4 +17,5 @@ PYBIND11_MODULE(_core, m) {
   register_trace(m);
   register_sim(m);
   register_stats(m);
+  register_ptx(m);
 }

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "base/error.h"
+#include "ptx/ptx_error.h"
 
 namespace py = pybind11;
 
@@ -32,6 +33,12 @@ void register_errors(py::module_&) {
     } catch (const accelsim::ConfigError& e) {
       py::object cls = py::module_::import("accelsim.errors").attr("ConfigError");
       py::object exc = cls(text(e.what()), py::arg("key") = e.key());
+      PyErr_SetObject(cls.ptr(), exc.ptr());
+    } catch (const accelsim::ptx::PtxError& e) {
+      py::object cls = py::module_::import("accelsim.errors").attr("PtxError");
+      auto opt = [](int64_t v) { return v > 0 ? py::object(py::int_(v)) : py::object(py::none()); };
+      py::object exc = cls(text(e.what()), text(e.path().c_str()), opt(e.line()), opt(e.column()),
+                           text(e.token().c_str()));
       PyErr_SetObject(cls.ptr(), exc.ptr());
     } catch (const accelsim::DeadlockError& e) {
       py::object cls = py::module_::import("accelsim.errors").attr("DeadlockError");

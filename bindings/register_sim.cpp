@@ -112,6 +112,9 @@ py::dict to_python(const RunResult& r) {
 
 }  // namespace
 
+// The result dict, for other bindings that run a Simulator (register_ptx.cpp).
+py::dict run_result_to_python(const RunResult& r) { return to_python(r); }
+
 void register_sim(py::module_& m) {
   py::class_<WorkloadRun>(m, "WorkloadRun")
       .def(

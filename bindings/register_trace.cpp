@@ -13,13 +13,14 @@
 
 namespace py = pybind11;
 using namespace accelsim::trace;
+namespace isa = accelsim::isa;
 
 namespace {
 
 // A kernel reader plus the registry its ISA table lives in (kept alive), and
 // a lock: Python threads may share the object while the GIL is released.
 struct PyKernelTrace {
-  std::shared_ptr<const IsaRegistry> registry;
+  std::shared_ptr<const isa::IsaRegistry> registry;
   std::unique_ptr<KernelTraceReader> reader;
   ThreadBlockTrace block;
   std::mutex lock;
@@ -36,7 +37,7 @@ py::str path_text(const std::string& s) {
 
 py::tuple dim3(const Dim3& d) { return py::make_tuple(d.x, d.y, d.z); }
 
-py::dict info_dict(const KernelInfo& k, const IsaTable& isa) {
+py::dict info_dict(const KernelInfo& k, const isa::IsaTable& isa) {
   py::dict d;
   d["path"] = path_text(k.path);
   d["name"] = text(k.name);
@@ -56,10 +57,10 @@ py::dict info_dict(const KernelInfo& k, const IsaTable& isa) {
   return d;
 }
 
-py::list opcode_rows(const IsaTable& isa) {
+py::list opcode_rows(const isa::IsaTable& isa) {
   py::list rows;
   for (size_t i = 0; i < isa.size(); ++i) {
-    const OpcodeInfo& o = isa.info(uint16_t(i));
+    const isa::OpcodeInfo& o = isa.info(uint16_t(i));
     rows.append(py::make_tuple(o.name, o.unit, o.mem_space, o.flags));
   }
   return rows;
@@ -82,8 +83,8 @@ py::object next_block(PyKernelTrace& t) {
   }
   if (!more) return py::none();
   const ThreadBlockTrace& b = t.block;
-  py::array_t<uint8_t> recs({b.insts.size(), sizeof(InstRecord)});
-  if (!b.insts.empty()) std::memcpy(recs.mutable_data(), b.insts.data(), b.insts.size() * sizeof(InstRecord));
+  py::array_t<uint8_t> recs({b.insts.size(), sizeof(isa::InstRecord)});
+  if (!b.insts.empty()) std::memcpy(recs.mutable_data(), b.insts.data(), b.insts.size() * sizeof(isa::InstRecord));
   return py::make_tuple(b.index, dim3(b.coord), recs, to_array(b.addrs.data(), b.addrs.size()),
                         to_array(b.warp_begin.data(), b.warp_begin.size()));
 }
@@ -139,26 +140,26 @@ py::list commands(const std::string& path) {
 }  // namespace
 
 void register_trace(py::module_& m) {
-  py::class_<IsaRegistry, std::shared_ptr<IsaRegistry>>(m, "IsaRegistry")
+  py::class_<isa::IsaRegistry, std::shared_ptr<isa::IsaRegistry>>(m, "IsaRegistry")
       .def(py::init([](const std::string& dir) {
              py::gil_scoped_release release;
-             return std::make_shared<IsaRegistry>(dir);
+             return std::make_shared<isa::IsaRegistry>(dir);
            }),
            py::arg("dir"))
       .def(py::init([](const std::string& dir, const std::vector<std::pair<std::string, std::string>>& units) {
              py::gil_scoped_release release;
-             return std::make_shared<IsaRegistry>(dir, units);
+             return std::make_shared<isa::IsaRegistry>(dir, units);
            }),
            py::arg("dir"), py::arg("unit_overrides"))
-      .def("versions", &IsaRegistry::versions)
-      .def_property_readonly("dir", &IsaRegistry::dir)
-      .def("table", [](const IsaRegistry& r, uint32_t v) {
-        const IsaTable& t = r.for_version(v, "binary version", 0);
+      .def("versions", &isa::IsaRegistry::versions)
+      .def_property_readonly("dir", &isa::IsaRegistry::dir)
+      .def("table", [](const isa::IsaRegistry& r, uint32_t v) {
+        const isa::IsaTable& t = r.for_version(v, "binary version", 0);
         return py::make_tuple(t.name(), t.path(), opcode_rows(t), t.unit_names());
       });
 
   py::class_<PyKernelTrace>(m, "KernelTrace")
-      .def(py::init([](const std::string& path, std::shared_ptr<IsaRegistry> registry) {
+      .def(py::init([](const std::string& path, std::shared_ptr<isa::IsaRegistry> registry) {
              auto t = std::make_unique<PyKernelTrace>();
              t->registry = registry;
              py::gil_scoped_release release;
@@ -179,5 +180,5 @@ void register_trace(py::module_& m) {
       .def("counts", &counts);
 
   m.def("read_command_list", &commands, py::arg("path"));
-  m.attr("INST_RECORD_SIZE") = sizeof(InstRecord);
+  m.attr("INST_RECORD_SIZE") = sizeof(isa::InstRecord);
 }

@@ -77,7 +77,7 @@ uint32_t coalesce(uint32_t active_mask, uint32_t access_bytes, const uint64_t* l
   return n;
 }
 
-uint32_t coalesce(const trace::InstRecord& inst, std::span<const uint64_t, 32> lane_addrs,
+uint32_t coalesce(const isa::InstRecord& inst, std::span<const uint64_t, 32> lane_addrs,
                   const CoalescerParams& p, std::span<CoalescedRequest, kMaxCoalescedRequests> out) {
   return coalesce(inst.active_mask, inst.access_bytes, lane_addrs.data(), p, out);
 }

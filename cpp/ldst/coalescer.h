@@ -8,7 +8,7 @@
 #include <span>
 
 #include "base/byte_mask.h"
-#include "trace/inst_record.h"
+#include "isa/inst_record.h"
 
 namespace accelsim::ldst {
 
@@ -39,7 +39,7 @@ void check_coalescer_params(const CoalescerParams& p);
 // lane_addrs[i] is lane i's byte address (only active lanes are read).
 // Returns the number of requests written to out (0 for an empty mask or a
 // zero-size access). Requests appear in order of group, then first lane.
-uint32_t coalesce(const trace::InstRecord& inst, std::span<const uint64_t, 32> lane_addrs,
+uint32_t coalesce(const isa::InstRecord& inst, std::span<const uint64_t, 32> lane_addrs,
                   const CoalescerParams& p, std::span<CoalescedRequest, kMaxCoalescedRequests> out);
 
 // The same on raw fields (no InstRecord needed).

@@ -10,7 +10,7 @@
 
 namespace accelsim::ldst {
 
-using trace::InstRecord;
+using isa::InstRecord;
 
 // ---- stage: accesses of the head instruction ------------------------------------
 
@@ -55,15 +55,15 @@ bool LdstUnit::banked_steps(uint64_t now) {
 
 void LdstUnit::start(const Pending& p, uint64_t now) {
   const InstRecord& in = *p.inst;
-  bool store_like = in.dst == trace::kNoReg;  // acknowledged, not written back
+  bool store_like = in.dst == isa::kNoReg;  // acknowledged, not written back
   uint32_t slot = slots_.open(p.warp, in.dst, store_like);
-  if (in.active_mask == 0 || !(in.flags & trace::kFlagHasAddrs)) {
+  if (in.active_mask == 0 || !(in.flags & isa::kFlagHasAddrs)) {
     slots_.expect(slot, 1);
     slots_.done(slot, 1, now + 1, *completions_);
     return;
   }
-  if (in.mem_space == trace::kMemShared) return start_shared(p, slot, now);
-  if (in.mem_space == trace::kMemConst) return start_const(p, slot, now);
+  if (in.mem_space == isa::kMemShared) return start_shared(p, slot, now);
+  if (in.mem_space == isa::kMemConst) return start_const(p, slot, now);
   nreq_ = coalesce(in.active_mask, in.access_bytes, p.addrs, coalescer_,
                    std::span<CoalescedRequest, kMaxCoalescedRequests>(reqs_));
   uint32_t sectors = 0;
@@ -125,8 +125,8 @@ uint64_t LdstUnit::const_latency(const Pending& p, uint64_t now) {
 bool LdstUnit::direct_step(uint64_t now) {
   const CoalescedRequest& r = reqs_[next_req_];
   const InstRecord& in = *cur_.inst;
-  uint8_t kind = (in.flags & trace::kFlagAtomic) ? kMemAtomic
-                 : (in.flags & trace::kFlagStore) ? kMemWrite : kMemRead;
+  uint8_t kind = (in.flags & isa::kFlagAtomic) ? kMemAtomic
+                 : (in.flags & isa::kFlagStore) ? kMemWrite : kMemRead;
   const uint8_t granules = direct_granules(r);
   MemRequest req{r.line_addr, cur_slot_ | kDirect, sm_, granules, kind, cur_.stream, r.bytes};
   if (!below_->send(req, now)) return false;
@@ -153,8 +153,8 @@ uint8_t LdstUnit::direct_granules(const CoalescedRequest& r) const {
 bool LdstUnit::global_step(uint64_t now) {
   const CoalescedRequest& r = reqs_[next_req_];
   const InstRecord& in = *cur_.inst;
-  bool store = in.flags & trace::kFlagStore;
-  bool local = in.mem_space == trace::kMemLocal;
+  bool store = in.flags & isa::kFlagStore;
+  bool local = in.mem_space == isa::kMemLocal;
   cache::AccessType type = store ? (local ? cache::AccessType::LOCAL_W : cache::AccessType::GLOBAL_W)
                                  : (local ? cache::AccessType::LOCAL_R : cache::AccessType::GLOBAL_R);
   uint32_t sector_bytes = uint32_t(cfg_.l1d_sector);

@@ -9,7 +9,7 @@
 
 namespace accelsim::ldst {
 
-using trace::InstRecord;
+using isa::InstRecord;
 
 LdstUnit::LdstUnit(const config::GpuConfig& cfg, uint16_t sm, MemPort* below,
                    CompletionQueue* completions)
@@ -83,8 +83,8 @@ uint64_t LdstUnit::after(uint64_t ready, uint64_t now) { return std::max(ready, 
 // one SRAM from Maxwell on (on Kepler the 48 KB read-only cache is
 // approximated by the L1D).
 bool LdstUnit::is_direct(const InstRecord& in) const {
-  return !l1d_ || (!cfg_.l1d_enabled && !(in.flags & trace::kFlagReadOnly)) ||
-         (in.flags & (trace::kFlagBypassL1 | trace::kFlagAtomic));
+  return !l1d_ || (!cfg_.l1d_enabled && !(in.flags & isa::kFlagReadOnly)) ||
+         (in.flags & (isa::kFlagBypassL1 | isa::kFlagAtomic));
 }
 
 // ---- stage: responses from below -------------------------------------------------

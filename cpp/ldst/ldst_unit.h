@@ -17,7 +17,7 @@
 #include "base/completion.h"
 #include "stats/sm_counters.h"
 #include "stats/sm_stat_slots.h"
-#include "trace/inst_record.h"
+#include "isa/inst_record.h"
 
 namespace accelsim::ldst {
 
@@ -35,7 +35,7 @@ class LdstUnit {
   bool can_accept() const { return queued_ < queue_.size(); }
   // `addrs` = the instruction's 32 lane addresses (kept alive by the CTA).
   // `stream` = the warp's stream slot: every access it causes counts there.
-  void issue(const trace::InstRecord& inst, const uint64_t* addrs, uint16_t warp, uint8_t stream,
+  void issue(const isa::InstRecord& inst, const uint64_t* addrs, uint16_t warp, uint8_t stream,
              uint64_t now);
 
   // Pipeline stages, in the order the SM calls them each cycle.
@@ -52,7 +52,7 @@ class LdstUnit {
 
  private:
   struct Pending {
-    const trace::InstRecord* inst = nullptr;
+    const isa::InstRecord* inst = nullptr;
     const uint64_t* addrs = nullptr;
     uint16_t warp = 0;
     uint8_t stream = 0;
@@ -70,7 +70,7 @@ class LdstUnit {
   bool l1_step(uint64_t now);
   void pop_head();
   static uint64_t after(uint64_t ready, uint64_t now);
-  bool is_direct(const trace::InstRecord& in) const;
+  bool is_direct(const isa::InstRecord& in) const;
 
   const config::GpuConfig& cfg_;
   uint16_t sm_;

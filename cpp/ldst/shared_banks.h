@@ -13,14 +13,14 @@
 #include <cstdint>
 #include <span>
 
-#include "trace/inst_record.h"
+#include "isa/inst_record.h"
 
 namespace accelsim::ldst {
 
 uint32_t shared_bank_cycles(uint32_t active_mask, uint32_t access_bytes, const uint64_t* lane_addrs,
                             uint32_t banks);
 
-inline uint32_t shared_bank_cycles(const trace::InstRecord& inst,
+inline uint32_t shared_bank_cycles(const isa::InstRecord& inst,
                                    std::span<const uint64_t, 32> lane_addrs, uint32_t banks) {
   return shared_bank_cycles(inst.active_mask, inst.access_bytes, lane_addrs.data(), banks);
 }

@@ -27,7 +27,7 @@ const std::vector<std::string>& default_unit_class_names();
 
 class TraceKernelSource : public KernelSource {
  public:
-  TraceKernelSource(const std::string& path, const trace::IsaRegistry& isa)
+  TraceKernelSource(const std::string& path, const isa::IsaRegistry& isa)
       : reader_(path, isa) {}
   const trace::KernelInfo& info() const override { return reader_.info(); }
   const std::vector<std::string>& unit_class_names() const override {

@@ -9,9 +9,9 @@ Simulator::Simulator(const config::GpuConfig& cfg, const std::string& isa_dir)
   config::validate(cfg_);
 }
 
-std::shared_ptr<const trace::IsaRegistry> Simulator::isa() {
+std::shared_ptr<const isa::IsaRegistry> Simulator::isa() {
   std::call_once(isa_once_, [this] {  // the config's opcode -> unit overrides apply
-    isa_ = std::make_shared<trace::IsaRegistry>(isa_dir_, cfg_.opcode_units);
+    isa_ = std::make_shared<isa::IsaRegistry>(isa_dir_, cfg_.opcode_units);
   });
   return isa_;
 }
@@ -38,6 +38,13 @@ RunResult Simulator::run(const std::string& path, const RunOptions& opts) {
 
 RunResult Simulator::run(std::vector<std::unique_ptr<KernelSource>>& kernels, const RunOptions& opts) {
   WorkloadRun run(cfg_, nullptr, workload_from_sources(kernels), opts);
+  while (run.step()) {
+  }
+  return run.result();
+}
+
+RunResult Simulator::run(Workload workload, const RunOptions& opts) {
+  WorkloadRun run(cfg_, nullptr, std::move(workload), opts);
   while (run.step()) {
   }
   return run.result();

@@ -13,7 +13,7 @@
 #include "sim/run_result.h"
 #include "sim/workload_run.h"
 #include "stats/kernel_record.h"
-#include "trace/isa_table.h"
+#include "isa/isa_table.h"
 
 namespace accelsim::sim {
 
@@ -28,12 +28,14 @@ class Simulator {
   std::unique_ptr<WorkloadRun> start(const std::string& path, const RunOptions& opts = {});
   // Kernels given directly, scheduled by their streams like a command list.
   RunResult run(std::vector<std::unique_ptr<KernelSource>>& kernels, const RunOptions& opts = {});
+  // A workload built by the caller (kernels with sources, copies).
+  RunResult run(Workload workload, const RunOptions& opts = {});
 
  private:
-  std::shared_ptr<const trace::IsaRegistry> isa();  // loaded once, on first use
+  std::shared_ptr<const isa::IsaRegistry> isa();  // loaded once, on first use
 
   config::GpuConfig cfg_;
-  std::shared_ptr<trace::IsaRegistry> isa_;
+  std::shared_ptr<isa::IsaRegistry> isa_;
   std::once_flag isa_once_;
   std::string isa_dir_;
 };

@@ -4,7 +4,7 @@
 
 #include "base/error.h"
 #include "trace/kernel_header.h"
-#include "trace/line_source.h"
+#include "base/line_source.h"
 
 namespace accelsim::sim {
 
@@ -36,7 +36,7 @@ Workload workload_from_commands(const std::string& path) {
       it.address = c.address;
       it.bytes = c.bytes;
     } else if (c.kind == trace::Command::Kind::Kernel) {
-      trace::LineSource src(c.kernel_path);  // the header only: no decoder yet
+      LineSource src(c.kernel_path);  // the header only: no decoder yet
       trace::HeaderLines where;
       it.info = trace::read_kernel_header(src, where);
       it.path = c.kernel_path;
@@ -61,7 +61,14 @@ Workload workload_from_sources(std::vector<std::unique_ptr<KernelSource>>& kerne
   return w;
 }
 
-std::unique_ptr<KernelSource> open_kernel(WorkItem& item, const trace::IsaRegistry* isa) {
+Workload workload_from_items(std::vector<WorkItem> items) {
+  Workload w;
+  w.items = std::move(items);
+  assign_slots(w);
+  return w;
+}
+
+std::unique_ptr<KernelSource> open_kernel(WorkItem& item, const isa::IsaRegistry* isa) {
   if (item.source) return std::move(item.source);
   if (!isa) throw Error("kernel trace '" + item.path + "' needs an ISA registry");
   return std::make_unique<TraceKernelSource>(item.path, *isa);

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "sim/kernel_source.h"
-#include "trace/isa_table.h"
+#include "isa/isa_table.h"
 #include "trace/trace_reader.h"
 
 namespace accelsim::sim {
@@ -33,8 +33,11 @@ struct Workload {
 Workload workload_from_commands(const std::string& path);
 // Kernels given directly, in order.
 Workload workload_from_sources(std::vector<std::unique_ptr<KernelSource>>& kernels);
+// Kernels (with their source) and copies given directly, in command order
+// (PTX mode: host-to-device copies between launches).
+Workload workload_from_items(std::vector<WorkItem> items);
 
 // The item's kernel source: opened from its trace, or handed over.
-std::unique_ptr<KernelSource> open_kernel(WorkItem& item, const trace::IsaRegistry* isa);
+std::unique_ptr<KernelSource> open_kernel(WorkItem& item, const isa::IsaRegistry* isa);
 
 }  // namespace accelsim::sim

@@ -12,7 +12,7 @@ std::shared_ptr<stats::RunStats> stats_for(const Workload& w) {
 }
 }  // namespace
 
-WorkloadRun::WorkloadRun(const config::GpuConfig& cfg, std::shared_ptr<const trace::IsaRegistry> isa,
+WorkloadRun::WorkloadRun(const config::GpuConfig& cfg, std::shared_ptr<const isa::IsaRegistry> isa,
                          Workload workload, const RunOptions& opts)
     : isa_(std::move(isa)),
       work_(std::move(workload)),

@@ -15,13 +15,13 @@
 #include "sim/gpu.h"
 #include "sim/run_result.h"
 #include "sim/work_items.h"
-#include "trace/isa_table.h"
+#include "isa/isa_table.h"
 
 namespace accelsim::sim {
 
 class WorkloadRun {
  public:
-  WorkloadRun(const config::GpuConfig& cfg, std::shared_ptr<const trace::IsaRegistry> isa,
+  WorkloadRun(const config::GpuConfig& cfg, std::shared_ptr<const isa::IsaRegistry> isa,
               Workload workload, const RunOptions& opts);
   // Runs until at least one kernel finished. False when none was left (or
   // the cycle budget had already run out).
@@ -41,7 +41,7 @@ class WorkloadRun {
   void skip(stats::KernelRecord& rec, const WorkItem& item);
   bool finish_run();
 
-  std::shared_ptr<const trace::IsaRegistry> isa_;
+  std::shared_ptr<const isa::IsaRegistry> isa_;
   Workload work_;
   RunOptions opts_;
   Gpu gpu_;

@@ -4,7 +4,7 @@
 #include <array>
 #include <cstdint>
 
-#include "trace/inst_record.h"
+#include "isa/inst_record.h"
 
 namespace accelsim::sm {
 
@@ -20,7 +20,7 @@ class Scoreboard {
   }
   bool pending(uint16_t reg) const { return tracked(reg) && (bits_[reg >> 6] & bit(reg)); }
   // True when the instruction reads or overwrites a register still being written.
-  bool collides(const trace::InstRecord& in) const {
+  bool collides(const isa::InstRecord& in) const {
     if (pending(in.dst)) return true;
     for (int i = 0; i < 4; ++i)
       if (pending(in.src[i])) return true;
@@ -34,7 +34,7 @@ class Scoreboard {
   void clear() { bits_ = {}; }
 
  private:
-  static bool tracked(uint16_t reg) { return reg != trace::kNoReg && reg < kRz; }
+  static bool tracked(uint16_t reg) { return reg != isa::kNoReg && reg < kRz; }
   static uint64_t bit(uint16_t reg) { return uint64_t(1) << (reg & 63); }
   std::array<uint64_t, 4> bits_{};  // regs 1..255
 };

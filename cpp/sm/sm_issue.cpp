@@ -7,7 +7,7 @@
 
 namespace accelsim::sm {
 
-using trace::InstRecord;
+using isa::InstRecord;
 
 bool Sm::head_ready(const Warp& w, uint64_t now) const {
   return w.active && !w.finished && !w.at_barrier && !w.ibuffer_empty() &&
@@ -84,12 +84,12 @@ bool Sm::issue_one(Warp& w, uint16_t slot, SubCore& sc, uint64_t now) {
   const InstRecord& in = w.head();
   const CtaShape& shape = ctas_[w.cta_slot].shape;
   switch (in.unit) {
-    case trace::kUnitMem: {
+    case isa::kUnitMem: {
       if (!ldst_.can_accept()) return count_stall(w, stats::StallReason::LDST_FULL), false;
       const auto& tb = ctas_[w.cta_slot].trace;
-      const uint64_t* addrs = (in.flags & trace::kFlagHasAddrs) ? tb.addrs.data() + in.addr_offset
+      const uint64_t* addrs = (in.flags & isa::kFlagHasAddrs) ? tb.addrs.data() + in.addr_offset
                                                                 : nullptr;
-      if (in.dst != trace::kNoReg) {
+      if (in.dst != isa::kNoReg) {
         w.scoreboard.reserve(in.dst);
         ++w.pending_writes;
       } else {
@@ -98,11 +98,11 @@ bool Sm::issue_one(Warp& w, uint16_t slot, SubCore& sc, uint64_t now) {
       ldst_.issue(in, addrs, slot, w.stream, now);
       break;
     }
-    case trace::kUnitBarrier:
+    case isa::kUnitBarrier:
       arrive_at_barrier(w);
       break;
-    case trace::kUnitExit:
-    case trace::kUnitNop:
+    case isa::kUnitExit:
+    case isa::kUnitNop:
       break;
     default: {
       int kind = shape.units ? shape.units->kind_of(in.unit) : UnitMap::kNoUnit;
@@ -110,7 +110,7 @@ bool Sm::issue_one(Warp& w, uint16_t slot, SubCore& sc, uint64_t now) {
       int pipe = sc.units->free_pipeline(kind, now);
       if (pipe < 0) return count_stall(w, stats::StallReason::UNIT_BUSY), false;
       uint64_t ready = sc.units->occupy(kind, pipe, now);
-      if (in.dst != trace::kNoReg) {
+      if (in.dst != isa::kNoReg) {
         w.scoreboard.reserve(in.dst);
         ++w.pending_writes;
         completions_.push(ready, Completion{slot, in.dst, Completion::kRegWrite});

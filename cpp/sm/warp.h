@@ -4,12 +4,12 @@
 #include <cstdint>
 
 #include "sm/scoreboard.h"
-#include "trace/inst_record.h"
+#include "isa/inst_record.h"
 
 namespace accelsim::sm {
 
 struct Warp {
-  const trace::InstRecord* insts = nullptr;  // this warp's instructions
+  const isa::InstRecord* insts = nullptr;  // this warp's instructions
   uint32_t count = 0;                        // how many
   uint32_t next_issue = 0;                   // first instruction not yet issued
   uint32_t decoded_end = 0;                  // ibuffer = [next_issue, decoded_end)
@@ -30,7 +30,7 @@ struct Warp {
 
   bool ibuffer_empty() const { return next_issue == decoded_end; }
   bool all_issued() const { return next_issue == count; }
-  const trace::InstRecord& head() const { return insts[next_issue]; }
+  const isa::InstRecord& head() const { return insts[next_issue]; }
   bool drained() const { return pending_writes == 0 && pending_stores == 0; }
 };
 

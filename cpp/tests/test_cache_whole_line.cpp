@@ -54,9 +54,9 @@ stats::KernelRecord run_block(const config::GpuConfig& cfg, const BlockBuilder& 
 // Two dependent loads of one line: bytes [0,32) then [64,96).
 BlockBuilder two_loads_one_line(uint8_t flags) {
   BlockBuilder b(1);
-  b.mem(0, 1, 10, trace::kMemGlobal, flags, 4, words(0x4000), kEightLanes);       // pc 0
+  b.mem(0, 1, 10, isa::kMemGlobal, flags, 4, words(0x4000), kEightLanes);       // pc 0
   b.add(0, iadd(2, {1}));                                                           // pc 16
-  b.mem(0, 3, 2, trace::kMemGlobal, flags, 4, words(0x4000 + 64), kEightLanes);  // pc 32
+  b.mem(0, 3, 2, isa::kMemGlobal, flags, 4, words(0x4000 + 64), kEightLanes);  // pc 32
   b.add(0, iadd(4, {3}));                                                           // pc 48
   b.add(0, exit_inst());
   return b;
@@ -101,7 +101,7 @@ TEST_CASE("474-non-sectored-l1d-hits-on-another-sector-after-a-miss") {
     config::GpuConfig cfg = small_config();
     cfg.l1d_sector = sectored ? 32 : 128;
     std::vector<sm::Sm::IssueEvent> log;
-    stats::KernelRecord rec = run_block(cfg, two_loads_one_line(trace::kFlagLoad), &log);
+    stats::KernelRecord rec = run_block(cfg, two_loads_one_line(isa::kFlagLoad), &log);
     const uint64_t second = issue_cycle(log, 0, 48) - issue_cycle(log, 0, 32);
     if (sectored) {  // [64,96) is another sector: a second miss
       CHECK_EQ(rec.sm.l1d_misses, 2u);
@@ -120,7 +120,7 @@ TEST_CASE("475-non-sectored-l1d-miss-reads-the-whole-line-below") {
     cfg.memory_model = model;
     cfg.l1d_sector = 128;  // L2 stays sectored (Pascal): four 32 B sectors come from DRAM
     BlockBuilder b(1);
-    b.mem(0, 1, 10, trace::kMemGlobal, trace::kFlagLoad, 4, words(0x8000), kEightLanes);
+    b.mem(0, 1, 10, isa::kMemGlobal, isa::kFlagLoad, 4, words(0x8000), kEightLanes);
     b.add(0, iadd(2, {1})).add(0, exit_inst());
     stats::KernelRecord rec = run_block(cfg, b);
     CHECK_EQ(rec.sm.l1d_misses, 1u);
@@ -134,7 +134,7 @@ TEST_CASE("476-non-sectored-l2-miss-fills-the-line-and-another-sector-hits") {
     cfg.memory_model = model;
     cfg.l2_sector = 128;
     // Bypass L1 so that both loads reach the L2.
-    stats::KernelRecord rec = run_block(cfg, two_loads_one_line(trace::kFlagLoad | trace::kFlagBypassL1));
+    stats::KernelRecord rec = run_block(cfg, two_loads_one_line(isa::kFlagLoad | isa::kFlagBypassL1));
     CHECK_EQ(rec.l2_read_misses, 1u);
     CHECK_EQ(rec.l2_read_hits, 1u);
     CHECK_EQ(rec.sm.l1d_bypass, 2u);  // 32 B each: a bypass moves only what it touches
@@ -154,10 +154,10 @@ TEST_CASE("477-non-sectored-l1-and-l2-run-loads-stores-and-atomics") {
     };
     BlockBuilder b(2);
     for (int w = 0; w < 2; ++w) {
-      b.mem(w, -1, 10, trace::kMemGlobal, trace::kFlagStore, 4, stride(0x10000 + w * 4096, 4));
-      b.mem(w, 1, 10, trace::kMemGlobal, trace::kFlagLoad, 4, stride(0x10000, 36));
-      b.mem(w, 2, 1, trace::kMemGlobal, trace::kFlagLoad | trace::kFlagAtomic, 4, stride(0x20000, 8));
-      b.mem(w, 3, 2, trace::kMemGlobal, trace::kFlagLoad, 8, stride(0x10000 + w * 4096, 8));
+      b.mem(w, -1, 10, isa::kMemGlobal, isa::kFlagStore, 4, stride(0x10000 + w * 4096, 4));
+      b.mem(w, 1, 10, isa::kMemGlobal, isa::kFlagLoad, 4, stride(0x10000, 36));
+      b.mem(w, 2, 1, isa::kMemGlobal, isa::kFlagLoad | isa::kFlagAtomic, 4, stride(0x20000, 8));
+      b.mem(w, 3, 2, isa::kMemGlobal, isa::kFlagLoad, 8, stride(0x10000 + w * 4096, 8));
       b.add(w, iadd(4, {3})).add(w, exit_inst());
     }
     stats::KernelRecord rec = run_block(cfg, b);

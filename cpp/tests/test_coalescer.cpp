@@ -157,7 +157,7 @@ TEST_CASE("438-coalesce-params-checked") {
 }
 
 TEST_CASE("439-coalesce-from-inst-record") {
-  accelsim::trace::InstRecord inst{};
+  accelsim::isa::InstRecord inst{};
   inst.active_mask = 0xFFFFFFFFu;
   inst.access_bytes = 4;
   std::vector<uint64_t> pool(64, 0);

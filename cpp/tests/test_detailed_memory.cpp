@@ -18,7 +18,7 @@ config::GpuConfig detailed_config(int sms = 1) {
   return cfg;
 }
 
-constexpr uint8_t kLoadBypass = trace::kFlagLoad | trace::kFlagBypassL1;
+constexpr uint8_t kLoadBypass = isa::kFlagLoad | isa::kFlagBypassL1;
 
 auto unit_stride(uint64_t base) {
   return [base](int lane) { return base + uint64_t(lane) * 4; };
@@ -41,8 +41,8 @@ TEST_CASE("580-detailed-memory-runs-loads-and-stores") {
   config::GpuConfig cfg = detailed_config();
   sim::Gpu gpu(cfg);
   BlockBuilder b(1);
-  b.mem(0, 1, 10, trace::kMemGlobal, trace::kFlagLoad, 4, unit_stride(0x10000));
-  b.mem(0, -1, 10, trace::kMemGlobal, trace::kFlagStore, 4, unit_stride(0x20000));
+  b.mem(0, 1, 10, isa::kMemGlobal, isa::kFlagLoad, 4, unit_stride(0x10000));
+  b.mem(0, -1, 10, isa::kMemGlobal, isa::kFlagStore, 4, unit_stride(0x20000));
   b.add(0, iadd(2, {1})).add(0, exit_inst());
   stats::KernelRecord rec = run(gpu, {b});
   CHECK_EQ(rec.l2_read_misses, 4u);  // 4 sectors fetched from DRAM
@@ -57,9 +57,9 @@ TEST_CASE("581-l2-hit-is-faster-than-dram-miss") {
   sim::Gpu gpu(cfg);
   BlockBuilder b(1);
   auto one = [](int) { return uint64_t(0x40000); };
-  b.mem(0, 1, 10, trace::kMemGlobal, kLoadBypass, 4, one);  // pc 0: DRAM
+  b.mem(0, 1, 10, isa::kMemGlobal, kLoadBypass, 4, one);  // pc 0: DRAM
   b.add(0, iadd(2, {1}));                                   // pc 16
-  b.mem(0, 3, 2, trace::kMemGlobal, kLoadBypass, 4, one);   // pc 32: L2 hit
+  b.mem(0, 3, 2, isa::kMemGlobal, kLoadBypass, 4, one);   // pc 32: L2 hit
   b.add(0, iadd(4, {3}));                                   // pc 48
   b.add(0, exit_inst());
   std::vector<sm::Sm::IssueEvent> log;
@@ -77,9 +77,9 @@ TEST_CASE("582-write-validate-full-write-then-read-reads-no-dram") {
   config::GpuConfig cfg = detailed_config();
   sim::Gpu gpu(cfg);
   BlockBuilder w(1), b(1);  // a writer kernel, then a reader kernel
-  w.mem(0, -1, 10, trace::kMemGlobal, trace::kFlagStore, 4, unit_stride(0x80000));  // 4 whole sectors
+  w.mem(0, -1, 10, isa::kMemGlobal, isa::kFlagStore, 4, unit_stride(0x80000));  // 4 whole sectors
   w.add(0, exit_inst());
-  b.mem(0, 1, 10, trace::kMemGlobal, kLoadBypass, 4, unit_stride(0x80000));
+  b.mem(0, 1, 10, isa::kMemGlobal, kLoadBypass, 4, unit_stride(0x80000));
   b.add(0, iadd(2, {1})).add(0, exit_inst());
   stats::KernelRecord wrec = run(gpu, {w});
   stats::KernelRecord rec = run(gpu, {b});
@@ -94,11 +94,11 @@ TEST_CASE("583-write-validate-partial-write-then-read-one-dram-read-per-sector")
   sim::Gpu gpu(cfg);
   BlockBuilder w(1), b(1);
   auto every_other_word = [](int lane) { return 0x90000 + uint64_t(lane) * 8; };  // 256 B, half of each sector
-  w.mem(0, -1, 10, trace::kMemGlobal, trace::kFlagStore, 4, every_other_word);
+  w.mem(0, -1, 10, isa::kMemGlobal, isa::kFlagStore, 4, every_other_word);
   w.add(0, exit_inst());
-  b.mem(0, 1, 10, trace::kMemGlobal, kLoadBypass, 4, every_other_word);  // 8 partial sectors
+  b.mem(0, 1, 10, isa::kMemGlobal, kLoadBypass, 4, every_other_word);  // 8 partial sectors
   b.add(0, iadd(2, {1}));
-  b.mem(0, 3, 2, trace::kMemGlobal, kLoadBypass, 4, every_other_word);   // now readable: hits
+  b.mem(0, 3, 2, isa::kMemGlobal, kLoadBypass, 4, every_other_word);   // now readable: hits
   b.add(0, iadd(4, {3})).add(0, exit_inst());
   CHECK_EQ(run(gpu, {w}).dram_reads, 0u);
   stats::KernelRecord rec = run(gpu, {b});
@@ -123,7 +123,7 @@ std::vector<BlockBuilder> load_block(int warps, int loads, F addr) {
   for (int w = 0; w < warps; ++w) {
     for (int i = 0; i < loads; ++i) {
       uint64_t a = addr(w * loads + i);
-      b.mem(w, 1 + i, 20, trace::kMemGlobal, kLoadBypass, 4, [a](int) { return a; });
+      b.mem(w, 1 + i, 20, isa::kMemGlobal, kLoadBypass, 4, [a](int) { return a; });
     }
     b.add(w, iadd(30, {1, 2})).add(w, exit_inst());
   }
@@ -193,7 +193,7 @@ TEST_CASE("586-memcpy-leaves-the-data-in-l2") {
     BlockBuilder b(4);
     for (int w = 0; w < 4; ++w) {
       for (int i = 0; i < 8; ++i)
-        b.mem(w, 1 + i, 10, trace::kMemGlobal, kLoadBypass, 4,
+        b.mem(w, 1 + i, 10, isa::kMemGlobal, kLoadBypass, 4,
               [=](int lane) { return base + uint64_t(w * 8 + i) * 128 + uint64_t(lane) * 4; });
       b.add(w, iadd(20, {1})).add(w, exit_inst());
     }
@@ -222,9 +222,9 @@ TEST_CASE("587-back-pressure-with-tiny-buffers-loses-nothing") {
     BlockBuilder b(8);
     for (int w = 0; w < 8; ++w) {
       const uint64_t base = 0x200000 + uint64_t(c * 8 + w) * 4096;
-      b.mem(w, -1, 10, trace::kMemGlobal, trace::kFlagStore, 4, [=](int l) { return base + 2048 + l * 8; });
+      b.mem(w, -1, 10, isa::kMemGlobal, isa::kFlagStore, 4, [=](int l) { return base + 2048 + l * 8; });
       for (int i = 0; i < 4; ++i)
-        b.mem(w, 1 + i, 10, trace::kMemGlobal, kLoadBypass, 4, [=](int l) { return base + i * 128 + l * 4; });
+        b.mem(w, 1 + i, 10, isa::kMemGlobal, kLoadBypass, 4, [=](int l) { return base + i * 128 + l * 4; });
       b.add(w, iadd(20, {1, 4})).add(w, exit_inst());
     }
     blocks.push_back(b);
@@ -241,9 +241,9 @@ TEST_CASE("588-atomics-execute-at-l2") {
   sim::Gpu gpu(cfg);
   BlockBuilder b(1);
   auto same = [](int) { return uint64_t(0xA0000); };
-  b.mem(0, 1, 10, trace::kMemGlobal, trace::kFlagAtomic, 4, same);
+  b.mem(0, 1, 10, isa::kMemGlobal, isa::kFlagAtomic, 4, same);
   b.add(0, iadd(2, {1}));
-  b.mem(0, 3, 10, trace::kMemGlobal, trace::kFlagAtomic, 4, same);
+  b.mem(0, 3, 10, isa::kMemGlobal, isa::kFlagAtomic, 4, same);
   b.add(0, iadd(4, {3})).add(0, exit_inst());
   stats::KernelRecord rec = run(gpu, {b});
   const mem::MemorySummary m = gpu.detailed_memory()->summary();
@@ -263,7 +263,7 @@ TEST_CASE("589-refresh-keeps-its-schedule-across-idle-time") {
     cfg.kernel_launch_latency = late ? 400000 : 0;
     sim::Gpu gpu(cfg);
     BlockBuilder b(1);
-    b.mem(0, 1, 10, trace::kMemGlobal, kLoadBypass, 4, [](int) { return uint64_t(0x50000); });
+    b.mem(0, 1, 10, isa::kMemGlobal, kLoadBypass, 4, [](int) { return uint64_t(0x50000); });
     b.add(0, iadd(2, {1})).add(0, exit_inst());
     std::vector<sm::Sm::IssueEvent> log;
     run(gpu, {b}, 32, &log);
@@ -285,10 +285,10 @@ TEST_CASE("590-per-stream-families-agree-with-the-components-own-counters") {
   for (int w = 0; w < 2; ++w) {
     for (int i = 0; i < 64; ++i) {  // 256 lines through a 96-line L2
       const uint64_t base = 0x100000 + uint64_t(w * 64 + i) * 128;
-      b.mem(w, -1, 10, trace::kMemGlobal, trace::kFlagStore, 4, unit_stride(base));
-      b.mem(w, 1, 10, trace::kMemGlobal, kLoadBypass, 4, unit_stride(base + (1u << 20)));
+      b.mem(w, -1, 10, isa::kMemGlobal, isa::kFlagStore, 4, unit_stride(base));
+      b.mem(w, 1, 10, isa::kMemGlobal, kLoadBypass, 4, unit_stride(base + (1u << 20)));
     }
-    b.mem(w, 3, 10, trace::kMemGlobal, trace::kFlagAtomic, 4, [](int) { return uint64_t(0x300000); });
+    b.mem(w, 3, 10, isa::kMemGlobal, isa::kFlagAtomic, 4, [](int) { return uint64_t(0x300000); });
     b.add(w, iadd(2, {1, 3})).add(w, exit_inst());
   }
   stats::KernelRecord rec = run(gpu, {b}, 64);

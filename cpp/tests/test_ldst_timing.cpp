@@ -25,9 +25,9 @@ auto unit_stride(uint64_t base) {
 TEST_CASE("301-l1-hit-returns-after-hit-latency") {
   config::GpuConfig cfg = small_config();
   BlockBuilder b(1);
-  b.mem(0, 1, 10, trace::kMemGlobal, trace::kFlagLoad, 4, unit_stride(0x1000));  // pc 0: miss
+  b.mem(0, 1, 10, isa::kMemGlobal, isa::kFlagLoad, 4, unit_stride(0x1000));  // pc 0: miss
   b.add(0, iadd(2, {1}));                                                          // pc 16
-  b.mem(0, 3, 10, trace::kMemGlobal, trace::kFlagLoad, 4, unit_stride(0x1000));  // pc 32: hit
+  b.mem(0, 3, 10, isa::kMemGlobal, isa::kFlagLoad, 4, unit_stride(0x1000));  // pc 32: hit
   b.add(0, iadd(4, {3}));                                                          // pc 48
   b.add(0, exit_inst());
   stats::KernelRecord rec;
@@ -46,9 +46,9 @@ TEST_CASE("302-shared-8-way-bank-conflict-takes-8-cycles") {
   for (int conflicted = 0; conflicted < 2; ++conflicted) {
     BlockBuilder b(1);
     if (conflicted)
-      b.mem(0, 1, 10, trace::kMemShared, trace::kFlagLoad, 4, conflict8);
+      b.mem(0, 1, 10, isa::kMemShared, isa::kFlagLoad, 4, conflict8);
     else
-      b.mem(0, 1, 10, trace::kMemShared, trace::kFlagLoad, 4, no_conflict);
+      b.mem(0, 1, 10, isa::kMemShared, isa::kFlagLoad, 4, no_conflict);
     b.add(0, iadd(2, {1})).add(0, exit_inst());
     stats::KernelRecord rec;
     auto log = run_block(cfg, b, &rec);
@@ -62,8 +62,8 @@ TEST_CASE("303-shared-conflicts-occupy-the-pipeline") {
   config::GpuConfig cfg = small_config();
   auto conflict8 = [](int lane) { return uint64_t(lane % 4) * 4 + uint64_t(lane / 4) * 128; };
   BlockBuilder b(1);
-  b.mem(0, 1, 10, trace::kMemShared, trace::kFlagLoad, 4, conflict8);
-  b.mem(0, 2, 10, trace::kMemShared, trace::kFlagLoad, 4, conflict8);
+  b.mem(0, 1, 10, isa::kMemShared, isa::kFlagLoad, 4, conflict8);
+  b.mem(0, 2, 10, isa::kMemShared, isa::kFlagLoad, 4, conflict8);
   b.add(0, iadd(3, {2})).add(0, exit_inst());
   auto log = run_block(cfg, b);
   // The second access starts 8 cycles after the first: its result is 8 later.
@@ -75,7 +75,7 @@ TEST_CASE("304-bypass-l1-goes-below") {
   config::GpuConfig cfg = small_config();
   BlockBuilder b(1);
   for (int i = 0; i < 2; ++i)
-    b.mem(0, 1 + i, 10, trace::kMemGlobal, trace::kFlagLoad | trace::kFlagBypassL1, 4,
+    b.mem(0, 1 + i, 10, isa::kMemGlobal, isa::kFlagLoad | isa::kFlagBypassL1, 4,
           unit_stride(0x2000));
   b.add(0, iadd(5, {2})).add(0, exit_inst());
   stats::KernelRecord rec;
@@ -87,7 +87,7 @@ TEST_CASE("304-bypass-l1-goes-below") {
 TEST_CASE("305-stores-write-through-and-finish") {
   config::GpuConfig cfg = small_config();
   BlockBuilder b(1);
-  b.mem(0, -1, 10, trace::kMemGlobal, trace::kFlagStore, 4, unit_stride(0x3000));
+  b.mem(0, -1, 10, isa::kMemGlobal, isa::kFlagStore, 4, unit_stride(0x3000));
   b.add(0, exit_inst());
   stats::KernelRecord rec;
   run_block(cfg, b, &rec);
@@ -115,9 +115,9 @@ TEST_CASE("307-constant-cache-miss-then-hit") {
   cfg.perfect_inst_const_cache = false;
   BlockBuilder b(1);
   auto same = [](int) { return uint64_t(0x400); };
-  b.mem(0, 1, 10, trace::kMemConst, trace::kFlagLoad, 4, same);  // pc 0: miss
+  b.mem(0, 1, 10, isa::kMemConst, isa::kFlagLoad, 4, same);  // pc 0: miss
   b.add(0, iadd(2, {1}));                                         // pc 16
-  b.mem(0, 3, 10, trace::kMemConst, trace::kFlagLoad, 4, same);  // pc 32: hit
+  b.mem(0, 3, 10, isa::kMemConst, isa::kFlagLoad, 4, same);  // pc 32: hit
   b.add(0, iadd(4, {3}));                                         // pc 48
   b.add(0, exit_inst());
   auto log = run_block(cfg, b);

@@ -104,7 +104,7 @@ TEST_CASE("363-memory-on-another-domain-drives-load-latency") {
   std::vector<sm::Sm::IssueEvent> log;
   gpu.sm(0).set_issue_log(&log);
   BlockBuilder b(1);
-  b.mem(0, 1, 10, trace::kMemGlobal, trace::kFlagLoad | trace::kFlagBypassL1, 4,
+  b.mem(0, 1, 10, isa::kMemGlobal, isa::kFlagLoad | isa::kFlagBypassL1, 4,
         [](int l) { return uint64_t(l) * 4; });
   b.add(0, iadd(2, {1})).add(0, exit_inst());
   auto src = kernel(kernel_info(1, 32), {b.build()});

@@ -78,7 +78,7 @@ TEST_CASE("355-watchdog-names-the-stuck-component") {
   cfg.deadlock_cycles = 1000;
   sim::Gpu gpu(cfg, std::make_unique<BlackHole>());
   BlockBuilder b(1);
-  b.mem(0, 1, 10, trace::kMemGlobal, trace::kFlagLoad, 4, [](int l) { return uint64_t(l) * 4; });
+  b.mem(0, 1, 10, isa::kMemGlobal, isa::kFlagLoad, 4, [](int l) { return uint64_t(l) * 4; });
   b.add(0, iadd(2, {1})).add(0, exit_inst());
   auto src = kernel(kernel_info(1, 32), {b.build()});
   stats::KernelRecord rec;
@@ -101,7 +101,7 @@ TEST_CASE("356-idle-gpu-jumps-ahead") {
   cfg.kernel_launch_latency = 5000;
   BlockBuilder b(1);
   for (int i = 0; i < 50; ++i)
-    b.mem(0, 1, 1, trace::kMemGlobal, trace::kFlagLoad | trace::kFlagBypassL1, 8,
+    b.mem(0, 1, 1, isa::kMemGlobal, isa::kFlagLoad | isa::kFlagBypassL1, 8,
           [i](int) { return uint64_t(i) * 4096; }, 1u);
   b.add(0, exit_inst(1u));
   sim::Gpu gpu(cfg);

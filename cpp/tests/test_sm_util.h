@@ -6,11 +6,11 @@
 
 #include "sim/gpu.h"
 #include "sim/kernel_source.h"
-#include "trace/inst_record.h"
+#include "isa/inst_record.h"
 
 namespace accelsim::testing {
 
-using trace::InstRecord;
+using isa::InstRecord;
 
 inline uint16_t R(int n) { return uint16_t(n + 1); }
 
@@ -18,19 +18,19 @@ inline InstRecord alu(uint8_t unit, int dst, std::initializer_list<int> srcs, ui
   InstRecord in{};
   in.unit = unit;
   in.active_mask = mask;
-  in.dst = dst < 0 ? trace::kNoReg : R(dst);
+  in.dst = dst < 0 ? isa::kNoReg : R(dst);
   int i = 0;
   for (int s : srcs) in.src[i++] = R(s);
   in.nsrc = uint8_t(i);
-  if (mask == 0) in.flags |= trace::kFlagPredOff;
+  if (mask == 0) in.flags |= isa::kFlagPredOff;
   return in;
 }
-inline InstRecord ffma(int dst, std::initializer_list<int> srcs) { return alu(trace::kUnitSp, dst, srcs); }
+inline InstRecord ffma(int dst, std::initializer_list<int> srcs) { return alu(isa::kUnitSp, dst, srcs); }
 inline InstRecord iadd(int dst, std::initializer_list<int> srcs, uint32_t mask = ~0u) {
-  return alu(trace::kUnitInt, dst, srcs, mask);
+  return alu(isa::kUnitInt, dst, srcs, mask);
 }
-inline InstRecord exit_inst(uint32_t mask = ~0u) { return alu(trace::kUnitExit, -1, {}, mask); }
-inline InstRecord bar() { return alu(trace::kUnitBarrier, -1, {}); }
+inline InstRecord exit_inst(uint32_t mask = ~0u) { return alu(isa::kUnitExit, -1, {}, mask); }
+inline InstRecord bar() { return alu(isa::kUnitBarrier, -1, {}); }
 
 // One thread block under construction.
 struct BlockBuilder {
@@ -49,9 +49,9 @@ struct BlockBuilder {
   template <class F>
   BlockBuilder& mem(int w, int dst, int addr_reg, uint8_t space, uint8_t flags, uint8_t bytes, F lane_addr,
                     uint32_t mask = ~0u) {
-    InstRecord in = alu(trace::kUnitMem, dst, {addr_reg}, mask);
+    InstRecord in = alu(isa::kUnitMem, dst, {addr_reg}, mask);
     in.mem_space = space;
-    in.flags |= uint8_t(flags | trace::kFlagHasAddrs);
+    in.flags |= uint8_t(flags | isa::kFlagHasAddrs);
     in.access_bytes = bytes;
     add(w, in);
     std::vector<uint64_t> a(32, 0);

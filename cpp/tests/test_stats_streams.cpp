@@ -93,8 +93,8 @@ TEST_CASE("713-per-stream-counters-exact-and-summing-to-totals") {
   CHECK_EQ(all[0], per[0] + per[w]);
   const stats::CounterFamily& insts = *r.stats->registry.find("sm.insts");
   std::vector<uint64_t> cls = stats::reduce_to_categories(insts, insts.values(), 1);
-  CHECK_EQ(cls[trace::kUnitSp], uint64_t(100));
-  CHECK_EQ(cls[trace::kUnitExit], uint64_t(2));
+  CHECK_EQ(cls[isa::kUnitSp], uint64_t(100));
+  CHECK_EQ(cls[isa::kUnitExit], uint64_t(2));
 }
 
 TEST_CASE("714-kernel-selection-skips-the-others") {
@@ -114,7 +114,7 @@ namespace {
 std::unique_ptr<sim::KernelSource> loads(uint32_t id, uint64_t stream, int n) {
   BlockBuilder b(1);
   for (int i = 0; i < n; ++i)
-    b.mem(0, 2 + i % 8, 1, trace::kMemGlobal, trace::kFlagLoad, 4,
+    b.mem(0, 2 + i % 8, 1, isa::kMemGlobal, isa::kFlagLoad, 4,
           [i](int lane) { return 0x10000 + uint64_t(i) * 4096 + uint64_t(lane) * 4; });
   b.add(0, exit_inst());
   trace::KernelInfo info = kernel_info(1, 32);

@@ -19,8 +19,8 @@ ThreadBlockTrace read_one(const std::string& name, const std::string& text) {
 
 // The first instruction's lane addresses (0 for inactive lanes).
 std::vector<uint64_t> lanes(const ThreadBlockTrace& tb) {
-  const InstRecord& r = tb.insts.at(0);
-  CHECK(r.flags & kFlagHasAddrs);
+  const isa::InstRecord& r = tb.insts.at(0);
+  CHECK(r.flags & isa::kFlagHasAddrs);
   return std::vector<uint64_t>(tb.addrs.begin() + r.addr_offset, tb.addrs.begin() + r.addr_offset + 32);
 }
 
@@ -32,7 +32,7 @@ TEST_CASE("201-address-mode-0-list") {
   CHECK_EQ(a[0], 0x100u);
   CHECK_EQ(a[1], 0u);
   CHECK_EQ(a[2], 0x108u);
-  CHECK_EQ(int(tb.insts[0].mem_space), int(kMemGlobal));
+  CHECK_EQ(int(tb.insts[0].mem_space), int(isa::kMemGlobal));
   CHECK_EQ(int(tb.insts[0].access_bytes), 4);
   CHECK_EQ(tb.insts[0].dst, 3);
   CHECK_EQ(tb.insts[0].src[0], 3);
@@ -80,9 +80,9 @@ TEST_CASE("205-predicated-off-and-lineinfo") {
       "12 0090 00000000 1 R2 LDG.E 1 R2 4 1 0x0 0 0\n"
       "13 00a0 ffffffff 0 EXIT 0 0\n#END_TB\n";
   auto tb = read_one("p.traceg", header(5, 32, true) + body);
-  const InstRecord& r = tb.insts.at(0);
-  CHECK(r.flags & kFlagPredOff);
-  CHECK(!(r.flags & kFlagHasAddrs));
+  const isa::InstRecord& r = tb.insts.at(0);
+  CHECK(r.flags & isa::kFlagPredOff);
+  CHECK(!(r.flags & isa::kFlagHasAddrs));
   CHECK_EQ(r.line, 12u);
   CHECK_EQ(r.pc, 0x90u);
   CHECK_EQ(tb.insts.at(1).line, 13u);
@@ -98,24 +98,24 @@ TEST_CASE("206-access-width-and-flags") {
                                                       "00a0 00000001 0 RED.E.ADD 2 R2 R3 4 0 0x100\n"
                                                       "00b0 00000001 1 R4 LDC 1 R2 0\n",
                                                       3));
-  CHECK(tb.insts[0].flags & kFlagBypassL1);
-  CHECK(tb.insts[0].flags & kFlagLoad);
-  CHECK(tb.insts[1].flags & kFlagAtomic);
-  CHECK(!(tb.insts[1].flags & kFlagBypassL1));
-  CHECK_EQ(int(tb.insts[2].mem_space), int(kMemConst));
+  CHECK(tb.insts[0].flags & isa::kFlagBypassL1);
+  CHECK(tb.insts[0].flags & isa::kFlagLoad);
+  CHECK(tb.insts[1].flags & isa::kFlagAtomic);
+  CHECK(!(tb.insts[1].flags & isa::kFlagBypassL1));
+  CHECK_EQ(int(tb.insts[2].mem_space), int(isa::kMemConst));
   CHECK_EQ(int(tb.insts[2].access_bytes), 4);
 }
 
 TEST_CASE("207-generic-classified-by-window") {
-  CHECK_EQ(int(classify_generic(0x7f0000000100, 0x7f0000000000, 0x7f0002000000)), int(kMemShared));
-  CHECK_EQ(int(classify_generic(0x7f0002000100, 0x7f0000000000, 0x7f0002000000)), int(kMemLocal));
-  CHECK_EQ(int(classify_generic(0x7e0000000000, 0x7f0000000000, 0x7f0002000000)), int(kMemGlobal));
-  CHECK_EQ(int(classify_generic(0x7e0000000000, 0, 0x7f0002000000)), int(kMemShared));
+  CHECK_EQ(int(classify_generic(0x7f0000000100, 0x7f0000000000, 0x7f0002000000)), int(isa::kMemShared));
+  CHECK_EQ(int(classify_generic(0x7f0002000100, 0x7f0000000000, 0x7f0002000000)), int(isa::kMemLocal));
+  CHECK_EQ(int(classify_generic(0x7e0000000000, 0x7f0000000000, 0x7f0002000000)), int(isa::kMemGlobal));
+  CHECK_EQ(int(classify_generic(0x7e0000000000, 0, 0x7f0002000000)), int(isa::kMemShared));
   auto tb = read_one("g.traceg", header(4) + one_warp("0090 00000001 1 R2 LD.E 1 R2 4 0 0x7f0002000010\n"
                                                       "00a0 00000001 0 ST.E 2 R2 R3 4 0 0x7f0000000010\n",
                                                       2));
-  CHECK_EQ(int(tb.insts[0].mem_space), int(kMemLocal));
-  CHECK_EQ(int(tb.insts[1].mem_space), int(kMemShared));
+  CHECK_EQ(int(tb.insts[0].mem_space), int(isa::kMemLocal));
+  CHECK_EQ(int(tb.insts[1].mem_space), int(isa::kMemShared));
 }
 
 TEST_CASE("208-registers-stored-plus-one") {
@@ -123,6 +123,6 @@ TEST_CASE("208-registers-stored-plus-one") {
   CHECK_EQ(tb.insts[0].dst, 1);
   CHECK_EQ(tb.insts[0].src[0], 256);
   CHECK_EQ(tb.insts[0].src[1], 256);
-  CHECK_EQ(tb.insts[0].src[2], kNoReg);
+  CHECK_EQ(tb.insts[0].src[2], isa::kNoReg);
   CHECK_EQ(int(tb.insts[0].nsrc), 2);
 }

@@ -30,14 +30,14 @@ const char* kLoads =
 
 TEST_CASE("209-read-only-data-path-flag") {
   ThreadBlockTrace volta = read_block("ro70.traceg", header(4) + one_warp(kLoads, 4));
-  CHECK(volta.insts[0].flags & kFlagReadOnly);
-  CHECK(volta.insts[1].flags & kFlagReadOnly);
-  CHECK(!(volta.insts[2].flags & kFlagReadOnly));  // an ordinary global load
-  CHECK(!(volta.insts[3].flags & kFlagReadOnly));  // a store
+  CHECK(volta.insts[0].flags & isa::kFlagReadOnly);
+  CHECK(volta.insts[1].flags & isa::kFlagReadOnly);
+  CHECK(!(volta.insts[2].flags & isa::kFlagReadOnly));  // an ordinary global load
+  CHECK(!(volta.insts[3].flags & isa::kFlagReadOnly));  // a store
   ThreadBlockTrace kepler =
       read_block("ro35.traceg", with_version(header(4), 35) + one_warp("0090 00000001 1 R2 LDG.E 1 R2 4 0 0x100\n"
                                                                         "00a0 00000001 1 R2 LD.E 1 R2 4 0 0x100\n",
                                                                         2));
-  CHECK(kepler.insts[0].flags & kFlagReadOnly);     // Kepler LDG = the read-only path
-  CHECK(!(kepler.insts[1].flags & kFlagReadOnly));  // LD = the ordinary global load
+  CHECK(kepler.insts[0].flags & isa::kFlagReadOnly);     // Kepler LDG = the read-only path
+  CHECK(!(kepler.insts[1].flags & isa::kFlagReadOnly));  // LD = the ordinary global load
 }

@@ -6,6 +6,7 @@
 #include "tests/test_trace_util.h"
 
 using namespace accelsim::trace;
+namespace isa = accelsim::isa;
 using accelsim::testing::isa_registry;
 
 namespace {
@@ -29,7 +30,7 @@ Totals count(const std::string& list) {
     while (r.next_block(tb)) {
       ++t.blocks;
       t.warp_insts += tb.insts.size();
-      for (const InstRecord& i : tb.insts) t.thread_insts += std::popcount(i.active_mask);
+      for (const isa::InstRecord& i : tb.insts) t.thread_insts += std::popcount(i.active_mask);
     }
   }
   return t;

@@ -108,21 +108,21 @@ TEST_CASE("234-command-list") {
 TEST_CASE("235-isa-table-include-override-and-set-unit") {
   std::string base = write_temp("base.isa", "FADD sp\nLDG mem global load\n");
   std::string derived = write_temp("derived.isa", "include base.isa  # shared rows\nFADD dp\nHMMA mma\n");
-  IsaTable t = IsaTable::load(derived);
+  isa::IsaTable t = isa::IsaTable::load(derived);
   CHECK_EQ(t.name(), std::string("derived"));
   CHECK_EQ(t.size(), 3u);
-  CHECK_EQ(int(t.info(uint16_t(t.find("FADD"))).unit), int(kUnitDp));
-  CHECK_EQ(int(t.info(uint16_t(t.find("HMMA"))).unit), int(kFirstCustomUnit));
+  CHECK_EQ(int(t.info(uint16_t(t.find("FADD"))).unit), int(isa::kUnitDp));
+  CHECK_EQ(int(t.info(uint16_t(t.find("HMMA"))).unit), int(isa::kFirstCustomUnit));
   CHECK_EQ(t.unit_names().back(), std::string("mma"));
   t.set_unit("LDG", "tex");
-  CHECK_EQ(int(t.info(uint16_t(t.find("LDG"))).unit), int(kUnitTex));
+  CHECK_EQ(int(t.info(uint16_t(t.find("LDG"))).unit), int(isa::kUnitTex));
   CHECK_THROWS(t.set_unit("NOPE", "sp"), TraceError);
   CHECK_EQ(t.find("NOPE"), -1);
   (void)base;
 }
 
 TEST_CASE("236-bundled-versions") {
-  const IsaRegistry& reg = isa_registry();
+  const isa::IsaRegistry& reg = isa_registry();
   CHECK_EQ(reg.for_version(70, "x", 1).name(), std::string("sm_70"));
   CHECK_EQ(reg.for_version(61, "x", 1).name(), std::string("sm_60"));
   CHECK_EQ(reg.for_version(52, "x", 1).name(), std::string("sm_50"));
@@ -131,10 +131,10 @@ TEST_CASE("236-bundled-versions") {
 }
 
 TEST_CASE("237-registry-unit-overrides") {
-  IsaRegistry reg(accelsim::testing::isa_dir(), {{"MOV", "int"}, {"LDGSTS", "tex"}});
-  const IsaTable& volta = reg.for_version(70, "x", 1);
-  CHECK_EQ(int(volta.info(uint16_t(volta.find("MOV"))).unit), int(kUnitInt));
-  const IsaTable& ampere = reg.for_version(80, "x", 1);
-  CHECK_EQ(int(ampere.info(uint16_t(ampere.find("LDGSTS"))).unit), int(kUnitTex));
-  CHECK_THROWS(IsaRegistry(accelsim::testing::isa_dir(), {{"NOTANOP", "int"}}), TraceError);
+  isa::IsaRegistry reg(accelsim::testing::isa_dir(), {{"MOV", "int"}, {"LDGSTS", "tex"}});
+  const isa::IsaTable& volta = reg.for_version(70, "x", 1);
+  CHECK_EQ(int(volta.info(uint16_t(volta.find("MOV"))).unit), int(isa::kUnitInt));
+  const isa::IsaTable& ampere = reg.for_version(80, "x", 1);
+  CHECK_EQ(int(ampere.info(uint16_t(ampere.find("LDGSTS"))).unit), int(isa::kUnitTex));
+  CHECK_THROWS(isa::IsaRegistry(accelsim::testing::isa_dir(), {{"NOTANOP", "int"}}), TraceError);
 }

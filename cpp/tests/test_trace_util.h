@@ -11,8 +11,8 @@ namespace accelsim::testing {
 
 inline std::string isa_dir() { return std::string(ACCELSIM_SOURCE_DIR) + "/configs/isa"; }
 
-inline const trace::IsaRegistry& isa_registry() {
-  static const trace::IsaRegistry registry(isa_dir());  // immutable, shared by the tests
+inline const isa::IsaRegistry& isa_registry() {
+  static const isa::IsaRegistry registry(isa_dir());  // immutable, shared by the tests
   return registry;
 }
 

@@ -3,8 +3,8 @@
 #include <filesystem>
 
 #include "base/error.h"
-#include "trace/line_source.h"
-#include "trace/tokenizer.h"
+#include "base/line_source.h"
+#include "base/tokenizer.h"
 #include "trace/trace_reader.h"
 
 namespace accelsim::trace {

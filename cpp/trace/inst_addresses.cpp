@@ -18,7 +18,7 @@ std::string got(std::string_view t) {
 
 }  // namespace
 
-void InstDecoder::decode_addresses(Tokens& tok, int64_t line_no, InstRecord& out,
+void InstDecoder::decode_addresses(Tokens& tok, int64_t line_no, isa::InstRecord& out,
                                    std::vector<uint64_t>& addrs) {
   std::string_view t = tok.next();
   uint32_t mode;
@@ -63,7 +63,7 @@ void InstDecoder::decode_addresses(Tokens& tok, int64_t line_no, InstRecord& out
     }
   }
   if (active > 0) {
-    out.flags |= kFlagHasAddrs;
+    out.flags |= isa::kFlagHasAddrs;
     out.addr_offset = uint32_t(first);
   }
   if (out.access_bytes == 0) out.access_bytes = 4;  // memory per the tracer, not per the table

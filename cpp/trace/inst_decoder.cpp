@@ -3,7 +3,7 @@
 #include <bit>
 
 #include "base/error.h"
-#include "trace/tokenizer.h"
+#include "base/tokenizer.h"
 
 namespace accelsim::trace {
 
@@ -53,13 +53,13 @@ uint8_t access_bytes_from_modifiers(std::string_view opcode) {
 }
 
 uint8_t classify_generic(uint64_t addr, uint64_t shmem_base, uint64_t local_base) {
-  if (shmem_base == 0 || local_base == 0) return kMemShared;
-  if (addr >= shmem_base && addr - shmem_base < kGenericWindowBytes) return kMemShared;
-  if (addr >= local_base && addr - local_base < kGenericWindowBytes) return kMemLocal;
-  return kMemGlobal;
+  if (shmem_base == 0 || local_base == 0) return isa::kMemShared;
+  if (addr >= shmem_base && addr - shmem_base < kGenericWindowBytes) return isa::kMemShared;
+  if (addr >= local_base && addr - local_base < kGenericWindowBytes) return isa::kMemLocal;
+  return isa::kMemGlobal;
 }
 
-InstDecoder::InstDecoder(const KernelInfo& info, const IsaTable& isa) : info_(info), isa_(isa) {}
+InstDecoder::InstDecoder(const KernelInfo& info, const isa::IsaTable& isa) : info_(info), isa_(isa) {}
 
 void InstDecoder::fail(int64_t line_no, const char* field, const std::string& detail) const {
   throw TraceError(info_.path, line_no, field, detail);
@@ -73,14 +73,14 @@ const OpcodeSpelling& InstDecoder::spelling(std::string_view op, int64_t line_no
   if (id < 0)
     fail(line_no, "opcode",
          "undefined opcode '" + printable(base) + "' (not in ISA table " + isa_.path() + ")");
-  const OpcodeInfo& row = isa_.info(uint16_t(id));
+  const isa::OpcodeInfo& row = isa_.info(uint16_t(id));
   OpcodeSpelling s;
   s.id = uint16_t(id);
   s.unit = row.unit;
   s.mem_space = row.mem_space;
   s.flags = row.flags;
-  if (row.mem_space != kMemNone)
-    s.access_bytes = row.mem_space == kMemConst ? 4 : access_bytes_from_modifiers(op);
+  if (row.mem_space != isa::kMemNone)
+    s.access_bytes = row.mem_space == isa::kMemConst ? 4 : access_bytes_from_modifiers(op);
   bool strong = false, gpu = false, cg = false, read_only = false;
   std::string_view rest = op.substr(base.size()), mod;
   if (!rest.empty()) rest.remove_prefix(1);
@@ -90,13 +90,13 @@ const OpcodeSpelling& InstDecoder::spelling(std::string_view op, int64_t line_no
     cg |= mod == "CG";
     read_only |= mod == "CI" || mod == "NC" || mod == "CONSTANT";
   }
-  if ((s.flags & kFlagLoad) && ((strong && gpu) || cg)) s.flags |= kFlagBypassL1;
+  if ((s.flags & isa::kFlagLoad) && ((strong && gpu) || cg)) s.flags |= isa::kFlagBypassL1;
   // The read-only (texture) data path: non-coherent loads (__ldg, .nc), and
   // every LDG on Kepler, where LDG exists only for that path (LD is the
   // ordinary global load).
-  if ((s.flags & kFlagLoad) && row.mem_space == kMemGlobal &&
+  if ((s.flags & isa::kFlagLoad) && row.mem_space == isa::kMemGlobal &&
       (read_only || (base == "LDG" && info_.binary_version < 50)))
-    s.flags |= kFlagReadOnly;
+    s.flags |= isa::kFlagReadOnly;
   return cache_.insert(op, h, s);
 }
 
@@ -116,10 +116,10 @@ bool parse_register(std::string_view t, uint16_t& out) {
 
 }  // namespace
 
-void InstDecoder::decode(std::string_view line, int64_t line_no, InstRecord& out,
+void InstDecoder::decode(std::string_view line, int64_t line_no, isa::InstRecord& out,
                          std::vector<uint64_t>& addrs, OldPrefix* prefix) {
   Tokens tok(line);
-  out = InstRecord{};
+  out = isa::InstRecord{};
   std::string_view t;
   if (prefix) {
     uint32_t v[4];
@@ -160,12 +160,12 @@ void InstDecoder::decode(std::string_view line, int64_t line_no, InstRecord& out
   uint32_t width;
   if (!parse_u32(t = tok.next(), width)) fail(line_no, "mem_width", "expected a decimal width, got " + quoted(t));
   if (width > 0) decode_addresses(tok, line_no, out, addrs);
-  if (out.active_mask == 0) out.flags |= kFlagPredOff;
-  if (out.mem_space == kMemGeneric)
-    out.mem_space = (out.flags & kFlagHasAddrs)
+  if (out.active_mask == 0) out.flags |= isa::kFlagPredOff;
+  if (out.mem_space == isa::kMemGeneric)
+    out.mem_space = (out.flags & isa::kFlagHasAddrs)
                         ? classify_generic(addrs[out.addr_offset + std::countr_zero(out.active_mask)],
                                            info_.shmem_base, info_.local_base)
-                        : uint8_t(kMemGlobal);
+                        : uint8_t(isa::kMemGlobal);
   t = tok.next();
   if (!t.empty()) {
     int64_t imm;

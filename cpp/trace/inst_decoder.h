@@ -1,4 +1,4 @@
-// Decoding of one instruction line into an InstRecord (+ lane addresses).
+// Decoding of one instruction line into an isa::InstRecord (+ lane addresses).
 // Opcode spellings ("LDG.E.64.SYS") are resolved once and cached, so the per
 // line cost is tokenizing and number parsing only.
 #pragma once
@@ -7,10 +7,10 @@
 #include <string_view>
 #include <vector>
 
-#include "trace/inst_record.h"
-#include "trace/isa_table.h"
+#include "isa/inst_record.h"
+#include "isa/isa_table.h"
 #include "trace/spelling_cache.h"
-#include "trace/tokenizer.h"
+#include "base/tokenizer.h"
 #include "trace/trace_reader.h"
 
 namespace accelsim::trace {
@@ -32,23 +32,23 @@ uint8_t classify_generic(uint64_t addr, uint64_t shmem_base, uint64_t local_base
 
 class InstDecoder {
  public:
-  InstDecoder(const KernelInfo& info, const IsaTable& isa);
+  InstDecoder(const KernelInfo& info, const isa::IsaTable& isa);
   // Decodes `line` (number `line_no`). A memory instruction with active lanes
   // appends 32 lane addresses to `addrs` (inactive lanes 0). In the old layout
   // the line's prefix goes to `*prefix`. Throws TraceError on any bad field.
-  void decode(std::string_view line, int64_t line_no, InstRecord& out,
+  void decode(std::string_view line, int64_t line_no, isa::InstRecord& out,
               std::vector<uint64_t>& addrs, OldPrefix* prefix);
   // Lines read with extra trailing fields are counted here (set by the reader).
   void report_to(TraceWarnings* w) { warnings_ = w; }
 
  private:
   const KernelInfo& info_;
-  const IsaTable& isa_;
+  const isa::IsaTable& isa_;
   SpellingCache cache_;
   TraceWarnings* warnings_ = nullptr;
 
   const OpcodeSpelling& spelling(std::string_view op, int64_t line_no);
-  void decode_addresses(Tokens& tok, int64_t line_no, InstRecord& out, std::vector<uint64_t>& addrs);
+  void decode_addresses(Tokens& tok, int64_t line_no, isa::InstRecord& out, std::vector<uint64_t>& addrs);
   [[noreturn]] void fail(int64_t line_no, const char* field, const std::string& detail) const;
 };
 

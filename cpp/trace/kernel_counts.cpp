@@ -14,7 +14,7 @@ KernelCounts count_kernel(KernelTraceReader& reader) {
   while (reader.next_block(tb)) {
     ++c.thread_blocks;
     c.warp_insts += tb.insts.size();
-    for (const InstRecord& r : tb.insts) {
+    for (const isa::InstRecord& r : tb.insts) {
       unsigned lanes = unsigned(std::popcount(r.active_mask));
       size_t cell = size_t(r.opcode) * kNumMemSpaces + r.mem_space;
       c.thread_insts += lanes;

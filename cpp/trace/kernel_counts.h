@@ -8,7 +8,7 @@
 
 namespace accelsim::trace {
 
-constexpr int kNumMemSpaces = 7;  // MemSpace values
+constexpr int kNumMemSpaces = 7;  // isa::MemSpace values
 
 struct KernelCounts {
   uint64_t thread_blocks = 0;

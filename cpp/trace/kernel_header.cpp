@@ -1,7 +1,7 @@
 #include "trace/kernel_header.h"
 
 #include "base/error.h"
-#include "trace/tokenizer.h"
+#include "base/tokenizer.h"
 
 namespace accelsim::trace {
 

@@ -3,7 +3,7 @@
 #pragma once
 #include <cstdint>
 
-#include "trace/line_source.h"
+#include "base/line_source.h"
 #include "trace/trace_reader.h"
 
 namespace accelsim::trace {

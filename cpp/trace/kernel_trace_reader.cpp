@@ -7,8 +7,8 @@
 #include "base/error.h"
 #include "trace/inst_decoder.h"
 #include "trace/kernel_header.h"
-#include "trace/line_source.h"
-#include "trace/tokenizer.h"
+#include "base/line_source.h"
+#include "base/tokenizer.h"
 #include "trace/trace_reader.h"
 
 namespace accelsim::trace {
@@ -34,12 +34,12 @@ struct KernelTraceReader::Impl {
   LineSource src;
   HeaderLines where;
   KernelInfo info;
-  const IsaTable* isa;
+  const isa::IsaTable* isa;
   InstDecoder dec;
   bool old_layout;
   int exit_op;
   uint64_t blocks_read = 0;
-  std::vector<InstRecord> scratch;
+  std::vector<isa::InstRecord> scratch;
   std::vector<WarpState> warps;
   int64_t begin_line = 0, insts_line = 0;
   uint64_t insts_expected = 0, insts_seen = 0;
@@ -48,7 +48,7 @@ struct KernelTraceReader::Impl {
   bool broken = false;  // an error left the stream mid-block: rewind first
   TraceWarnings warnings;
 
-  Impl(const std::string& path, const IsaRegistry& registry)
+  Impl(const std::string& path, const isa::IsaRegistry& registry)
       : src(path),
         info(read_kernel_header(src, where)),
         isa(&registry.for_version(info.binary_version, path, where.binary_version)),
@@ -150,7 +150,7 @@ void KernelTraceReader::Impl::directive(std::string_view first, Tokens& tok, Thr
 void KernelTraceReader::Impl::instruction(std::string_view line, ThreadBlockTrace& out) {
   int64_t no = src.line_number();
   if (!old_layout && current_warp < 0) fail(no, "warp", "instruction before any 'warp = N' line");
-  InstRecord& r = scratch.emplace_back();
+  isa::InstRecord& r = scratch.emplace_back();
   OldPrefix pre;
   dec.decode(line, no, r, out.addrs, old_layout ? &pre : nullptr);
   uint64_t w = uint64_t(current_warp);
@@ -208,7 +208,7 @@ void KernelTraceReader::Impl::group_by_warp(ThreadBlockTrace& out) {
   for (size_t w = 0; w < warps.size(); ++w) out.warp_begin[w + 1] = out.warp_begin[w] + warps[w].count;
   out.insts.resize(scratch.size());
   std::vector<uint32_t>& next = out.warp_begin;  // use the begins as cursors, then restore
-  for (const InstRecord& r : scratch) out.insts[next[r.warp]++] = r;
+  for (const isa::InstRecord& r : scratch) out.insts[next[r.warp]++] = r;
   for (size_t w = warps.size(); w > 0; --w) next[w] = next[w - 1];
   next[0] = 0;
 }
@@ -239,13 +239,13 @@ bool KernelTraceReader::Impl::read_block(ThreadBlockTrace& out) {
        "file ends inside " + tb_name() + " (begun at line " + std::to_string(begin_line) + "): truncated?");
 }
 
-KernelTraceReader::KernelTraceReader(const std::string& path, const IsaRegistry& isa)
+KernelTraceReader::KernelTraceReader(const std::string& path, const isa::IsaRegistry& isa)
     : impl_(std::make_unique<Impl>(path, isa)) {}
 
 KernelTraceReader::~KernelTraceReader() = default;
 
 const KernelInfo& KernelTraceReader::info() const { return impl_->info; }
-const IsaTable& KernelTraceReader::isa() const { return *impl_->isa; }
+const isa::IsaTable& KernelTraceReader::isa() const { return *impl_->isa; }
 const TraceWarnings& KernelTraceReader::warnings() const { return impl_->warnings; }
 
 std::string TraceWarnings::summary() const {

@@ -7,14 +7,14 @@
 #include <string_view>
 #include <vector>
 
-#include "trace/inst_record.h"
+#include "isa/inst_record.h"
 
 namespace accelsim::trace {
 
 // What one full opcode spelling means (table row + modifiers).
 struct OpcodeSpelling {
   uint16_t id = 0;
-  uint8_t unit = 0, mem_space = kMemNone, access_bytes = 0, flags = 0;
+  uint8_t unit = 0, mem_space = isa::kMemNone, access_bytes = 0, flags = 0;
 };
 
 class SpellingCache {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "trace/inst_record.h"
-#include "trace/isa_table.h"
+#include "isa/inst_record.h"
+#include "isa/isa_table.h"
 
 namespace accelsim::trace {
 
@@ -35,12 +35,12 @@ struct KernelInfo {
 
 // One thread block's decoded instructions, grouped by warp:
 // insts[warp_begin[w] .. warp_begin[w+1]) belong to warp w, in trace order.
-// An instruction with kFlagHasAddrs has its lane addresses at
+// An instruction with isa::kFlagHasAddrs has its lane addresses at
 // addrs[addr_offset .. addr_offset+32) (inactive lanes hold 0).
 struct ThreadBlockTrace {
   uint32_t index = 0;                 // position in the file (0-based)
   Dim3 coord;                         // "thread block = x,y,z"
-  std::vector<InstRecord> insts;
+  std::vector<isa::InstRecord> insts;
   std::vector<uint32_t> warp_begin;   // size warps_per_block + 1
   std::vector<uint64_t> addrs;
   uint32_t num_warps() const { return warp_begin.empty() ? 0 : uint32_t(warp_begin.size() - 1); }
@@ -66,13 +66,13 @@ class KernelTraceReader {
   // chosen from the header's binary version through `isa`, which must
   // outlive the reader. Any TraceError from next_block() leaves the reader
   // unusable until rewind().
-  KernelTraceReader(const std::string& path, const IsaRegistry& isa);
+  KernelTraceReader(const std::string& path, const isa::IsaRegistry& isa);
   ~KernelTraceReader();
   KernelTraceReader(const KernelTraceReader&) = delete;
   KernelTraceReader& operator=(const KernelTraceReader&) = delete;
 
   const KernelInfo& info() const;
-  const IsaTable& isa() const;
+  const isa::IsaTable& isa() const;
   // Decodes the next thread block into `out` (buffers reused). Returns false
   // after the last one, having checked that the block count matches the grid.
   bool next_block(ThreadBlockTrace& out);

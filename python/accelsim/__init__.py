@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 
 from accelsim.config import Config, import_gpgpusim_config, list_configs, load_config
-from accelsim.errors import AccelsimError, ConfigError, DeadlockError, ProfileError, TraceError
+from accelsim.errors import AccelsimError, ConfigError, DeadlockError, ProfileError, PtxError, TraceError
 
 __version__ = "0.1.0"
 
@@ -20,17 +20,20 @@ _LAZY = {
     "SimResult": "accelsim.sim",
     "load_result": "accelsim.stats",
     "Simulator": "accelsim.sim",
+    "Device": "accelsim.ptx",
     "Trace": "accelsim.trace",
     "open_trace": "accelsim.trace",
 }
 
 __all__ = [
-    "AccelsimError", "Config", "ConfigError", "DeadlockError", "ProfileError", "TraceError",
+    "AccelsimError", "Config", "ConfigError", "DeadlockError", "ProfileError", "PtxError", "TraceError",
     "import_gpgpusim_config", "list_configs", "load_config", *_LAZY,
 ]
 
 
 def __getattr__(name: str):
+    if name == "ptx":  # the PTX front end's package (loads the extension)
+        return importlib.import_module("accelsim.ptx")
     if name in _LAZY:
         value = getattr(importlib.import_module(_LAZY[name]), name)
         globals()[name] = value  # resolve once

@@ -38,3 +38,14 @@ class ConfigError(AccelsimError, ValueError):
 
 class DeadlockError(AccelsimError, RuntimeError):
     """The simulation made no progress while work was outstanding."""
+
+
+class PtxError(_InputError):
+    """PTX input that cannot be parsed or run, or a bad kernel launch:
+    ``path``, ``line``, ``column`` (1-based) and the offending ``token`` say where."""
+
+    def __init__(self, message: str, path: str | None = None, line: int | None = None,
+                 column: int | None = None, token: str | None = None):
+        super().__init__(message, path=path, line=line, field=token)
+        self.column = column
+        self.token = token

@@ -43,4 +43,16 @@ CASES = [
               ref_cycles_per_s=136_000 / 47.0, target_speedup=500, metric="cycles_per_s"),
 ]
 
+
+
+def _ptx_matmul(folder: Path, quick: bool) -> Path:
+    from accelsim.ptx.bench import write_case
+
+    return write_case(folder, quick)
+
+
+# PTX mode: the kernel is emulated while it is timed (emulation_share in the row)
+CASES.append(BenchCase("ptx_matmul", "PTX mode: tiled matmul 256x256 (16x16 tiles), emulation + timing",
+                       _ptx_matmul))
+
 RSS_LIMIT_MB = 150

@@ -32,10 +32,16 @@ spec = json.loads(sys.argv[2])
 cfg = accelsim.load_config(spec["config"]).with_overrides(spec["overrides"])
 sim = accelsim.Simulator(cfg)
 before = status_mb("VmRSS")
-t = time.perf_counter()
-r = sim.run(sys.argv[1])
-wall = time.perf_counter() - t
-print(json.dumps({"wall_s": wall, "cycles": int(r.total_cycles),
+extra = {}
+if sys.argv[1].endswith(".ptxbench.json"):  # PTX mode: emulation + timing of a launch
+    from accelsim.ptx.bench import run_case
+    r, wall, emu = run_case(sys.argv[1], cfg)
+    extra = {"emulation_s": emu, "emulation_share": min(1.0, emu / wall) if wall > 0 else None}
+else:
+    t = time.perf_counter()
+    r = sim.run(sys.argv[1])
+    wall = time.perf_counter() - t
+print(json.dumps({**extra, "wall_s": wall, "cycles": int(r.total_cycles),
                   "warp_insts": r.warp_instructions, "kernels": r.num_kernels,
                   "completed": bool(r.completed), "peak_rss_mb": status_mb("VmHWM"),
                   "rss_before_run_mb": before}))

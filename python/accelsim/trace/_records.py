@@ -1,4 +1,4 @@
-"""NumPy views of the C++ instruction records (``cpp/trace/inst_record.h``)."""
+"""NumPy views of the C++ instruction records (``cpp/isa/inst_record.h``)."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,12 +1,12 @@
-#include "trace/byte_source.h"
+#include "base/byte_source.h"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 
-#include "trace/byte_source_impl.h"
+#include "base/byte_source_impl.h"
 
-namespace accelsim::trace {
+namespace accelsim {
 
 namespace {
 
@@ -61,4 +61,4 @@ std::unique_ptr<ByteSource> open_byte_source(const std::string& path) {
   return std::make_unique<PlainSource>(f);
 }
 
-}  // namespace accelsim::trace
+}  // namespace accelsim

@@ -4,7 +4,7 @@
 #pragma once
 #include <cstdint>
 
-namespace accelsim::trace {
+namespace accelsim::isa {
 
 // Well-known unit classes get fixed ids; an ISA table may name more (ids from
 // kFirstCustomUnit on, resolved through IsaTable::unit_name).
@@ -65,4 +65,4 @@ struct InstRecord {
 };
 static_assert(sizeof(InstRecord) == 40, "keep the record compact");
 
-}  // namespace accelsim::trace
+}  // namespace accelsim::isa

@@ -1,15 +1,15 @@
 // Loading of the ISA table data files (configs/isa/*.isa, versions.txt).
-#include "trace/isa_table.h"
+#include "isa/isa_table.h"
 
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
 
 #include "base/error.h"
-#include "trace/line_source.h"
-#include "trace/tokenizer.h"
+#include "base/line_source.h"
+#include "base/tokenizer.h"
 
-namespace accelsim::trace {
+namespace accelsim::isa {
 
 namespace {
 
@@ -207,4 +207,4 @@ const IsaTable& IsaRegistry::for_version(uint32_t binary_version, const std::str
                        " (supported: " + known + "; tables in " + dir_ + ")");
 }
 
-}  // namespace accelsim::trace
+}  // namespace accelsim::isa

@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "trace/byte_source.h"
+#include "base/byte_source.h"
 
-namespace accelsim::trace {
+namespace accelsim {
 
 class LineSource {
  public:
@@ -40,4 +40,4 @@ class LineSource {
   bool fill();
 };
 
-}  // namespace accelsim::trace
+}  // namespace accelsim

@@ -5,11 +5,11 @@
 #include <memory>
 #include <string>
 
-#include "trace/byte_source.h"
+#include "base/byte_source.h"
 
-namespace accelsim::trace {
+namespace accelsim {
 
 std::unique_ptr<ByteSource> open_gzip_source(std::FILE* f, const std::string& path);
 std::unique_ptr<ByteSource> open_xz_source(std::FILE* f);
 
-}  // namespace accelsim::trace
+}  // namespace accelsim

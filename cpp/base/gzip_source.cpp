@@ -1,6 +1,6 @@
 // gzip input through zlib's gz* API (handles concatenated members and reports
 // a truncated stream as an error rather than a silent end of file).
-#include "trace/byte_source_impl.h"
+#include "base/byte_source_impl.h"
 
 #ifdef ACCELSIM_HAVE_ZLIB
 #include <zlib.h>
@@ -8,7 +8,7 @@
 #include <climits>
 #endif
 
-namespace accelsim::trace {
+namespace accelsim {
 
 #ifdef ACCELSIM_HAVE_ZLIB
 namespace {
@@ -51,4 +51,4 @@ std::unique_ptr<ByteSource> open_gzip_source(std::FILE* f, const std::string&) {
 }
 #endif
 
-}  // namespace accelsim::trace
+}  // namespace accelsim

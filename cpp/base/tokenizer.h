@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace accelsim::trace {
+namespace accelsim {
 
 // Blanks and control characters all separate tokens (one compare per byte).
 inline bool is_space(char c) { return static_cast<unsigned char>(c) <= ' '; }
@@ -121,4 +121,4 @@ inline std::string printable(std::string_view s, size_t max = 40) {
   return out;
 }
 
-}  // namespace accelsim::trace
+}  // namespace accelsim

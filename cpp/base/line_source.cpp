@@ -1,10 +1,10 @@
-#include "trace/line_source.h"
+#include "base/line_source.h"
 
 #include <cstring>
 
 #include "base/error.h"
 
-namespace accelsim::trace {
+namespace accelsim {
 
 namespace {
 constexpr size_t kChunk = 1 << 20;
@@ -84,4 +84,4 @@ void LineSource::rewind() {
   line_ = 0;
 }
 
-}  // namespace accelsim::trace
+}  // namespace accelsim

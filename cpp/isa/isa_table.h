@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "trace/inst_record.h"
+#include "isa/inst_record.h"
 
-namespace accelsim::trace {
+namespace accelsim::isa {
 
 // Lets the opcode index be searched with a string_view (no allocation per
 // lookup on the decoding path).
@@ -86,4 +86,4 @@ class IsaRegistry {
   std::string dir_;
 };
 
-}  // namespace accelsim::trace
+}  // namespace accelsim::isa

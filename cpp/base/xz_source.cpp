@@ -1,6 +1,6 @@
 // xz input through liblzma's stream decoder (concatenated streams allowed).
 // A stream that ends early is reported, never taken as end of file.
-#include "trace/byte_source_impl.h"
+#include "base/byte_source_impl.h"
 
 #ifdef ACCELSIM_HAVE_LZMA
 #include <lzma.h>
@@ -9,7 +9,7 @@
 #include <vector>
 #endif
 
-namespace accelsim::trace {
+namespace accelsim {
 
 #ifdef ACCELSIM_HAVE_LZMA
 namespace {
@@ -79,4 +79,4 @@ std::unique_ptr<ByteSource> open_xz_source(std::FILE* f) {
 }
 #endif
 
-}  // namespace accelsim::trace
+}  // namespace accelsim

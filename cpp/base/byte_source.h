@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace accelsim::trace {
+namespace accelsim {
 
 // Thrown by a byte source on unreadable or corrupt data; LineSource adds the
 // line number and turns it into a TraceError.
@@ -29,4 +29,4 @@ class ByteSource {
 // decompressor was not built in.
 std::unique_ptr<ByteSource> open_byte_source(const std::string& path);
 
-}  // namespace accelsim::trace
+}  // namespace accelsim

@@ -1,0 +1,59 @@
+// Simulated device memory for PTX mode: a sparse paged global address space
+// (cudaMalloc'd buffers, module .global/.const variables) with the list of
+// allocations, so an access outside every allocation is reported instead of
+// corrupting anything. Pages appear zero-filled on first touch.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace accelsim::ptx {
+
+class DeviceMemory {
+ public:
+  static constexpr uint64_t kHeapBase = 0x0000000100000000ull;  // first allocation
+  static constexpr uint64_t kPageBits = 16;                    // 64 KiB pages
+
+  // A fresh range of `bytes` (aligned to 256 like cudaMalloc); 0 bytes gives
+  // a valid, empty allocation. Throws Error when the address space is used up.
+  uint64_t allocate(uint64_t bytes);
+  // True if [addr, addr+n) lies inside one allocation.
+  bool valid(uint64_t addr, uint64_t n) const;
+  // Host copies; throw Error naming the address if out of bounds.
+  void write(uint64_t addr, const void* src, uint64_t n);
+  void read(uint64_t addr, void* dst, uint64_t n) const;
+  void fill(uint64_t addr, uint8_t value, uint64_t n);
+  // Unchecked access for the emulator (the caller checked valid()).
+  void load(uint64_t addr, void* dst, uint32_t n) const;
+  void store(uint64_t addr, const void* src, uint32_t n);
+  uint64_t bytes_allocated() const { return next_ - kHeapBase; }
+
+  // Texture objects over linear memory (tex1Dfetch): elements of `elem_bytes`
+  // (4) read as float ('f') or integer ('i', 'u'). Handles are never 0.
+  struct Texture {
+    uint64_t ptr = 0, count = 0;
+    uint32_t elem_bytes = 4;
+    char kind = 'f';
+  };
+  uint64_t add_texture(uint64_t ptr, uint64_t count, uint32_t elem_bytes, char kind);
+  const Texture* texture(uint64_t handle) const {
+    return handle >= 1 && handle <= textures_.size() ? &textures_[handle - 1] : nullptr;
+  }
+
+ private:
+  struct Range {
+    uint64_t begin, end;
+  };
+  std::vector<Range> ranges_;  // ascending (bump allocation)
+  std::vector<Texture> textures_;
+  mutable size_t last_range_ = 0;
+  uint64_t next_ = kHeapBase;
+  std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
+  mutable uint64_t last_page_no_ = ~0ull;
+  mutable uint8_t* last_page_ = nullptr;
+  uint8_t* page(uint64_t page_no, bool create) const;
+};
+
+}  // namespace accelsim::ptx

@@ -1,0 +1,404 @@
+// Block scheduling, control flow (SIMT stack), operands, records and memory.
+#include "ptx/emulator.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "ptx/ptx_error.h"
+
+namespace accelsim::ptx {
+
+namespace {
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
+}  // namespace
+
+CtaEmulator::CtaEmulator(const Launch& launch) : L(launch), P(*launch.prog) {
+  const Function& fn = *P.fn;
+  nregs_ = P.nregs;
+  nthreads_ = uint32_t(L.block.count());
+  nwarps_ = (nthreads_ + 31) / 32;
+  warps_.resize(nwarps_);
+  for (Warp& w : warps_) w.regs.assign(size_t(nregs_) * 32, 0);
+  uint32_t dyn_off = align_up(fn.shared_bytes, fn.dyn_shared_align);
+  shared_.assign(size_t(dyn_off) + L.dyn_shared, 0);
+  local_bytes_ = align_up(P.local_bytes, 8);
+  local_.assign(size_t(local_bytes_) * nthreads_, 0);
+  for (const Symbol& s : P.syms) {
+    uint64_t a = s.offset;
+    if (s.global >= 0) a = L.global_addr.at(size_t(s.global));
+    else if (s.dynamic_shared) a = dyn_off;
+    sym_addr_.push_back(a);
+  }
+}
+
+std::string CtaEmulator::where(uint32_t w, uint32_t lane) const {
+  uint32_t t = w * 32 + lane;
+  uint32_t tx = t % L.block.x, ty = (t / L.block.x) % L.block.y, tz = t / (L.block.x * L.block.y);
+  return "kernel " + L.kernel + ", block (" + std::to_string(cta_.x) + "," + std::to_string(cta_.y) + "," +
+         std::to_string(cta_.z) + "), thread (" + std::to_string(tx) + "," + std::to_string(ty) + "," +
+         std::to_string(tz) + ")";
+}
+
+void CtaEmulator::fault(uint32_t w, uint32_t lane, const Inst& in, const std::string& what) const {
+  throw PtxError(P.module->path, in.line, in.col, in.spelling, where(w, lane) + ": " + what);
+}
+
+void CtaEmulator::run(uint64_t index, BlockRecords& out) {
+  cta_index_ = index;
+  cta_.x = uint32_t(index % L.grid.x);
+  cta_.y = uint32_t((index / L.grid.x) % L.grid.y);
+  cta_.z = uint32_t(index / (uint64_t(L.grid.x) * L.grid.y));
+  std::fill(shared_.begin(), shared_.end(), 0);
+  std::fill(local_.begin(), local_.end(), 0);
+  for (uint32_t w = 0; w < nwarps_; ++w) {
+    Warp& wp = warps_[w];
+    std::fill(wp.regs.begin(), wp.regs.end(), 0);
+    uint32_t lanes = std::min<uint32_t>(32, nthreads_ - w * 32);
+    wp.stack.assign(1, Frame{0, -1, lanes == 32 ? ~0u : ((1u << lanes) - 1)});
+    wp.exited = 0;
+    wp.carry.fill(0);
+    wp.at_barrier = wp.done = false;
+    wp.executed = 0;
+    wp.recs.clear();
+    wp.addrs.clear();
+  }
+  for (;;) {
+    uint32_t live = 0, waiting = 0;
+    for (uint32_t w = 0; w < nwarps_; ++w) {
+      if (!warps_[w].done && !warps_[w].at_barrier) run_warp(w);
+      live += !warps_[w].done;
+      waiting += !warps_[w].done && warps_[w].at_barrier;
+    }
+    if (live == 0) break;
+    if (waiting == live)  // every live warp arrived: exited warps count as arrived
+      for (Warp& wp : warps_) wp.at_barrier = false;
+  }
+  out.insts.clear();
+  out.addrs.clear();
+  out.warp_begin.assign(1, 0);
+  for (Warp& wp : warps_) {
+    uint32_t base = uint32_t(out.addrs.size());
+    size_t first = out.insts.size();
+    out.insts.insert(out.insts.end(), wp.recs.begin(), wp.recs.end());
+    for (size_t k = first; k < out.insts.size(); ++k)
+      if (out.insts[k].flags & isa::kFlagHasAddrs) out.insts[k].addr_offset += base;
+    out.addrs.insert(out.addrs.end(), wp.addrs.begin(), wp.addrs.end());
+    out.warp_begin.push_back(uint32_t(out.insts.size()));
+  }
+}
+
+void CtaEmulator::run_warp(uint32_t w) {
+  Warp& wp = warps_[w];
+  const int32_t n = int32_t(P.insts.size());
+  while (!wp.stack.empty()) {
+    Frame& f = wp.stack.back();
+    f.mask &= ~wp.exited;
+    if (f.mask == 0 || f.pc == f.rpc) {
+      wp.stack.pop_back();
+      continue;
+    }
+    if (f.pc >= n) {  // ran off the end of the body: the lanes are done
+      wp.exited |= f.mask;
+      continue;
+    }
+    const int32_t pc = f.pc;
+    const Inst& in = P.insts[size_t(pc)];
+    if (++wp.executed > L.max_warp_insts) {
+      uint32_t lane = uint32_t(__builtin_ctz(f.mask));
+      fault(w, lane, in,
+            "still running after " + std::to_string(L.max_warp_insts) + " warp instructions at PC " +
+                std::to_string(pc) + " (PTX line " + std::to_string(in.line) +
+                "); does it wait for a block not emulated yet? PTX mode runs blocks in dispatch order");
+    }
+    const uint32_t active = f.mask;
+    uint32_t mask = active;
+    if (in.pred >= 0) {
+      mask = 0;
+      const uint64_t* p = &wp.regs[size_t(in.pred) * 32];
+      for (uint32_t m = active; m; m &= m - 1) {
+        uint32_t l = uint32_t(__builtin_ctz(m));
+        if ((p[l] != 0) != in.pred_neg) mask |= 1u << l;
+      }
+    }
+    switch (in.op) {
+      case Op::kBra: {
+        record(w, pc, mask, in, 0);
+        int32_t target = int32_t(in.ops[0].imm);
+        if (mask == active) {
+          f.pc = target;
+          if ((in.mods & kMSpin) && f.rpc >= 0 && ++f.spins >= kSpinYield) yield_spin(w);
+        } else if (mask == 0) {
+          f.pc = pc + 1;
+        } else {
+          int32_t r = P.ipdom[size_t(pc)];
+          f.pc = r;
+          wp.stack.push_back(Frame{pc + 1, r, active & ~mask});
+          wp.stack.push_back(Frame{target, r, mask});
+        }
+        continue;
+      }
+      case Op::kCall:
+        record(w, pc, mask, in, 0);
+        call(w, in, mask, pc);
+        continue;
+      case Op::kRet:
+        record(w, pc, mask, in, 0);
+        f.pc = pc + 1;
+        if (!ret(w, in, mask)) wp.exited |= mask;  // ret of the kernel itself
+        continue;
+      case Op::kExit:
+        record(w, pc, mask, in, 0);
+        wp.exited |= mask;
+        f.pc = pc + 1;
+        continue;
+      case Op::kBar:
+        record(w, pc, mask, in, 0);
+        f.pc = pc + 1;
+        if (mask) {
+          wp.at_barrier = true;
+          return;
+        }
+        continue;
+      default:
+        f.pc = pc + 1;  // before exec: exec may grow the stack (it does not today)
+        exec(w, in, mask, pc);
+    }
+  }
+  wp.done = true;
+}
+
+void CtaEmulator::record(uint32_t w, int32_t pc, uint32_t mask, const Inst& in, uint8_t space) {
+  Warp& wp = warps_[w];
+  uint32_t b = P.tmpl_begin[size_t(pc)], e = P.tmpl_begin[size_t(pc) + 1];
+  int16_t mem = P.mem_tmpl[size_t(pc)];
+  for (uint32_t k = b; k < e; ++k) {
+    isa::InstRecord r = P.tmpl[k];
+    r.pc = k * 16;
+    r.active_mask = mask;
+    r.line = in.line;
+    r.warp = uint8_t(w);
+    if (mask == 0) r.flags |= isa::kFlagPredOff;
+    if (int(k - b) == mem && mask) {
+      if (space) r.mem_space = space;
+      r.flags |= isa::kFlagHasAddrs;
+      r.addr_offset = uint32_t(wp.addrs.size());
+      for (uint32_t l = 0; l < 32; ++l) wp.addrs.push_back((mask >> l) & 1 ? lane_addr_[l] : 0);
+    }
+    wp.recs.push_back(r);
+  }
+}
+
+// Independent-thread-scheduling rule for spin locks: the top frame keeps
+// looping while lanes that left it wait at its reconvergence point r (e.g.
+// the lane holding a lock the others spin on). Those waiting lanes are moved
+// into a new frame that runs past r to the reconvergence point of the
+// outermost frame waiting at r; the spinning lanes resume afterwards.
+void CtaEmulator::yield_spin(uint32_t w) {
+  Warp& wp = warps_[w];
+  auto& st = wp.stack;
+  st.back().spins = 0;
+  const int32_t r = st.back().rpc;
+  const uint32_t spinning = st.back().mask;
+  size_t b = st.size() - 1;
+  while (b > 0 && st[b - 1].pc == r && st[b - 1].call < 0) --b;
+  if (b == st.size() - 1) return;
+  uint32_t arrived = st[b].mask & ~wp.exited & ~spinning;
+  if (!arrived) return;
+  for (size_t k = b; k + 1 < st.size(); ++k) st[k].mask &= ~arrived;
+  int32_t outer_rpc = st[b].rpc;
+  st.push_back(Frame{r, outer_rpc, arrived});
+}
+
+// Per-thread copy of one .param slot to another (call arguments, returns).
+void CtaEmulator::copy_param(uint32_t w, uint32_t lane, int32_t from, int32_t to) {
+  const Symbol& a = P.syms[size_t(from)];
+  const Symbol& b = P.syms[size_t(to)];
+  uint8_t* base = &local_[size_t(w * 32 + lane) * local_bytes_];
+  std::memmove(base + b.offset, base + a.offset, std::min(a.size, b.size));
+}
+
+// The calling lanes copy their arguments and enter the callee; the caller's
+// frame waits at the next instruction until every one of them returned.
+void CtaEmulator::call(uint32_t w, const Inst& in, uint32_t mask, int32_t pc) {
+  Warp& wp = warps_[w];
+  wp.stack.back().pc = pc + 1;
+  if (!mask) return;
+  const Program::Callee& c = P.callees[size_t(in.ops[0].sym)];
+  for (uint32_t m = mask; m; m &= m - 1)
+    for (size_t k = 0; k < c.params.size(); ++k) copy_param(w, uint32_t(__builtin_ctz(m)), in.call_args[k], c.params[k]);
+  if (wp.stack.size() > 4096) fault(w, uint32_t(__builtin_ctz(mask)), in, "call stack deeper than 4096 frames");
+  wp.stack.push_back(Frame{int32_t(in.ops[0].imm), -1, mask, pc});
+}
+
+// Lanes leaving a callee: copy the return values to the call site and drop
+// the lanes from every frame down to the call's. False at kernel level.
+bool CtaEmulator::ret(uint32_t w, const Inst& in, uint32_t mask) {
+  Warp& wp = warps_[w];
+  size_t k = wp.stack.size();
+  while (k > 0 && wp.stack[k - 1].call < 0) --k;
+  if (k == 0) return false;
+  const Inst& site = P.insts[size_t(wp.stack[k - 1].call)];
+  const Program::Callee& c = P.callees[size_t(site.ops[0].sym)];
+  for (uint32_t m = mask; m; m &= m - 1)
+    for (size_t r = 0; r < site.call_rets.size(); ++r) copy_param(w, uint32_t(__builtin_ctz(m)), c.rets[r], site.call_rets[r]);
+  for (size_t j = k - 1; j < wp.stack.size(); ++j) wp.stack[j].mask &= ~mask;
+  (void)in;
+  return true;
+}
+
+uint64_t CtaEmulator::special(uint32_t w, const Operand& o, uint32_t lane) const {
+  uint32_t t = w * 32 + lane;
+  const uint32_t tid[3] = {t % L.block.x, (t / L.block.x) % L.block.y, t / (L.block.x * L.block.y)};
+  const uint32_t ntid[3] = {L.block.x, L.block.y, L.block.z};
+  const uint32_t ctaid[3] = {cta_.x, cta_.y, cta_.z};
+  const uint32_t nctaid[3] = {L.grid.x, L.grid.y, L.grid.z};
+  switch (Special(o.special)) {
+    case kSpTid: return tid[o.comp];
+    case kSpNtid: return ntid[o.comp];
+    case kSpCtaid: return ctaid[o.comp];
+    case kSpNctaid: return nctaid[o.comp];
+    case kSpLaneid: return lane;
+    case kSpWarpid: return w;
+    case kSpNwarpid: return nwarps_;
+    case kSpSmid: return cta_index_ % L.sm_count;  // the emulator runs ahead of dispatch
+    case kSpNsmid: return L.sm_count;
+    case kSpClock:
+    case kSpClock64: return warps_[w].executed;  // deterministic: instructions so far
+    case kSpLanemaskEq: return 1u << lane;
+    case kSpLanemaskLt: return (1u << lane) - 1;
+    case kSpLanemaskLe: return lane == 31 ? ~0u : (2u << lane) - 1;
+    case kSpLanemaskGt: return lane == 31 ? 0u : ~((2u << lane) - 1);
+    case kSpLanemaskGe: return ~((1u << lane) - 1);
+    default: return 0;
+  }
+}
+
+uint64_t CtaEmulator::value(Warp& wp, uint32_t w, const Operand& o, uint32_t lane) {
+  switch (o.kind) {
+    case Operand::kReg: {
+      uint64_t v = reg(wp, o.reg, lane);
+      return o.neg ? uint64_t(v == 0) : v;
+    }
+    case Operand::kImm: return uint64_t(o.imm);
+    case Operand::kSpecial: return special(w, o, lane);
+    case Operand::kSym: return sym_addr_[size_t(o.sym)];
+    default: return 0;
+  }
+}
+
+// Address of a memory operand and the state space it falls in (generic
+// addresses are resolved by window).
+uint64_t CtaEmulator::address(Warp& wp, const Operand& o, uint32_t lane, const Inst& in, Space& space) {
+  uint64_t a = uint64_t(o.imm);
+  if (o.reg >= 0) a += reg(wp, o.reg, lane);
+  if (o.sym >= 0) a += sym_addr_[size_t(o.sym)];
+  space = in.space;
+  if (o.sym >= 0 && P.syms[size_t(o.sym)].scratch) {  // call argument / return slot
+    space = kSpLocal;
+    return a;
+  }
+  if (space == kSpNone || space == kSpGeneric) {
+    if (o.sym >= 0 && o.reg < 0) {
+      space = P.syms[size_t(o.sym)].space;
+    } else if (a - L.shmem_base < kWindowBytes) {
+      space = kSpShared, a -= L.shmem_base;
+    } else if (a - L.local_base < kWindowBytes) {
+      space = kSpLocal, a -= L.local_base;
+    } else {
+      space = kSpGlobal;
+    }
+  }
+  return a;
+}
+
+void* CtaEmulator::locate(uint32_t w, uint32_t lane, Space space, uint64_t a, uint32_t n, const Inst& in,
+                          bool write) {
+  auto oob = [&](const char* what, uint64_t limit) {
+    fault(w, lane, in,
+          std::string(write ? "write" : "read") + " of " + std::to_string(n) + " bytes at " + what + " address " +
+              hex(a) + " is out of bounds" + (limit ? " (size " + std::to_string(limit) + ")" : ""));
+  };
+  if (a % n) fault(w, lane, in, "misaligned " + std::to_string(n) + "-byte access at address " + hex(a));
+  switch (space) {
+    case kSpShared:
+      if (a + n > shared_.size()) oob("shared", shared_.size());
+      return &shared_[a];
+    case kSpLocal: {
+      if (a + n > local_bytes_) oob("local", local_bytes_);
+      return &local_[size_t(w * 32 + lane) * local_bytes_ + a];
+    }
+    case kSpParam:
+      if (write) fault(w, lane, in, "kernel parameters are read-only");
+      if (a + n > L.params.size()) oob("parameter", L.params.size());
+      return const_cast<uint8_t*>(&L.params[a]);
+    default:
+      if (!L.mem->valid(a, n)) oob(space == kSpConst ? "constant" : "global", 0);
+      return nullptr;  // device memory: through DeviceMemory
+  }
+}
+
+uint64_t CtaEmulator::load(uint32_t w, uint32_t lane, Space space, uint64_t a, uint32_t n, const Inst& in) {
+  uint64_t v = 0;
+  void* p = locate(w, lane, space, a, n, in, false);
+  if (p) std::memcpy(&v, p, n);
+  else L.mem->load(a, &v, n);
+  return v;
+}
+
+void CtaEmulator::store(uint32_t w, uint32_t lane, Space space, uint64_t a, uint32_t n, uint64_t v,
+                        const Inst& in) {
+  void* p = locate(w, lane, space, a, n, in, true);
+  if (p) std::memcpy(p, &v, n);
+  else L.mem->store(a, &v, n);
+}
+
+namespace {
+uint64_t sign_extend(uint64_t v, int bytes) {
+  if (bytes >= 8) return v;
+  int sh = 64 - 8 * bytes;
+  return uint64_t(int64_t(v << sh) >> sh);
+}
+}  // namespace
+
+void CtaEmulator::mem_access(uint32_t w, const Inst& in, uint32_t mask) {
+  Warp& wp = warps_[w];
+  bool is_load = in.op != Op::kSt;
+  const Operand& data = is_load ? in.ops[0] : in.ops[1];
+  const Operand& addr = is_load ? in.ops[1] : in.ops[0];
+  const uint32_t n = uint32_t(std::max(1, ty_bytes(in.type)));
+  uint8_t rec_space = 0;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    uint32_t l = uint32_t(__builtin_ctz(m));
+    Space sp;
+    uint64_t a = address(wp, addr, l, in, sp);
+    for (uint32_t e = 0; e < in.vec; ++e) {
+      int32_t r = data.kind == Operand::kVec ? data.vec[e] : data.reg;
+      if (is_load) {
+        uint64_t v = load(w, l, sp, a + e * n, n, in);
+        if (ty_signed(in.type)) v = sign_extend(v, int(n));
+        if (r >= 0) reg(wp, r, l) = v;
+      } else {
+        uint64_t v = data.kind == Operand::kImm ? uint64_t(data.imm)
+                     : r >= 0                   ? reg(wp, r, l)
+                                                : 0;
+        store(w, l, sp, a + e * n, n, v, in);
+      }
+    }
+    // what the timing model sees
+    uint64_t shown = a;
+    if (sp == kSpLocal) shown = L.local_base + uint64_t(w * 32 + l) * local_bytes_ + a;
+    if (sp == kSpShared && (in.space == kSpNone || in.space == kSpGeneric)) shown = L.shmem_base + a;
+    lane_addr_[l] = shown;
+    if (!rec_space)
+      rec_space = sp == kSpShared ? isa::kMemShared : sp == kSpLocal ? isa::kMemLocal
+                  : sp == kSpConst ? isa::kMemConst : isa::kMemGlobal;
+  }
+  record(w, int32_t(&in - P.insts.data()), mask, in, rec_space);
+}
+
+}  // namespace accelsim::ptx

@@ -1,0 +1,117 @@
+// Functional emulation of one thread block of a PTX kernel, producing the
+// instruction records and per-lane addresses the timing model consumes.
+// Registers live per warp as dense [register][lane] arrays; one warp
+// instruction runs all its active lanes in one loop. Divergence uses a SIMT
+// stack reconverging at immediate post-dominators.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "isa/inst_record.h"
+#include "ptx/device_memory.h"
+#include "ptx/program.h"
+
+namespace accelsim::ptx {
+
+struct Dim {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+// Everything one kernel launch needs; read-only while its blocks run.
+struct Launch {
+  std::shared_ptr<const Program> prog;
+  std::string kernel;
+  Dim grid, block;
+  uint32_t dyn_shared = 0;
+  std::vector<uint8_t> params;            // the kernel parameter buffer
+  std::vector<uint64_t> global_addr;      // device address of each module global
+  std::shared_ptr<DeviceMemory> mem;
+  uint64_t max_warp_insts = uint64_t(1) << 24;  // per warp: beyond it, a spin is reported
+  uint32_t sm_count = 80;
+  uint64_t shmem_base = 0, local_base = 0;      // generic-address windows (KernelInfo)
+};
+
+// Records of one block, grouped by warp as ThreadBlockTrace wants them.
+struct BlockRecords {
+  std::vector<isa::InstRecord> insts;
+  std::vector<uint32_t> warp_begin;
+  std::vector<uint64_t> addrs;
+};
+
+class CtaEmulator {
+ public:
+  static constexpr uint64_t kWindowBytes = uint64_t(1) << 24;  // shared / local windows
+
+  explicit CtaEmulator(const Launch& launch);
+  // Emulates block `index` (x fastest) to completion; throws PtxError on a
+  // fault (out of bounds, spin on a block not yet run, ...).
+  void run(uint64_t index, BlockRecords& out);
+
+ private:
+  struct Frame {
+    int32_t pc, rpc;
+    uint32_t mask;
+    int32_t call = -1;  // a call's frame: the call instruction (its lanes return there)
+    uint32_t spins = 0;  // backward branches taken by the whole frame (see yield_spin)
+  };
+  // A divergent path that loops this often while other lanes wait at its
+  // reconvergence point lets the waiting lanes run ahead (spin locks).
+  static constexpr uint32_t kSpinYield = 64;
+  struct Warp {
+    std::vector<uint64_t> regs;   // [register][lane]
+    std::vector<Frame> stack;
+    uint32_t exited = 0;
+    std::array<uint8_t, 32> carry{};  // CC.CF of add.cc / sub.cc / mad.cc per lane
+    bool at_barrier = false, done = false;
+    uint64_t executed = 0;
+    std::vector<isa::InstRecord> recs;
+    std::vector<uint64_t> addrs;
+  };
+  const Launch& L;
+  const Program& P;
+  uint32_t nregs_, nwarps_, nthreads_;
+  std::vector<Warp> warps_;
+  std::vector<uint8_t> shared_, local_;
+  uint32_t local_bytes_ = 0;
+  Dim cta_;
+  uint64_t cta_index_ = 0;
+  std::vector<uint64_t> sym_addr_;   // per Function::syms: address in its space
+  std::array<uint64_t, 32> lane_addr_{};
+  std::array<uint8_t, 32> lane_space_{};
+
+  // one warp until it blocks (barrier), exits or yields
+  void run_warp(uint32_t w);
+  void exec(uint32_t w, const Inst& in, uint32_t mask, int32_t pc);
+  void record(uint32_t w, int32_t pc, uint32_t mask, const Inst& in, uint8_t space);
+  void call(uint32_t w, const Inst& in, uint32_t mask, int32_t pc);
+  bool ret(uint32_t w, const Inst& in, uint32_t mask);
+  void yield_spin(uint32_t w);
+  void copy_param(uint32_t w, uint32_t lane, int32_t from, int32_t to);
+  // operand access
+  uint64_t& reg(Warp& wp, int32_t r, uint32_t lane) { return wp.regs[size_t(r) * 32 + lane]; }
+  uint64_t value(Warp& wp, uint32_t w, const Operand& o, uint32_t lane);
+  uint64_t special(uint32_t w, const Operand& o, uint32_t lane) const;
+  uint64_t address(Warp& wp, const Operand& o, uint32_t lane, const Inst& in, Space& space);
+  // memory
+  void mem_access(uint32_t w, const Inst& in, uint32_t mask);
+  void atomic(uint32_t w, const Inst& in, uint32_t mask);
+  void texture(uint32_t w, const Inst& in, uint32_t mask);
+  void* locate(uint32_t w, uint32_t lane, Space space, uint64_t addr, uint32_t n, const Inst& in, bool write);
+  uint64_t load(uint32_t w, uint32_t lane, Space space, uint64_t addr, uint32_t n, const Inst& in);
+  void store(uint32_t w, uint32_t lane, Space space, uint64_t addr, uint32_t n, uint64_t v, const Inst& in);
+  // arithmetic (exec_alu.cpp)
+  void alu(uint32_t w, const Inst& in, uint32_t mask);
+  void convert(uint32_t w, const Inst& in, uint32_t mask);
+  void compare(uint32_t w, const Inst& in, uint32_t mask);
+  void warp_level(uint32_t w, const Inst& in, uint32_t mask);
+  template <class T> void int_op(uint32_t w, const Inst& in, uint32_t mask);
+  template <class T> void float_op(uint32_t w, const Inst& in, uint32_t mask);
+  [[noreturn]] void fault(uint32_t w, uint32_t lane, const Inst& in, const std::string& what) const;
+  std::string where(uint32_t w, uint32_t lane) const;
+};
+
+}  // namespace accelsim::ptx

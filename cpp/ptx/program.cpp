@@ -1,0 +1,412 @@
+#include "ptx/program.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "ptx/ptx_error.h"
+
+namespace accelsim::ptx {
+
+namespace {
+
+// Modifier words of an instruction as lowering keys see them.
+std::vector<std::string> key_parts(const Inst& in) {
+  std::vector<std::string> parts;
+  std::string_view s = in.spelling;
+  size_t dot = s.find('.');
+  while (dot != std::string_view::npos) {
+    size_t nd = s.find('.', dot + 1);
+    parts.emplace_back(s.substr(dot + 1, nd == std::string_view::npos ? nd : nd - dot - 1));
+    dot = nd;
+  }
+  bool mem = in.op == Op::kLd || in.op == Op::kSt || in.op == Op::kAtom || in.op == Op::kRed;
+  if (mem && in.space == kSpNone) parts.emplace_back("generic");
+  if ((in.op == Op::kMov || in.op == Op::kCvt) && in.ops.size() > 1 && in.ops[1].kind == Operand::kSpecial)
+    parts.emplace_back("special");
+  if (in.mods & kMInFunc) parts.emplace_back("func");
+  return parts;
+}
+
+std::string opcode_of(const Inst& in) { return in.spelling.substr(0, in.spelling.find('.')); }
+
+// Immediate post-dominators over instructions (node n = the exit), by the
+// iterative dominator algorithm on the reverse CFG (Cooper, Harvey, Kennedy).
+std::vector<int32_t> post_dominators(const std::vector<Inst>& insts) {
+  const int n = int(insts.size());
+  std::vector<std::vector<int>> succ(size_t(n) + 1), pred(size_t(n) + 1);
+  for (int i = 0; i < n; ++i) {
+    const Inst& in = insts[size_t(i)];
+    auto edge = [&](int to) {
+      succ[size_t(i)].push_back(to);
+      pred[size_t(to)].push_back(i);
+    };
+    if (in.op == Op::kRet || in.op == Op::kExit) {
+      edge(n);
+      if (in.pred >= 0) edge(i + 1);
+    } else if (in.op == Op::kBra) {
+      edge(int(in.ops[0].imm));
+      if (in.pred >= 0 && in.ops[0].imm != i + 1) edge(i + 1);
+    } else {
+      edge(i + 1);
+    }
+  }
+  // postorder of the reverse graph from the exit (walking CFG predecessors)
+  std::vector<int> order, num(size_t(n) + 1, -1);
+  std::vector<std::pair<int, size_t>> stack{{n, 0}};
+  std::vector<char> seen(size_t(n) + 1, 0);
+  seen[size_t(n)] = 1;
+  while (!stack.empty()) {
+    auto& [v, k] = stack.back();
+    if (k < pred[size_t(v)].size()) {
+      int w = pred[size_t(v)][k++];
+      if (!seen[size_t(w)]) {
+        seen[size_t(w)] = 1;
+        stack.push_back({w, 0});
+      }
+    } else {
+      num[size_t(v)] = int(order.size());
+      order.push_back(v);
+      stack.pop_back();
+    }
+  }
+  std::vector<int32_t> ipdom(size_t(n) + 1, -1);
+  ipdom[size_t(n)] = n;
+  auto intersect = [&](int a, int b) {
+    while (a != b) {
+      while (num[size_t(a)] < num[size_t(b)]) a = ipdom[size_t(a)];
+      while (num[size_t(b)] < num[size_t(a)]) b = ipdom[size_t(b)];
+    }
+    return a;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      int v = *it;
+      if (v == n) continue;
+      int best = -1;
+      for (int s : succ[size_t(v)]) {
+        if (ipdom[size_t(s)] < 0 || num[size_t(s)] < 0) continue;
+        best = best < 0 ? s : intersect(s, best);
+      }
+      if (best >= 0 && ipdom[size_t(v)] != best) {
+        ipdom[size_t(v)] = best;
+        changed = true;
+      }
+    }
+  }
+  for (int i = 0; i < n; ++i)
+    if (ipdom[size_t(i)] < 0) ipdom[size_t(i)] = n;  // cannot reach the exit (endless loop)
+  ipdom.pop_back();
+  return ipdom;
+}
+
+uint16_t packed_reg(int32_t reg) { return uint16_t(reg % 250 + 1); }
+
+uint32_t align_to(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
+
+// The kernel and the .funcs it reaches, callees after callers; recursion is
+// a PtxError (the emulator gives each function one register range).
+void collect(const Module& m, const Function* f, std::vector<const Function*>& order,
+             std::vector<const Function*>& path) {
+  path.push_back(f);
+  if (std::find(order.begin(), order.end(), f) == order.end()) order.push_back(f);
+  for (const Inst& in : f->insts) {
+    if (in.op != Op::kCall) continue;
+    const Function* g = m.find(in.ops[0].name);
+    if (!g) throw PtxError(m.path, in.line, in.col, in.ops[0].name, "call to a function without a body");
+    if (std::find(path.begin(), path.end(), g) != path.end())
+      throw PtxError(m.path, in.line, in.col, in.ops[0].name, "recursive calls are not supported by the PTX emulator yet");
+    if (std::find(order.begin(), order.end(), g) == order.end()) collect(m, g, order, path);
+  }
+  path.pop_back();
+}
+
+// Concatenates the kernel and its callees into p (see Program).
+void link(const Module& m, const Function* kernel, Program& p) {
+  std::vector<const Function*> order, path;
+  collect(m, kernel, order, path);
+  std::vector<int32_t> reg_base, sym_base, inst_base;
+  uint32_t local = 0;
+  for (const Function* f : order) {
+    reg_base.push_back(int32_t(p.nregs));
+    sym_base.push_back(int32_t(p.syms.size()));
+    inst_base.push_back(int32_t(p.insts.size()));
+    p.nregs += uint32_t(f->regs.size());
+    for (const Inst& in : f->insts) p.insts.push_back(in);
+    uint32_t base = align_to(local, 16);
+    for (Symbol s : f->syms) {
+      if (f != kernel && s.space == kSpShared && s.global < 0 && !s.dynamic_shared) {
+        bool module_level = false;
+        for (const Symbol& k : kernel->syms) module_level |= k.name == s.name && k.space == kSpShared;
+        if (!module_level)
+          throw PtxError(m.path, s.line, 0, s.name, ".shared variables inside a .func are not supported yet");
+      }
+      if (s.space == kSpLocal) s.offset += base;
+      p.syms.push_back(std::move(s));
+    }
+    local = base + f->local_bytes;
+  }
+  for (Symbol& s : p.syms)  // argument / return slots after every function's locals
+    if (s.scratch) {
+      local = align_to(local, std::max<uint32_t>(s.align, 1));
+      s.offset = local;
+      local += std::max<uint32_t>(s.size, 1);
+    }
+  p.local_bytes = local;
+  for (size_t fi = 0; fi < order.size(); ++fi) {
+    const Function* f = order[fi];
+    if (fi > 0) {
+      Program::Callee c;
+      c.entry = inst_base[fi];
+      for (size_t k = 0; k < f->params.size(); ++k) c.params.push_back(sym_base[fi] + f->param_sym + int32_t(k));
+      for (size_t k = 0; k < f->rets.size(); ++k) c.rets.push_back(sym_base[fi] + f->ret_sym + int32_t(k));
+      p.callees.push_back(std::move(c));
+    }
+    int32_t end = fi + 1 < order.size() ? inst_base[fi + 1] : int32_t(p.insts.size());
+    for (int32_t i = inst_base[fi]; i < end; ++i) {
+      Inst& in = p.insts[size_t(i)];
+      const int32_t rb = reg_base[fi], sb = sym_base[fi];
+      if (fi > 0) in.mods |= kMInFunc;
+      if (in.pred >= 0) in.pred += rb;
+      for (int32_t& s : in.call_rets) s += sb;
+      for (int32_t& s : in.call_args) s += sb;
+      for (Operand& o : in.ops) {
+        if (o.reg >= 0) o.reg += rb;
+        if (o.reg2 >= 0) o.reg2 += rb;
+        if (o.sym >= 0) o.sym += sb;
+        for (int e = 0; e < o.nvec; ++e)
+          if (o.vec[e] >= 0) o.vec[e] += rb;
+        if (o.kind == Operand::kLabel && in.op == Op::kBra) o.imm += inst_base[fi];
+      }
+      if (in.op == Op::kCall) {
+        const Function* g = m.find(in.ops[0].name);
+        size_t gi = size_t(std::find(order.begin(), order.end(), g) - order.begin());
+        in.ops[0].sym = int32_t(gi - 1);
+        in.ops[0].imm = inst_base[gi];
+        if (in.call_args.size() != g->params.size() || in.call_rets.size() > g->rets.size())
+          throw PtxError(m.path, in.line, in.col, g->name, "call passes the wrong number of parameters");
+      }
+    }
+  }
+}
+
+bool writes_reg(Op op) {
+  switch (op) {
+    case Op::kSt: case Op::kRed: case Op::kBra: case Op::kRet: case Op::kExit: case Op::kBar:
+    case Op::kMembar: case Op::kFence: case Op::kCall: case Op::kPrefetch: case Op::kNanosleep:
+      return false;
+    default:
+      return true;
+  }
+}
+
+}  // namespace
+
+uint64_t imm_bits(const Operand& o, Ty ty) {
+  if (o.lit == 1 && ty == kF64) {
+    float f;
+    uint32_t b = uint32_t(o.imm);
+    std::memcpy(&f, &b, 4);
+    double d = f;
+    uint64_t r;
+    std::memcpy(&r, &d, 8);
+    return r;
+  }
+  if (o.lit == 2 && ty == kF32) {
+    double d;
+    uint64_t b = uint64_t(o.imm);
+    std::memcpy(&d, &b, 8);
+    float f = float(d);
+    uint32_t r;
+    std::memcpy(&r, &f, 4);
+    return r;
+  }
+  if (o.lit == 3 || (o.lit == 0 && ty_float(ty))) {
+    double d = o.lit == 3 ? o.fval : double(o.imm);
+    if (ty == kF32) {
+      float f = float(d);
+      uint32_t b;
+      std::memcpy(&b, &f, 4);
+      return b;
+    }
+    uint64_t r;
+    std::memcpy(&r, &d, 8);
+    return r;
+  }
+  return uint64_t(o.imm);
+}
+
+LoweringTable LoweringTable::load(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw PtxError(path, 0, 0, "", "cannot open the PTX lowering table");
+  LoweringTable t;
+  t.path_ = path;
+  std::string line;
+  uint32_t n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (auto h = line.find('#'); h != std::string::npos) line.resize(h);
+    std::istringstream ss(line);
+    std::string key;
+    if (!(ss >> key)) continue;
+    Row row;
+    row.line = n;
+    std::string op = key.substr(0, key.find('.'));
+    for (size_t d = key.find('.'); d != std::string::npos;) {
+      size_t nd = key.find('.', d + 1);
+      row.key.push_back(key.substr(d + 1, nd == std::string::npos ? nd : nd - d - 1));
+      d = nd;
+    }
+    std::string word;
+    bool any = false;
+    while (ss >> word) {
+      any = true;
+      if (word == "-") continue;
+      std::vector<std::string> alts;
+      for (size_t b = 0;;) {
+        size_t bar = word.find('|', b);
+        alts.push_back(word.substr(b, bar == std::string::npos ? bar : bar - b));
+        if (bar == std::string::npos) break;
+        b = bar + 1;
+      }
+      row.sass.push_back(std::move(alts));
+    }
+    if (!any) throw PtxError(path, n, 0, key, "expected 'ptx-key sass-op ...' (or '-')");
+    t.rows_.emplace_back(op, std::move(row));
+  }
+  return t;
+}
+
+const LoweringTable::Row* LoweringTable::find(const Inst& in) const {
+  std::string op = opcode_of(in);
+  if (op == "barrier") op = "bar";
+  std::vector<std::string> parts = key_parts(in);
+  const Row* best = nullptr;
+  size_t best_n = 0;
+  for (const auto& [name, row] : rows_) {
+    if (name != op) continue;
+    std::vector<std::string> left = parts;
+    bool ok = true;
+    for (const std::string& k : row.key) {
+      auto it = std::find(left.begin(), left.end(), k);
+      if (it == left.end()) {
+        ok = false;
+        break;
+      }
+      left.erase(it);
+    }
+    if (ok && (!best || row.key.size() > best_n)) best = &row, best_n = row.key.size();
+  }
+  return best;
+}
+
+std::shared_ptr<const Program> prepare(std::shared_ptr<const Module> module, const std::string& kernel,
+                                       const isa::IsaTable& isa, const LoweringTable& lowering,
+                                       uint32_t binary_version) {
+  const Function* fn = module->find(kernel);
+  if (!fn || !fn->entry) throw PtxError(module->path, 0, 0, kernel, "no .entry kernel of this name in the module");
+  auto p = std::make_shared<Program>();
+  p->module = module;
+  p->fn = fn;
+  p->binary_version = binary_version;
+  link(*module, fn, *p);
+  for (Inst& in : p->insts) {
+    auto unsupported = [&](const std::string& what) {
+      throw PtxError(module->path, in.line, in.col, in.spelling, what + " is not supported by the PTX emulator yet");
+    };
+    if (in.op == Op::kTex && (in.spelling.find(".1d") == std::string::npos || in.ops[1].sym >= 0 ||
+                              in.ops[1].nvec != 1))
+      unsupported("tex other than tex.1d on a texture object");
+    if (in.type == kF16 || in.type == kF16x2 || in.type == kBF16 || in.type2 == kF16 || in.type2 == kBF16)
+      unsupported("f16/bf16 arithmetic");
+    if (in.op == Op::kBar && !in.ops.empty() && in.ops[0].kind != Operand::kImm) unsupported("a register barrier id");
+    if (in.op == Op::kBar && in.ops.size() > 1) unsupported("bar.sync with a thread count");
+    for (size_t k = 0; k < in.ops.size(); ++k) {
+      Operand& o = in.ops[k];
+      if (o.kind != Operand::kImm) continue;
+      Ty t = in.op == Op::kCvt && k >= 1 ? in.type2 : in.type;
+      bool int_slot = ((in.op == Op::kShl || in.op == Op::kShr) && k == 2) ||
+                      (in.op == Op::kBfe && k >= 2) || (in.op == Op::kBfi && k >= 3) ||
+                      ((in.op == Op::kSelp || in.op == Op::kSlct) && k == 3);
+      o.imm = int64_t(imm_bits(o, int_slot ? kU32 : t));
+      o.lit = 0;
+    }
+  }
+  // CUDA's limits; also keeps a hostile module from asking for gigabytes per thread
+  if (p->local_bytes > 512 * 1024)
+    throw PtxError(module->path, fn->line, 0, kernel, "more than 512 KiB of local memory per thread");
+  if (fn->shared_bytes > 1024 * 1024)
+    throw PtxError(module->path, fn->line, 0, kernel, "more than 1 MiB of static shared memory");
+  // back edges of loops that poll memory (atomics, volatile / acquire loads):
+  // where the spin-lock rule of the emulator applies
+  for (size_t i = 0; i < p->insts.size(); ++i) {
+    Inst& br = p->insts[i];
+    if (br.op != Op::kBra || br.ops[0].imm > int64_t(i)) continue;
+    for (size_t j = size_t(br.ops[0].imm); j <= i; ++j) {
+      const Inst& in = p->insts[j];
+      bool polls = in.op == Op::kAtom || (in.op == Op::kLd && ((in.mods & kMVolatile) ||
+                                          in.spelling.find(".acquire") != std::string::npos ||
+                                          in.spelling.find(".relaxed") != std::string::npos));
+      if (polls) {
+        br.mods |= kMSpin;
+        break;
+      }
+    }
+  }
+  p->ipdom = post_dominators(p->insts);
+  p->tmpl_begin.push_back(0);
+  for (const Inst& in : p->insts) {
+    const LoweringTable::Row* row = lowering.find(in);
+    if (!row)
+      throw PtxError(lowering.path(), 0, 0, in.spelling,
+                     "no lowering row for this instruction (PTX line " + std::to_string(in.line) + ")");
+    int16_t mem = -1;
+    for (const auto& alts : row->sass) {
+      int id = -1;
+      for (const std::string& a : alts)
+        if ((id = isa.find(a)) >= 0) break;
+      if (id < 0)
+        throw PtxError(lowering.path(), row->line, 0, alts.front(),
+                       "SASS opcode not in the ISA table " + isa.name());
+      const isa::OpcodeInfo& info = isa.info(uint16_t(id));
+      isa::InstRecord r{};
+      r.opcode = uint16_t(id);
+      r.unit = info.unit;
+      r.mem_space = info.mem_space;
+      r.flags = info.flags;
+      bool first = p->tmpl.size() == p->tmpl_begin.back();
+      if (writes_reg(in.op) && !in.ops.empty()) {
+        const Operand& d = in.ops[0];
+        if (d.kind == Operand::kReg) r.dst = packed_reg(d.reg);
+        if (d.kind == Operand::kVec && d.vec[0] >= 0) r.dst = packed_reg(d.vec[0]);
+      }
+      if (first) {
+        for (size_t k = writes_reg(in.op) ? 1 : 0; k < in.ops.size() && r.nsrc < 4; ++k) {
+          const Operand& o = in.ops[k];
+          if (o.kind == Operand::kReg) r.src[r.nsrc++] = packed_reg(o.reg);
+          if (o.kind == Operand::kAddr && o.reg >= 0) r.src[r.nsrc++] = packed_reg(o.reg);
+          if (o.kind == Operand::kVec)
+            for (int e = 0; e < o.nvec && r.nsrc < 4; ++e)
+              if (o.vec[e] >= 0) r.src[r.nsrc++] = packed_reg(o.vec[e]);
+        }
+      } else if (r.dst != isa::kNoReg) {
+        r.src[r.nsrc++] = r.dst;  // the sequence's steps depend on each other
+      }
+      if (in.pred >= 0 && r.nsrc < 4) r.src[r.nsrc++] = packed_reg(in.pred);
+      if (info.mem_space != isa::kMemNone && mem < 0) {
+        mem = int16_t(p->tmpl.size() - p->tmpl_begin.back());
+        // as the trace decoder sizes it: constant-bank reads count 4 bytes
+        r.access_bytes = info.mem_space == isa::kMemConst ? 4 : uint8_t(std::max(1, ty_bytes(in.type)) * in.vec);
+        if (in.mods & kMCg) r.flags |= isa::kFlagBypassL1;
+      }
+      p->tmpl.push_back(r);
+    }
+    p->mem_tmpl.push_back(mem);
+    p->tmpl_begin.push_back(uint32_t(p->tmpl.size()));
+  }
+  return p;
+}
+
+}  // namespace accelsim::ptx

@@ -1,0 +1,64 @@
+// A kernel ready to emulate on one GPU generation: its instructions with
+// immediates converted to the bits each operand needs, immediate
+// post-dominators for reconvergence, and per instruction the instruction
+// records (SASS opcodes from configs/ptx/lowering.txt) the timing model sees.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "isa/inst_record.h"
+#include "isa/isa_table.h"
+#include "ptx/module.h"
+
+namespace accelsim::ptx {
+
+class LoweringTable {
+ public:
+  struct Row {
+    std::vector<std::string> key;                  // modifiers that must be present
+    std::vector<std::vector<std::string>> sass;    // each: alternatives A|B
+    uint32_t line = 0;
+  };
+  // Throws PtxError naming the file and line.
+  static LoweringTable load(const std::string& path);
+  // Best row for an instruction, or nullptr.
+  const Row* find(const Inst& in) const;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::vector<std::pair<std::string, Row>> rows_;  // (opcode, row)
+};
+
+struct Program {
+  std::shared_ptr<const Module> module;
+  const Function* fn = nullptr;       // the kernel
+  // The kernel followed by every .func it calls (transitively), registers,
+  // variables and branch targets renumbered into one space.
+  std::vector<Inst> insts;            // kImm operands hold their bits in imm
+  std::vector<Symbol> syms;           // local / scratch offsets are per-thread local memory
+  uint32_t nregs = 0, local_bytes = 0;
+  struct Callee {
+    int32_t entry = 0;                 // first instruction
+    std::vector<int32_t> params, rets;  // its .param symbols (syms indices)
+  };
+  std::vector<Callee> callees;        // a call's ops[0].sym indexes this
+  std::vector<int32_t> ipdom;         // reconvergence point (insts.size() = exit)
+  std::vector<isa::InstRecord> tmpl;  // record templates, tmpl_begin[i]..tmpl_begin[i+1]
+  std::vector<uint32_t> tmpl_begin;
+  std::vector<int16_t> mem_tmpl;      // per inst: template index carrying addresses, -1 none
+  uint32_t binary_version = 0;
+};
+
+// Throws PtxError for a kernel that does not exist or uses what the emulator
+// does not support yet (naming the instruction's line).
+std::shared_ptr<const Program> prepare(std::shared_ptr<const Module> module, const std::string& kernel,
+                                       const isa::IsaTable& isa, const LoweringTable& lowering,
+                                       uint32_t binary_version);
+
+// Bits of an immediate operand as a value of type `ty`.
+uint64_t imm_bits(const Operand& o, Ty ty);
+
+}  // namespace accelsim::ptx

@@ -1,0 +1,178 @@
+"""PTX modules and their kernels: parsing, argument packing, launch syntax."""
+from __future__ import annotations
+
+import os
+import struct
+from pathlib import Path
+
+import numpy as np
+
+from accelsim import _core
+from accelsim.errors import PtxError
+from accelsim.ptx._tables import tables
+
+__all__ = ["Kernel", "Module"]
+
+# PTX parameter type -> (NumPy kinds accepted, Python types accepted)
+_INT_KINDS = {"u": ("u", "i"), "s": ("i", "u"), "b": ("u", "i")}
+
+
+def _looks_like_path(src: str) -> bool:
+    return "\n" not in src and (src.endswith(".ptx") or os.path.exists(src))
+
+
+class Module:
+    """A parsed PTX module. ``src`` is PTX text or a path to a .ptx file;
+    ``name`` labels it in error messages (default: the path or "<string>")."""
+
+    def __init__(self, src, name: str | None = None):
+        if isinstance(src, Path) or (isinstance(src, str) and _looks_like_path(src)):
+            path = Path(src)
+            try:
+                text = path.read_text(encoding="utf-8", errors="replace")
+            except OSError as e:
+                raise PtxError(f"cannot read PTX file {path}: {e.strerror}", path=str(path)) from None
+            name = name or str(path)
+        elif isinstance(src, (str, bytes)):
+            text = src.decode("utf-8", "replace") if isinstance(src, bytes) else src
+            name = name or "<string>"
+        else:
+            raise PtxError(f"Module expects PTX text or a path, not {type(src).__name__}")
+        self.name = name
+        self.text = text
+        self._core = _core.PtxModule.parse(text, name, tables())
+        self._kernels = {k["name"]: k for k in self._core.kernels()}
+
+    @classmethod
+    def from_cuda(cls, source: str, name: str = "kernel.cu", arch: str | None = None,
+                  options: list[str] | None = None) -> "Module":
+        """Compile CUDA C++ to PTX (NVRTC if installed, else ``nvcc -ptx``)."""
+        from accelsim.ptx.compile import cuda_to_ptx
+
+        return cls(cuda_to_ptx(source, name=name, arch=arch, options=options), name=name)
+
+    @property
+    def kernel_names(self) -> list[str]:
+        return list(self._kernels)
+
+    def get_function(self, name: str) -> "Kernel":
+        if name not in self._kernels:
+            # accept the unmangled name when exactly one mangled kernel carries it
+            hits = [k for k in self._kernels if k.startswith("_Z") and f"{len(name)}{name}" in k]
+            if len(hits) != 1:
+                raise PtxError(f"no kernel {name!r} in {self.name} (kernels: {', '.join(self._kernels)})",
+                               path=self.name)
+            name = hits[0]
+        return Kernel(self, self._kernels[name])
+
+    def __repr__(self) -> str:
+        return f"<accelsim.ptx.Module {self.name}: {', '.join(self._kernels)}>"
+
+
+class Kernel:
+    """One .entry of a module. ``kernel[grid, block](*args, stream=0,
+    shared_mem=0)`` queues a launch on the device the arrays live on."""
+
+    def __init__(self, module: Module, info: dict):
+        self.module = module
+        self.name = info["name"]
+        self.params = info["params"]
+        self.info = info
+
+    def __getitem__(self, config):
+        if not isinstance(config, tuple) or len(config) not in (2, 3, 4):
+            raise PtxError(f"kernel {self.name}: launch as kernel[grid, block] (optionally "
+                           "[grid, block, stream, shared_mem])")
+        grid, block = _dim3(config[0], self.name, "grid"), _dim3(config[1], self.name, "block")
+        stream = config[2] if len(config) > 2 else 0
+        shared = config[3] if len(config) > 3 else 0
+        return _Launcher(self, grid, block, stream, shared)
+
+    def pack(self, args) -> tuple[bytes, object]:
+        """The parameter buffer for ``args`` and the device they point to."""
+        if len(args) != len(self.params):
+            raise PtxError(f"kernel {self.name} takes {len(self.params)} arguments "
+                           f"({', '.join(p['name'] for p in self.params)}), got {len(args)}")
+        size = max([p["offset"] + p["size"] for p in self.params] or [0])
+        buf = bytearray(size)
+        device = None
+        for p, a in zip(self.params, args):
+            raw, dev = _pack_one(self.name, p, a)
+            buf[p["offset"]:p["offset"] + len(raw)] = raw
+            if dev is not None:
+                if device is not None and dev is not device:
+                    raise PtxError(f"kernel {self.name}, parameter {p['name']}: arrays of two devices")
+                device = dev
+        return bytes(buf), device
+
+    def __repr__(self) -> str:
+        return f"<accelsim.ptx.Kernel {self.name}({', '.join(p['name'] for p in self.params)})>"
+
+
+class _Launcher:
+    def __init__(self, kernel, grid, block, stream, shared):
+        self.kernel, self.grid, self.block, self.stream, self.shared = kernel, grid, block, stream, shared
+
+    def __call__(self, *args, stream=None, shared_mem=None, device=None):
+        params, dev = self.kernel.pack(args)
+        dev = device or dev
+        if dev is None:
+            raise PtxError(f"kernel {self.kernel.name}: no device array among the arguments; "
+                           "pass device=accelsim.Device(...)")
+        stream = self.stream if stream is None else stream
+        shared = self.shared if shared_mem is None else shared_mem
+        if not isinstance(shared, (int, np.integer)) or not 0 <= shared <= 1 << 20:
+            raise PtxError(f"kernel {self.kernel.name}: shared_mem must be a byte count in [0, 1 MiB], "
+                           f"got {shared!r}")
+        dev._launch(self.kernel, self.grid, self.block, params, int(stream), int(shared))
+
+
+def _dim3(v, kernel: str, what: str) -> tuple[int, int, int]:
+    t = (v,) if isinstance(v, (int, np.integer)) else tuple(v)
+    if not 1 <= len(t) <= 3 or not all(isinstance(x, (int, np.integer)) and x >= 1 for x in t):
+        raise PtxError(f"kernel {kernel}: {what} must be a positive int or a tuple of up to 3, got {v!r}")
+    t = tuple(int(x) for x in t) + (1,) * (3 - len(t))
+    if what == "block" and t[0] * t[1] * t[2] > 1024:
+        raise PtxError(f"kernel {kernel}: block of {t[0] * t[1] * t[2]} threads (at most 1024)")
+    if what == "grid" and (t[0] >= 2**31 or t[1] >= 65536 or t[2] >= 65536):
+        raise PtxError(f"kernel {kernel}: grid {t} exceeds the CUDA limits")
+    return t
+
+
+def _pack_one(kernel: str, p: dict, a) -> tuple[bytes, object]:
+    from accelsim.ptx.device import DeviceArray
+
+    name, ty, size = p["name"], p["type"], p["size"]
+    where = f"kernel {kernel}, parameter {name} (.{ty}"
+    where += f"[{size}])" if ty == "b8" and size > 1 else ")"
+    if isinstance(a, DeviceArray):
+        if size != 8 or ty not in ("u64", "b64", "s64"):
+            raise PtxError(f"{where}: got a device array, the parameter is not a pointer")
+        return struct.pack("<Q", a.ptr), a.device
+    if isinstance(a, np.ndarray) and a.ndim > 0:
+        raise PtxError(f"{where}: got a host NumPy array; copy it with device.to_device() first")
+    if ty == "b8" and size > 1 or isinstance(a, (bytes, bytearray, np.void)):
+        raw = bytes(a) if not isinstance(a, np.void) else a.tobytes()
+        if len(raw) != size:
+            raise PtxError(f"{where}: by-value argument of {len(raw)} bytes, the parameter has {size}")
+        return raw, None
+    if ty.startswith("f"):
+        if isinstance(a, np.generic):
+            if a.dtype.kind != "f" or a.dtype.itemsize != size:
+                raise PtxError(f"{where}: got {a.dtype}, expected float{8 * size}")
+            return a.tobytes(), None
+        if isinstance(a, (float, int)) and not isinstance(a, bool):
+            return np.array(a, dtype=np.float32 if size == 4 else np.float64).tobytes(), None
+        raise PtxError(f"{where}: got {type(a).__name__}, expected a float")
+    kinds = _INT_KINDS.get(ty[0], ("u", "i"))
+    if isinstance(a, np.generic):
+        if a.dtype.kind not in kinds or a.dtype.itemsize != size:
+            raise PtxError(f"{where}: got {a.dtype}, expected a {8 * size}-bit integer")
+        return a.tobytes(), None
+    if isinstance(a, (int, np.integer)) and not isinstance(a, bool):
+        lo = -(1 << (8 * size - 1)) if ty[0] == "s" else -(1 << (8 * size - 1))
+        hi = (1 << (8 * size)) - 1
+        if not lo <= a <= hi:
+            raise PtxError(f"{where}: {a} does not fit in {8 * size} bits")
+        return int(a & ((1 << (8 * size)) - 1)).to_bytes(size, "little"), None
+    raise PtxError(f"{where}: got {type(a).__name__}, expected an integer")

@@ -1,0 +1,266 @@
+"""Malformed PTX and bad launches raise accelsim.PtxError naming
+file:line:column and the offending token; mutated real PTX never crashes."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import accelsim
+from accelsim import PtxError
+from accelsim.ptx import Device, Module
+
+EXAMPLES = Path(accelsim.__file__).parent / "ptx" / "examples"
+
+HEAD = ".version 8.0\n.target sm_75\n.address_size 64\n"
+GOOD_BODY = """
+.visible .entry k(.param .u64 k_p0, .param .u32 k_p1)
+{
+\t.reg .pred %p<2>;
+\t.reg .b32 %r<4>;
+\t.reg .b64 %rd<3>;
+\tld.param.u64 %rd1, [k_p0];
+\tld.param.u32 %r1, [k_p1];
+\tmov.u32 %r2, %tid.x;
+\tsetp.ge.u32 %p1, %r2, %r1;
+\t@%p1 bra $L_end;
+\tcvta.to.global.u64 %rd2, %rd1;
+\tst.global.u32 [%rd2], %r2;
+$L_end:
+\tret;
+}
+"""
+
+
+def body(old: str, new: str) -> str:
+    assert old in GOOD_BODY
+    return HEAD + GOOD_BODY.replace(old, new, 1)
+
+
+# (source, line, token contained in the error's token, words in the message)
+CASES = [
+    ("truncated", HEAD + GOOD_BODY[: GOOD_BODY.index("ret;")], None, "end of file", "not closed"),
+    ("unknown_opcode", body("mov.u32 %r2", "frobnicate.u32 %r2"), 12, "frobnicate", "unknown opcode"),
+    ("unknown_modifier", body("mov.u32 %r2", "mov.q32 %r2"), 12, "mov.q32", "modifier '.q32'"),
+    ("bad_rounding_on_int", body("setp.ge.u32", "setp.ge.rn.u32"), 13, "setp", "modifier '.rn'"),
+    ("type_mismatch", body("mov.u32 %r2, %tid.x", "mov.u32 %rd2, %tid.x"), 12, "%rd2", "type mismatch"),
+    ("pred_as_value", body("mov.u32 %r2, %tid.x", "mov.u32 %p1, %tid.x"), 12, "%p1", "type mismatch"),
+    ("undefined_label", body("bra $L_end", "bra $L_nowhere"), 14, "$L_nowhere", "undefined label"),
+    ("undefined_register", body("mov.u32 %r2", "mov.u32 %r9"), 12, "%r9", "undefined register"),
+    ("undefined_in_address", body("[%rd2]", "[%rd7]"), 16, "%rd7", "undefined"),
+    ("too_few_operands", body("mov.u32 %r2, %tid.x", "mov.u32 %r2"), 12, "mov", "operands"),
+    ("too_many_operands", body("mov.u32 %r2, %tid.x", "mov.u32 %r2, %tid.x, %r1"), 12, "mov", "operands"),
+    ("bad_state_space", body("st.global.u32", "st.texture.u32"), 16, "st.texture", "modifier '.texture'"),
+    ("missing_semicolon", body("mov.u32 %r2, %tid.x;", "mov.u32 %r2, %tid.x"), 13, "setp", "expected ';'"),
+    ("bad_special", body("%tid.x", "%tid.w"), 12, "%tid.w", ".x, .y or .z"),
+    ("unknown_special", body("%tid.x", "%tidd.x"), 12, "%tidd.x", "undefined register"),
+    ("guard_not_pred", body("@%p1 bra", "@%r1 bra"), 14, "%r1", "not a .pred"),
+    ("bad_character", body("mov.u32", "mov.u32 #"), 12, "#", "unexpected character"),
+    ("unterminated_comment", body("ret;", "ret; /* never closed"), 18, "/*", "unterminated comment"),
+    ("label_twice", body("$L_end:", "$L_end:\n$L_end:"), 18, "$L_end", "label defined twice"),
+    ("register_twice", body(".reg .b32 %r<4>;", ".reg .b32 %r<4>;\n\t.reg .b32 %r1;"), 9, "%r1", "declared twice"),
+    ("bad_type", body(".reg .b32 %r<4>;", ".reg .b33 %r<4>;"), 8, ".b33", "unknown type"),
+    ("bad_float_literal", body("mov.u32 %r2, %tid.x", "mov.u32 %r2, 0f3F80"), 12, "0f3F80", "bad float literal"),
+    ("bad_number", body("mov.u32 %r2, %tid.x", "mov.u32 %r2, 12abc"), 12, "12abc", "bad number"),
+    ("unclosed_address", body("[%rd2]", "[%rd2"), 16, ",", "close the address"),
+    ("bad_alignment", body(".reg .b32 %r<4>;", ".shared .align 3 .b8 buf[16];\n\t.reg .b32 %r<4>;"), 8, "3",
+     "power of two"),
+    ("cvt_one_type", body("mov.u32 %r2, %tid.x", "cvt.u32 %r2, %r1"), 12, "cvt.u32", "destination and a source"),
+    ("module_junk", HEAD + "garbage\n" + GOOD_BODY, 4, "garbage", "unexpected token at module level"),
+    ("no_entry", HEAD, None, "", "no .entry"),
+    ("bad_target", HEAD.replace("sm_75", "sm_999"), 2, "sm_999", "unsupported target"),
+    ("bad_address_size", HEAD.replace("64", "32"), 3, "32", ".address_size 64"),
+    ("unterminated_string", HEAD + '.pragma "abc\n' + GOOD_BODY, 4, '"', "unterminated string"),
+    ("immediate_destination", body("mov.u32 %r2, %tid.x", "add.s32 5, %r1, %r1"), 12, "add.s32",
+     "must be a register"),
+    ("register_as_address", body("st.global.u32 [%rd2], %r2", "st.global.u32 %rd2, %r2"), 16, "%rd2",
+     "must be an address"),
+    ("cas_missing_value", body("st.global.u32 [%rd2], %r2", "atom.global.cas.b32 %r3, [%rd2], %r2"), 16,
+     "%r3", "two values"),
+    ("branch_to_register", body("@%p1 bra $L_end", "@%p1 bra %r1"), 14, "%r1", "must be a label"),
+    ("vector_too_long", body("mov.u32 %r2, %tid.x", "mov.b64 %rd2, {%r1, %r2, %r3, %r1, %r2}"), 12, "%r2", "more than 4"),
+]
+
+
+@pytest.mark.parametrize("src,line,token,words", [c[1:] for c in CASES], ids=[c[0] for c in CASES])  # lines: HEAD is 3 lines, GOOD_BODY starts with a newline
+def test_malformed_ptx(src, line, token, words):
+    with pytest.raises(PtxError) as ei:
+        Module(src, name="bad.ptx")
+    e = ei.value
+    assert e.path == "bad.ptx"
+    assert words in str(e)
+    if line is not None:
+        assert e.line == line, str(e)
+        assert e.column is not None and e.column >= 1
+        assert f"bad.ptx:{line}:{e.column}" in str(e)
+    if token:
+        assert token in (e.token or ""), str(e)
+
+
+def test_good_body_parses():
+    m = Module(HEAD + GOOD_BODY)
+    assert m.kernel_names == ["k"]
+
+
+def test_argument_errors():
+    m = Module(EXAMPLES / "basic.ptx")
+    k = m.get_function("vectorAdd")
+    dev = Device("QV100")
+    a = dev.zeros(4, np.float32)
+    with pytest.raises(PtxError, match="vectorAdd takes 4 arguments"):
+        k[1, 32](a, a, a)
+    with pytest.raises(PtxError, match=r"vectorAdd, parameter vectorAdd_param_3 .*int32|vectorAdd_param_3.*float32"):
+        k[1, 32](a, a, a, np.float32(4))
+    with pytest.raises(PtxError, match="vectorAdd_param_0.*host NumPy array"):
+        k[1, 32](np.zeros(4, np.float32), a, a, np.int32(4))
+    with pytest.raises(PtxError, match="vectorAdd_param_3.*device array"):
+        k[1, 32](a, a, a, a)
+    with pytest.raises(PtxError, match="block of 2048 threads"):
+        k[1, 2048]
+    with pytest.raises(PtxError, match="no kernel 'nothere'"):
+        m.get_function("nothere")
+
+
+def test_out_of_bounds_names_thread_line_address():
+    m = Module(EXAMPLES / "basic.ptx")
+    dev = Device("QV100")
+    a, c = dev.zeros(64, np.float32), dev.zeros(64, np.float32)
+    m.get_function("vectorAdd")[2, 64](a, a, c, np.int32(128))  # n larger than the buffers
+    with pytest.raises(PtxError) as ei:
+        dev.synchronize()
+    msg = str(ei.value)
+    assert "kernel vectorAdd" in msg and "block (1,0,0), thread (0,0,0)" in msg
+    assert "out of bounds" in msg and "0x" in msg
+    assert ei.value.line is not None and ei.value.path.endswith("basic.ptx")
+
+
+SPIN = HEAD + """
+.visible .entry spin(.param .u64 spin_p0)
+{
+\t.reg .pred %p<2>;
+\t.reg .b32 %r<3>;
+\t.reg .b64 %rd<3>;
+\tld.param.u64 %rd1, [spin_p0];
+\tcvta.to.global.u64 %rd2, %rd1;
+\tmov.u32 %r1, %ctaid.x;
+\tsetp.ne.u32 %p1, %r1, 0;
+\t@%p1 bra $L_set;
+$L_wait:
+\tld.volatile.global.u32 %r2, [%rd2];
+\tsetp.eq.u32 %p1, %r2, 0;
+\t@%p1 bra $L_wait;
+\tret;
+$L_set:
+\tst.volatile.global.u32 [%rd2], 1;
+\tret;
+}
+"""
+
+
+def test_spin_on_later_block_is_an_error_not_a_hang():
+    m = Module(SPIN, name="spin.ptx")
+    dev = Device("QV100", max_warp_insts=20000)
+    flag = dev.zeros(1, np.uint32)
+    m.get_function("spin")[2, 32](flag)
+    with pytest.raises(PtxError) as ei:
+        dev.synchronize()
+    msg = str(ei.value)
+    assert "kernel spin" in msg and "block (0,0,0)" in msg and "PC " in msg and "PTX line" in msg
+    assert ei.value.line in (15, 16, 17)
+
+
+FUZZ_CHILD = r"""
+import random, sys
+import numpy as np
+import accelsim
+from accelsim.ptx import Device, Module
+from accelsim.errors import AccelsimError
+
+def run_first_kernel(mod, dev):
+    # every mutated module that parses is also run: pointers get zeroed
+    # device buffers, scalars small values (the kernel may well fault)
+    k = mod.get_function(random.Random(len(mod.text)).choice(mod.kernel_names))
+    args = []
+    for p in k.params:
+        if p["size"] == 8 and p["type"] in ("u64", "b64", "s64"):
+            args.append(dev.zeros(1024, np.uint32))
+        else:
+            args.append(bytes([1] + [0] * (p["size"] - 1)))
+    k[2, 64](*args, shared_mem=512)
+    dev.synchronize()
+
+text = open(sys.argv[1]).read()
+rng = random.Random(int(sys.argv[2]))
+tokens = ["{", "}", ";", ",", "[", "]", "%r1", ".u32", "bra", "@", "0f3F80", "-", ":", ".reg", "ld.global"]
+parsed = errors = ran = 0
+dev = Device("TITANV", max_warp_insts=20000)
+lines = text.split("\n")
+import re
+for i in range(int(sys.argv[3])):
+    if i % 2:  # line-level mutants: mostly still valid PTX, so they get emulated
+        ls = list(lines)
+        for _ in range(rng.randint(1, 3)):
+            j, k = rng.randrange(len(ls)), rng.randrange(len(ls))
+            op = rng.random()
+            if op < 0.25:
+                del ls[j]
+            elif op < 0.5:
+                ls.insert(k, ls[j])
+            elif op < 0.75:
+                ls[j], ls[k] = ls[k], ls[j]
+            else:
+                ls[j] = re.sub(r"\b\d+\b", lambda m: str(rng.choice([0, 1, 31, 32, 255, 4096, 2**31 - 1])), ls[j])
+        t = list("\n".join(ls))
+    else:
+        t = list(text)
+    for _ in range(rng.randint(1, 6) if i % 2 == 0 else 0):
+        pos = rng.randrange(len(t))
+        op = rng.random()
+        if op < 0.4:
+            del t[pos:pos + rng.randint(1, 20)]
+        elif op < 0.8:
+            t[pos:pos] = rng.choice(tokens)
+        else:
+            t[pos] = chr(rng.randrange(1, 128))
+    try:
+        mod = Module("".join(t), name="fuzz.ptx")
+        parsed += 1
+    except AccelsimError:
+        errors += 1
+        continue
+    if ran < int(sys.argv[4]):
+        ran += 1
+        try:
+            run_first_kernel(mod, dev)
+        except AccelsimError:
+            pass
+        dev._pending.clear()
+print("ok", parsed, errors, ran)
+"""
+
+
+def test_fuzz_mutated_ptx_never_crashes(tmp_path):
+    src = (EXAMPLES / "basic.ptx").read_text()
+    p = tmp_path / "seed.ptx"
+    p.write_text(src)
+    r = subprocess.run([sys.executable, "-c", FUZZ_CHILD, str(p), "7", "300", "40"], capture_output=True,
+                       text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.startswith("ok")
+    assert int(r.stdout.split()[3]) > 0  # some mutants were emulated too
+
+
+def test_resource_limits_are_errors():
+    huge_local = HEAD + GOOD_BODY.replace(".reg .pred %p<2>;", ".reg .pred %p<2>;\n\t.local .b8 big[1073741824];")
+    m = Module(huge_local, name="big.ptx")
+    dev = Device("QV100")
+    m.get_function("k")[1, 32](dev.zeros(32, np.uint32), np.uint32(4))
+    with pytest.raises(PtxError, match="512 KiB of local memory"):
+        dev.synchronize()
+    k = Module(EXAMPLES / "basic.ptx").get_function("vectorAdd")
+    a = dev.zeros(4, np.float32)
+    with pytest.raises(PtxError, match="shared_mem"):
+        k[1, 32](a, a, a, np.int32(4), shared_mem=1 << 40)
