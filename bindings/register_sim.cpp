@@ -50,6 +50,7 @@ py::dict kernel_columns(const RunResult& r) {
   d["threads_per_cta"] = column(r, [](const KernelRecord& k) { return k.threads_per_cta; });
   d["ctas_per_sm"] = column(r, [](const KernelRecord& k) { return k.ctas_per_sm; });
   d["occupancy_limiter"] = column(r, [](const KernelRecord& k) { return k.occupancy_limiter; });
+  d["trace_warnings"] = column(r, [](const KernelRecord& k) { return k.trace_warnings; });
   d["l1d_size"] = column(r, [](const KernelRecord& k) { return k.l1d_size; });
   d["mem_instructions"] = column(r, [](const KernelRecord& k) { return k.sm.mem_insts; });
   d["l1d_hits"] = column(r, [](const KernelRecord& k) { return k.sm.l1d_hits; });

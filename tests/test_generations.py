@@ -94,3 +94,27 @@ def test_bundled_config_runs_the_example_and_bfs(name, vecadd, shared):
         assert (k.cycles > 0).all() and (k.warp_instructions > 0).all()
         assert (k.ipc > 0).all() and (k.ipc < _peak_ipc(cfg)).all()
     assert len(runs[1].kernels) == 16 and runs[1].kernels.warp_instructions.sum() == 154_839
+
+
+@pytest.mark.parametrize("name, version, cached, uncached", [
+    ("KEPLER_TITAN", 35, "LDG.E", "LD.E"),          # Kepler: LDG is the read-only path
+    ("PASCAL_TITANX", 61, "LDG.E.CI", "LDG.E"),     # Pascal: the .CI (non-coherent) hint
+])
+def test_read_only_path_is_cached_when_global_loads_skip_l1(name, version, cached, uncached,
+                                                           tmp_path):
+    from accelsim.tracegen import Inst, Kernel, ThreadBlock, write_workload
+
+    cfg = accelsim.load_config(name)
+    assert not cfg.l1d_enabled  # as the reference configs: ordinary global loads bypass L1
+    hits = {}
+    for opcode in (cached, uncached):
+        addrs = [0x7F4A_0000_0000 + 4 * lane for lane in range(32)]
+        warp = [Inst(opcode, dst=2, srcs=(4,), addrs=addrs, mem_width=4),
+                Inst("IADD", dst=3, srcs=(2, 2)),
+                Inst(opcode, dst=5, srcs=(3,), addrs=addrs, mem_width=4),
+                Inst("IADD", dst=6, srcs=(5, 5)), Inst("EXIT")]
+        kernel = Kernel("ro", (1, 1, 1), (32, 1, 1), [ThreadBlock((0, 0, 0), [warp])],
+                        binary_version=version)
+        r = accelsim.Simulator(cfg).run(write_workload(tmp_path / opcode, [kernel]))
+        hits[opcode] = int(r.kernels.l1d_hits.iloc[0])
+    assert hits[cached] > 0 and hits[uncached] == 0

@@ -41,6 +41,7 @@ enum InstFlags : uint8_t {
   kFlagBypassL1 = 1 << 3,   // .STRONG.GPU, .cg: skip L1D
   kFlagHasAddrs = 1 << 4,   // addrs valid at addr_offset
   kFlagPredOff = 1 << 5,    // active mask is 0
+  kFlagReadOnly = 1 << 6,   // read-only / texture data path: LDG .CI/.NC/.CONSTANT, Kepler LDG
 };
 
 constexpr uint16_t kNoReg = 0;  // registers are stored +1 (R0 -> 1, RZ/R255 -> 256)

@@ -69,8 +69,13 @@ void LdstUnit::issue(const InstRecord& inst, const uint64_t* addrs, uint16_t war
 // issue at the earliest, so `now - 1 + latency` (and never before next cycle).
 uint64_t LdstUnit::after(uint64_t ready, uint64_t now) { return std::max(ready, now + 1); }
 
+// With l1d_enabled false (Kepler/Pascal's default: global loads skip L1),
+// loads on the read-only data path are still cached: L1 and texture cache are
+// one SRAM from Maxwell on (on Kepler the 48 KB read-only cache is
+// approximated by the L1D).
 bool LdstUnit::is_direct(const InstRecord& in) const {
-  return !l1d_ || !p_.l1d_enabled || (in.flags & (isa::kFlagBypassL1 | isa::kFlagAtomic));
+  return !l1d_ || (!p_.l1d_enabled && !(in.flags & isa::kFlagReadOnly)) ||
+         (in.flags & (isa::kFlagBypassL1 | isa::kFlagAtomic));
 }
 
 // ---- stage: responses from below -------------------------------------------------

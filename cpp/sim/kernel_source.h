@@ -17,6 +17,9 @@ class KernelSource {
   virtual const std::vector<std::string>& unit_class_names() const = 0;
   // Next thread block (buffers reused); false after the last.
   virtual bool next_block(trace::ThreadBlockTrace& out) = 0;
+  // What the trace had that the format does not allow but was read anyway
+  // ("" when nothing): see trace::TraceWarnings.
+  virtual std::string trace_warnings() const { return {}; }
 };
 
 // The fixed class names (alu, sp, int, ...) in UnitClass order.
@@ -31,6 +34,7 @@ class TraceKernelSource : public KernelSource {
     return reader_.isa().unit_names();
   }
   bool next_block(trace::ThreadBlockTrace& out) override { return reader_.next_block(out); }
+  std::string trace_warnings() const override { return reader_.warnings().summary(); }
 
  private:
   trace::KernelTraceReader reader_;

@@ -169,6 +169,7 @@ bool WorkloadRun::step() {
     for (stats::KernelRecord* rec : done) {
       size_t index = size_t(rec - result_.kernels.data());
       stream_busy_[rec->stream_slot] = 0;
+      rec->trace_warnings = sources_[index]->trace_warnings();
       sources_[index].reset();
       finished_.push_back(index);
       ++kernels_done_;

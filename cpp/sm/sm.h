@@ -95,6 +95,7 @@ class Sm final : public Clocked {
   bool issue_from(Warp& w, SubCore& sc, uint64_t now);
   bool issue_one(Warp& w, uint16_t slot, SubCore& sc, uint64_t now);
   bool head_ready(const Warp& w, uint64_t now) const;
+  bool waits_for_async(const Warp& w) const;
   bool may_issue(Warp& w, uint16_t slot, SubCore& sc, uint64_t now);
   void refresh_candidate(Warp& w);
   void count_into_own_storage();

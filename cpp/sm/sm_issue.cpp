@@ -11,7 +11,16 @@ using isa::InstRecord;
 
 bool Sm::head_ready(const Warp& w, uint64_t now) const {
   return w.active && !w.finished && !w.at_barrier && !w.ibuffer_empty() &&
-         w.decode_ready <= now && !w.scoreboard.collides(w.head());
+         w.decode_ready <= now && !w.scoreboard.collides(w.head()) && !waits_for_async(w);
+}
+
+// DEPBAR / SYNCS (the table's "depbar" class) wait for the warp's
+// outstanding asynchronous copies (LDGSTS: a global load into shared memory,
+// no register written) and stores. Approximation: DEPBAR.LE SB0, N is taken
+// as N = 0, and ordinary stores in flight are waited for too.
+bool Sm::waits_for_async(const Warp& w) const {
+  const UnitMap* units = ctas_[w.cta_slot].shape.units;
+  return w.pending_stores > 0 && units && units->waits_for_async(w.head().unit);
 }
 
 // Cheap checks first; a warp whose head waits on a register is not looked at
@@ -20,8 +29,8 @@ bool Sm::may_issue(Warp& w, uint16_t slot, SubCore& sc, uint64_t now) {
   if (!w.active || w.finished || w.at_barrier || w.waits_on_register || w.ibuffer_empty() ||
       w.decode_ready > now)
     return false;
-  if (!w.scoreboard.collides(w.head())) return true;
-  w.waits_on_register = true;
+  if (!w.scoreboard.collides(w.head()) && !waits_for_async(w)) return true;
+  w.waits_on_register = true;  // cleared by the next register write or store ack
   count_stall(w, stats::StallReason::SCOREBOARD);
   refresh_candidate(w);
   sc.scheduler->long_stall(slot);
@@ -151,6 +160,8 @@ void Sm::writeback(uint64_t now) {
       --w.pending_writes;
     } else {
       --w.pending_stores;
+      w.waits_on_register = false;  // a DEPBAR may now issue
+      refresh_candidate(w);
     }
     progress_ = true;
     maybe_finish(done.warp);

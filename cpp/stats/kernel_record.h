@@ -39,6 +39,7 @@ struct KernelRecord {
   uint32_t threads_per_cta = 0;
   uint32_t ctas_per_sm = 0;   // occupancy limit
   std::string occupancy_limiter;
+  std::string trace_warnings;  // deviations of its trace that were read anyway ("" = none)
   double theoretical_occupancy = 0;
   uint64_t l1d_size = 0;      // after the adaptive split
   SmCounters sm;              // summed over SMs, this kernel only

@@ -81,15 +81,22 @@ const OpcodeSpelling& InstDecoder::spelling(std::string_view op, int64_t line_no
   s.flags = row.flags;
   if (row.mem_space != isa::kMemNone)
     s.access_bytes = row.mem_space == isa::kMemConst ? 4 : access_bytes_from_modifiers(op);
-  bool strong = false, gpu = false, cg = false;
+  bool strong = false, gpu = false, cg = false, read_only = false;
   std::string_view rest = op.substr(base.size()), mod;
   if (!rest.empty()) rest.remove_prefix(1);
   while (next_modifier(rest, mod)) {
     strong |= mod == "STRONG";
     gpu |= mod == "GPU";
     cg |= mod == "CG";
+    read_only |= mod == "CI" || mod == "NC" || mod == "CONSTANT";
   }
   if ((s.flags & isa::kFlagLoad) && ((strong && gpu) || cg)) s.flags |= isa::kFlagBypassL1;
+  // The read-only (texture) data path: non-coherent loads (__ldg, .nc), and
+  // every LDG on Kepler, where LDG exists only for that path (LD is the
+  // ordinary global load).
+  if ((s.flags & isa::kFlagLoad) && row.mem_space == isa::kMemGlobal &&
+      (read_only || (base == "LDG" && info_.binary_version < 50)))
+    s.flags |= isa::kFlagReadOnly;
   return cache_.insert(op, h, s);
 }
 
@@ -164,7 +171,15 @@ void InstDecoder::decode(std::string_view line, int64_t line_no, isa::InstRecord
     int64_t imm;
     if (!parse_i64(t, imm)) fail(line_no, "immediate", "expected a decimal immediate, got " + quoted(t));
     out.imm = int32_t(imm);
-    if (!tok.done()) fail(line_no, "immediate", "unexpected extra token " + quoted(tok.next()) + " at end of line");
+    // Fields after the immediate come from other tracer versions and forks:
+    // read the line, count it once per file.
+    if (!tok.done()) {
+      if (!warnings_) fail(line_no, "immediate", "unexpected extra token " + quoted(tok.next()) + " at end of line");
+      if (warnings_->extra_field_lines++ == 0) {
+        warnings_->extra_field_line = line_no;
+        warnings_->extra_field = std::string(tok.next());
+      }
+    }
   }
 }
 

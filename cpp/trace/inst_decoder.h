@@ -38,11 +38,14 @@ class InstDecoder {
   // the line's prefix goes to `*prefix`. Throws TraceError on any bad field.
   void decode(std::string_view line, int64_t line_no, isa::InstRecord& out,
               std::vector<uint64_t>& addrs, OldPrefix* prefix);
+  // Lines read with extra trailing fields are counted here (set by the reader).
+  void report_to(TraceWarnings* w) { warnings_ = w; }
 
  private:
   const KernelInfo& info_;
   const isa::IsaTable& isa_;
   SpellingCache cache_;
+  TraceWarnings* warnings_ = nullptr;
 
   const OpcodeSpelling& spelling(std::string_view op, int64_t line_no);
   void decode_addresses(Tokens& tok, int64_t line_no, isa::InstRecord& out, std::vector<uint64_t>& addrs);

@@ -46,6 +46,7 @@ struct KernelTraceReader::Impl {
   bool insts_open = false, coord_seen = false;
   int64_t current_warp = -1;
   bool broken = false;  // an error left the stream mid-block: rewind first
+  TraceWarnings warnings;
 
   Impl(const std::string& path, const isa::IsaRegistry& registry)
       : src(path),
@@ -53,7 +54,9 @@ struct KernelTraceReader::Impl {
         isa(&registry.for_version(info.binary_version, path, where.binary_version)),
         dec(info, *isa),
         old_layout(info.tracer_version < 3),
-        exit_op(isa->exit_opcode()) {}
+        exit_op(isa->exit_opcode()) {
+    dec.report_to(&warnings);
+  }
 
   [[noreturn]] void fail(int64_t line, const char* field, const std::string& detail) const {
     throw TraceError(info.path, line, field, detail);
@@ -173,9 +176,9 @@ void KernelTraceReader::Impl::instruction(std::string_view line, ThreadBlockTrac
   ws.last_line = no;
   ws.last_opcode = r.opcode;
   if (exit_op >= 0 && r.opcode == uint16_t(exit_op)) {
-    if (r.active_mask & ws.exited)
-      fail(no, "EXIT", "lanes " + hex32(r.active_mask & ws.exited) + " of warp " + std::to_string(w) +
-                           " exit a second time");
+    // NVBit emits an EXIT whose mask repeats lanes that already exited
+    // (e.g. after a predicated-off exit path): accepted, counted once per file.
+    if ((r.active_mask & ws.exited) && warnings.exit_repeats++ == 0) warnings.exit_repeat_line = no;
     ws.exited |= r.active_mask;
   }
 }
@@ -243,6 +246,19 @@ KernelTraceReader::~KernelTraceReader() = default;
 
 const KernelInfo& KernelTraceReader::info() const { return impl_->info; }
 const isa::IsaTable& KernelTraceReader::isa() const { return *impl_->isa; }
+const TraceWarnings& KernelTraceReader::warnings() const { return impl_->warnings; }
+
+std::string TraceWarnings::summary() const {
+  std::string s;
+  if (extra_field_lines)
+    s += std::to_string(extra_field_lines) + " instruction lines carry fields after the immediate, "
+         "ignored (first at line " + std::to_string(extra_field_line) + ": '" + extra_field + "')";
+  if (exit_repeats)
+    s += std::string(s.empty() ? "" : "; ") + std::to_string(exit_repeats) +
+         " EXITs repeat lanes that had already exited, accepted (first at line " +
+         std::to_string(exit_repeat_line) + ")";
+  return s;
+}
 
 bool KernelTraceReader::next_block(ThreadBlockTrace& out) {
   Impl& m = *impl_;
@@ -258,6 +274,7 @@ bool KernelTraceReader::next_block(ThreadBlockTrace& out) {
 }
 
 void KernelTraceReader::rewind() {
+  impl_->warnings = TraceWarnings{};  // counted again as the blocks are re-read
   Impl& m = *impl_;
   m.src.rewind();
   std::string_view line;

@@ -46,6 +46,20 @@ struct ThreadBlockTrace {
   uint32_t num_warps() const { return warp_begin.empty() ? 0 : uint32_t(warp_begin.size() - 1); }
 };
 
+// Deviations a kernel trace may have (other tracer versions and forks) that
+// are read anyway; reported once per file, with the first line of each.
+struct TraceWarnings {
+  uint64_t extra_field_lines = 0;  // instruction lines with fields after the immediate
+  int64_t extra_field_line = 0;    // the first of them
+  std::string extra_field;         // its first extra field, as written
+  uint64_t exit_repeats = 0;       // EXITs whose mask repeats lanes that had exited
+  int64_t exit_repeat_line = 0;    // the first of them
+  bool any() const { return extra_field_lines || exit_repeats; }
+  // One line for the user ("" when none), e.g. "12 instruction lines carry a
+  // trailing field after the immediate (first at line 17: '0x3')".
+  std::string summary() const;
+};
+
 class KernelTraceReader {
  public:
   // Parses the header; throws TraceError on a bad header. The ISA table is
@@ -64,6 +78,8 @@ class KernelTraceReader {
   bool next_block(ThreadBlockTrace& out);
   // Back to the first thread block.
   void rewind();
+  // What was read despite deviating from the format (blocks read so far).
+  const TraceWarnings& warnings() const;
 
  private:
   struct Impl;

@@ -82,6 +82,12 @@ class SimResult(StatsResultMixin):
         return Path(self.workload).parent.name if self.workload else "sim"
 
     @property
+    def trace_warnings(self) -> dict:
+        """{kernel id: what its trace had that the format does not allow but
+        was read anyway} for the kernels affected (empty when none)."""
+        return dict(self.extra.get("trace_warnings", {}))
+
+    @property
     def kernels(self):
         if "_kernels" not in self.extra:
             import pandas as pd
@@ -211,10 +217,13 @@ class Simulator:
 
     def _result(self, run, path: str, start: float) -> SimResult:
         raw = run.result()
-        return SimResult(columns=raw["kernels"], total_cycles=raw["total_cycles"],
+        wall = time.perf_counter() - start
+        columns = dict(raw["kernels"])
+        affected = _warn_trace_deviations(columns, path)
+        return SimResult(columns=columns, total_cycles=raw["total_cycles"],
                          completed=raw["completed"], config_name=self.config_name, workload=path,
                          sm_count=raw["sm_count"], core_period_ps=raw["core_period_ps"],
-                         wall_time_s=time.perf_counter() - start, _stats=raw["stats"],
+                         wall_time_s=wall, extra={"trace_warnings": affected}, _stats=raw["stats"],
                          interrupted=raw.get("interrupted", False))
 
     def _with_threads(self, threads) -> "_core.Simulator":
@@ -225,3 +234,22 @@ class Simulator:
 
     def __repr__(self) -> str:
         return f"<Simulator config={self.config_name}>"
+
+
+def _warn_trace_deviations(columns: dict, workload: str) -> dict:
+    """Kernels whose traces were read despite deviating from the format
+    (extra trailing fields, repeated EXIT lanes): one warning per kernel
+    file, naming it; returns {kernel id: what}."""
+    import warnings
+
+    texts = columns.pop("trace_warnings", None)
+    if texts is None:
+        return {}
+    affected = {int(k): t for k, t in zip(columns["id"], texts) if t}
+    for kid, text in affected.items():
+        warnings.warn(f"{workload}: kernel {kid}: {text}", TraceFormatWarning, stacklevel=3)
+    return affected
+
+
+class TraceFormatWarning(UserWarning):
+    """A trace deviated from the Accel-Sim format in a way that was read anyway."""

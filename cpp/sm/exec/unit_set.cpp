@@ -33,6 +33,9 @@ std::vector<UnitKind> unit_kinds_from_config(const config::GpuConfig& cfg) {
 void UnitMap::build(const std::vector<UnitKind>& kinds,
                     const std::vector<std::string>& class_names) {
   map_.fill(kNoUnit);
+  depbar_class_ = -1;
+  for (size_t c = 0; c < class_names.size() && c < map_.size(); ++c)
+    if (class_names[c] == "depbar") depbar_class_ = int(c);
   for (size_t c = 0; c < class_names.size() && c < map_.size(); ++c)
     for (size_t k = 0; k < kinds.size(); ++k)
       for (const auto& name : kinds[k].classes)

@@ -30,9 +30,14 @@ class UnitMap {
   UnitMap() { map_.fill(kNoUnit); }
   void build(const std::vector<UnitKind>& kinds, const std::vector<std::string>& class_names);
   int8_t kind_of(uint8_t unit_class) const { return map_[unit_class]; }
+  // The ISA table's "depbar" class (DEPBAR on sm_80+, SYNCS on sm_90): an
+  // instruction that waits until the warp's asynchronous copies and stores
+  // are acknowledged before it issues.
+  bool waits_for_async(uint8_t unit_class) const { return unit_class == depbar_class_; }
 
  private:
   std::array<int8_t, 256> map_{};
+  int depbar_class_ = -1;
 };
 
 // The pipelines of every kind available to one issuer.

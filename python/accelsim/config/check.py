@@ -32,8 +32,9 @@ import yaml
 
 from accelsim._paths import data_dir
 
-#: Unit classes the SM handles itself (LD/ST unit, exit, barriers, no-ops).
-SM_HANDLED = {"mem", "exit", "barrier", "nop"}
+#: Unit classes the SM handles itself (LD/ST unit, exit, barriers, no-ops,
+#: waits for asynchronous copies).
+SM_HANDLED = {"mem", "exit", "barrier", "nop", "depbar"}
 
 #: FLOP one warp-wide tensor instruction does, by SASS version: Volta
 #: HMMA.884 (a quarter of an m16n16k16 step per instruction: 512), Turing

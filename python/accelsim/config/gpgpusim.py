@@ -49,6 +49,7 @@ def import_gpgpusim_config(*paths, name: str | None = None) -> Config:
     if "gpgpu_cache:dl2" in options:
         origin["l2_size"] = options["gpgpu_cache:dl2"]
     _derive_dram_type(options, entries)
+    _derive_sm_version(options, entries)
     # The file describes the whole memory system (crossbar, L2 slices, DRAM
     # timing), which only the detailed model uses.
     entries.setdefault("memory_model", "detailed")
@@ -138,6 +139,17 @@ def _derive_dram_type(options: dict, entries: dict) -> None:
         entries["dram_type"] = "gddr6"
     else:
         entries["dram_type"] = "gddr5"
+
+
+def _derive_sm_version(options: dict, entries: dict) -> None:
+    """The generation (ISA table `config check` uses) from the capability the
+    config makes the runtime report."""
+    forced = options.get("gpgpu_ptx_force_max_capability")
+    major, minor = (options.get(f"gpgpu_compute_capability_{k}") for k in ("major", "minor"))
+    if forced is not None and forced.int() > 0:
+        entries["sm_version"] = forced.int()
+    elif major is not None:
+        entries["sm_version"] = major.int() * 10 + (minor.int() if minor is not None else 0)
 
 
 def _name_from(path) -> str:

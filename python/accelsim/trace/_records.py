@@ -9,6 +9,7 @@ MEM_SPACES = ("none", "global", "local", "shared", "const", "tex", "generic")
 
 FLAG_LOAD, FLAG_STORE, FLAG_ATOMIC, FLAG_BYPASS_L1, FLAG_HAS_ADDRS, FLAG_PRED_OFF = (
     1, 2, 4, 8, 16, 32)
+FLAG_READ_ONLY = 64  # read-only / texture data path (LDG .CI/.NC/.CONSTANT, Kepler LDG)
 
 # Byte layout of accelsim::trace::InstRecord (40 bytes, little endian).
 RAW_DTYPE = np.dtype({
