@@ -2,7 +2,6 @@
 streams, launch forms."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import numpy as np

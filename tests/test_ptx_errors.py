@@ -81,11 +81,13 @@ CASES = [
     ("cas_missing_value", body("st.global.u32 [%rd2], %r2", "atom.global.cas.b32 %r3, [%rd2], %r2"), 16,
      "%r3", "two values"),
     ("branch_to_register", body("@%p1 bra $L_end", "@%p1 bra %r1"), 14, "%r1", "must be a label"),
-    ("vector_too_long", body("mov.u32 %r2, %tid.x", "mov.b64 %rd2, {%r1, %r2, %r3, %r1, %r2}"), 12, "%r2", "more than 4"),
+    ("vector_too_long", body("mov.u32 %r2, %tid.x", "mov.b64 %rd2, {%r1, %r2, %r3, %r1, %r2}"), 12, "%r2",
+     "more than 4"),
 ]
 
 
-@pytest.mark.parametrize("src,line,token,words", [c[1:] for c in CASES], ids=[c[0] for c in CASES])  # lines: HEAD is 3 lines, GOOD_BODY starts with a newline
+# lines: HEAD is 3 lines, GOOD_BODY starts with a newline
+@pytest.mark.parametrize("src,line,token,words", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_malformed_ptx(src, line, token, words):
     with pytest.raises(PtxError) as ei:
         Module(src, name="bad.ptx")

@@ -13,7 +13,7 @@ from accelsim.ptx import Device, Module
 
 EXAMPLES = Path(accelsim.__file__).parent / "ptx" / "examples"
 CONFIGS = ["QV100", "TITANV"]
-I = np.int32
+i32 = np.int32
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +38,7 @@ def test_scan_blelloch(more, config):
     x = np.random.default_rng(10).integers(-100, 100, n).astype(np.int32)
     dev = Device(config)
     dx, dy = dev.to_device(x), dev.zeros(n, np.int32)
-    more.get_function("scan_blelloch")[1, threads, 0, 2 * threads * 4](dx, dy, I(n))
+    more.get_function("scan_blelloch")[1, threads, 0, 2 * threads * 4](dx, dy, i32(n))
     _done(dev)
     np.testing.assert_array_equal(dy.copy_to_host(), np.concatenate([[0], np.cumsum(x)[:-1]]).astype(np.int32))
 
@@ -50,7 +50,7 @@ def test_stencil2d(more, config):
     dev = Device(config)
     din, dout = dev.to_device(a), dev.zeros((h, w), np.float32)
     more.get_function("stencil2d")[((w + 15) // 16, (h + 15) // 16), (16, 16)](
-        din, dout, I(w), I(h), np.float32(0.5), np.float32(0.125))
+        din, dout, i32(w), i32(h), np.float32(0.5), np.float32(0.125))
     _done(dev)
     exp = a.copy()
     c = a[1:-1, 1:-1]
@@ -67,7 +67,7 @@ def test_gemm(more, config):
     dev = Device(config)
     dA, dB, dC = dev.to_device(A), dev.to_device(B), dev.to_device(C)
     more.get_function("gemm")[((nj + 15) // 16, (ni + 15) // 16), (16, 16)](
-        I(ni), I(nj), I(nk), np.float32(2.0), np.float32(3.0), dA, dB, dC)
+        i32(ni), i32(nj), i32(nk), np.float32(2.0), np.float32(3.0), dA, dB, dC)
     _done(dev)
     np.testing.assert_array_equal(dC.copy_to_host(), 3 * C + 2 * (A @ B))
 
@@ -81,11 +81,11 @@ def test_atax_bicg_mvt(more, config):
     dev = Device(config)
     dA = dev.to_device(A)
     dx, dtmp, dy = dev.to_device(x), dev.zeros(nx, np.float32), dev.zeros(ny, np.float32)
-    more.get_function("atax1")[(nx + 63) // 64, 64](dA, dx, dtmp, I(nx), I(ny))
-    more.get_function("atax2")[(ny + 63) // 64, 64](dA, dtmp, dy, I(nx), I(ny))
+    more.get_function("atax1")[(nx + 63) // 64, 64](dA, dx, dtmp, i32(nx), i32(ny))
+    more.get_function("atax2")[(ny + 63) // 64, 64](dA, dtmp, dy, i32(nx), i32(ny))
     dr, dp, ds, dq = dev.to_device(r), dev.to_device(p), dev.zeros(ny, np.float32), dev.zeros(nx, np.float32)
-    more.get_function("bicg1")[(ny + 63) // 64, 64, 1](dA, dr, ds, I(nx), I(ny))
-    more.get_function("bicg2")[(nx + 63) // 64, 64, 2](dA, dp, dq, I(nx), I(ny))
+    more.get_function("bicg1")[(ny + 63) // 64, 64, 1](dA, dr, ds, i32(nx), i32(ny))
+    more.get_function("bicg2")[(nx + 63) // 64, 64, 2](dA, dp, dq, i32(nx), i32(ny))
     res = _done(dev, kernels=4)
     assert sorted(set(res.kernels["stream"])) == [0, 1, 2]
     np.testing.assert_array_equal(dy.copy_to_host(), A.T @ (A @ x))
@@ -96,8 +96,8 @@ def test_atax_bicg_mvt(more, config):
     x1, x2, y1, y2 = _ints(rng, n), _ints(rng, n), _ints(rng, n), _ints(rng, n)
     d1, d2 = dev.to_device(x1), dev.to_device(x2)
     dM, dy1, dy2 = dev.to_device(M), dev.to_device(y1), dev.to_device(y2)
-    more.get_function("mvt1")[1, 64](dM, d1, dy1, I(n))
-    more.get_function("mvt2")[1, 64](dM, d2, dy2, I(n))
+    more.get_function("mvt1")[1, 64](dM, d1, dy1, i32(n))
+    more.get_function("mvt2")[1, 64](dM, d2, dy2, i32(n))
     _done(dev, kernels=2)
     np.testing.assert_array_equal(d1.copy_to_host(), x1 + M @ y1)
     np.testing.assert_array_equal(d2.copy_to_host(), x2 + M.T @ y2)
@@ -112,9 +112,9 @@ def test_2mm(more, config):
     dA, dB, dC, dD, dtmp = (dev.to_device(A), dev.to_device(B), dev.to_device(C), dev.to_device(D),
                             dev.zeros((ni, nj), np.float32))
     more.get_function("mm2_1")[((nj + 15) // 16, (ni + 15) // 16), (16, 16)](
-        I(ni), I(nj), I(nk), np.float32(2.0), dA, dB, dtmp)
+        i32(ni), i32(nj), i32(nk), np.float32(2.0), dA, dB, dtmp)
     more.get_function("mm2_2")[((nl + 15) // 16, (ni + 15) // 16), (16, 16)](
-        I(ni), I(nl), I(nj), np.float32(3.0), dtmp, dC, dD)
+        i32(ni), i32(nl), i32(nj), np.float32(3.0), dtmp, dC, dD)
     _done(dev, kernels=2)
     np.testing.assert_array_equal(dD.copy_to_host(), 3 * D + (2 * (A @ B)) @ C)
 
@@ -157,7 +157,7 @@ def test_bfs(more, config):
     k = more.get_function("bfs_level")
     while nfront:
         cnt.copy_from_host(np.zeros(1, np.int32))
-        k[(nfront + 127) // 128, 128](drow, dcol, ddist, fa, I(nfront), fb, cnt, I(level))
+        k[(nfront + 127) // 128, 128](drow, dcol, ddist, fa, i32(nfront), fb, cnt, i32(level))
         nfront = int(cnt.copy_to_host()[0])
         cycles += dev.synchronize().total_cycles
         fa, fb, level = fb, fa, level + 1
@@ -173,7 +173,7 @@ def test_sincos_f64_libdevice_slow_path(more, config):
     n = len(x)
     dev = Device(config)
     dx, ds, dc = dev.to_device(x), dev.zeros(n, np.float64), dev.zeros(n, np.float64)
-    more.get_function("sincos_f64")[1, 64](dx, ds, dc, I(n))
+    more.get_function("sincos_f64")[1, 64](dx, ds, dc, i32(n))
     res = _done(dev)
     # libdevice's documented bound for sin/cos(double) is 2 ulp
     for got, ref in ((ds.copy_to_host(), np.sin(x)), (dc.copy_to_host(), np.cos(x))):
@@ -190,7 +190,7 @@ def test_texture_object_read(more, config):
     dev = Device(config)
     dx, dout = dev.to_device(x), dev.zeros(n + 10, np.float32)
     tex = dev.texture_object(dx)
-    more.get_function("tex_read")[(n + 10 + 63) // 64, 64](tex, dout, I(n + 10))  # 10 reads past the end
+    more.get_function("tex_read")[(n + 10 + 63) // 64, 64](tex, dout, i32(n + 10))  # 10 reads past the end
     _done(dev)
     np.testing.assert_array_equal(dout.copy_to_host(), np.concatenate([2 * x, np.zeros(10, np.float32)]))
 
@@ -200,7 +200,7 @@ def test_texture_errors(more):
     with pytest.raises(PtxError, match="float32, int32 and uint32"):
         dev.texture_object(dev.zeros(4, np.float64))
     out = dev.zeros(4, np.float32)
-    more.get_function("tex_read")[1, 32](np.uint64(99), out, I(4))
+    more.get_function("tex_read")[1, 32](np.uint64(99), out, i32(4))
     with pytest.raises(PtxError, match="texture handle 99"):
         dev.synchronize()
 

@@ -5,6 +5,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from accelsim import _args, _core
 from accelsim._paths import data_dir

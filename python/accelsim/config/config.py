@@ -27,6 +27,10 @@ class Config:
         self.source = source
         #: Options of an imported GPGPU-Sim config that accelsim does not model.
         self.unmodelled = list(unmodelled or [])
+        #: Imported configs: GPGPU-Sim defaults taken for absent options, as (option, value),
+        #: and absent options whose default is not taken, as (option, reason).
+        self.defaults_applied: list[tuple[str, str]] = []
+        self.defaults_not_applied: list[tuple[str, str]] = []
         self._where = dict(where or {})  # key -> (file, line) it was read from
 
     # -- construction ------------------------------------------------------

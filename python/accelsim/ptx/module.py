@@ -136,7 +136,7 @@ def _dim3(v, kernel: str, what: str) -> tuple[int, int, int]:
         raise PtxError(f"kernel {kernel}: block of {t[0] * t[1] * t[2]} threads (at most 1024)")
     if what == "grid" and (t[0] >= 2**31 or t[1] >= 65536 or t[2] >= 65536):
         raise PtxError(f"kernel {kernel}: grid {t} exceeds the CUDA limits")
-    return t
+    return (t[0], t[1], t[2])
 
 
 def _pack_one(kernel: str, p: dict, a) -> tuple[bytes, object]:

@@ -78,7 +78,8 @@ def write_launches(folder, launches: list[dict], version: int, regs_per_thread: 
             for line in header_lines(k, 5, True):
                 out.write(line + "\n")
             while (b := src.next_block()) is not None:
-                for line in block_lines(_block(*b, names), version=5, lineinfo=True, mode=None):
+                blk = _block(*b, names)  # type: ignore[call-arg]  # b: (coord, records, warp begins, addresses)
+                for line in block_lines(blk, version=5, lineinfo=True, mode=None):
                     out.write(line + "\n")
         listing.append(path.name)
     klist = folder / "kernelslist.g"
