@@ -41,5 +41,15 @@ def main(argv: list[str]) -> int:
         outbox.send(outcome)
 
 
+def _main_quietly(argv: list[str]) -> int:
+    """The parent closes the pipes when it stops a sweep (Ctrl-C, an error):
+    a worker caught mid-message then just ends; its traceback would land in the
+    parent's stderr beside the one-line message the user should see."""
+    try:
+        return main(argv)
+    except (BrokenPipeError, ConnectionResetError, EOFError):
+        return 0
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(_main_quietly(sys.argv[1:]))
