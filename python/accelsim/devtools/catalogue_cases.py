@@ -152,7 +152,8 @@ def cases() -> list[Case]:
              files={"gpgpusim.config": _GOOD_G + "-gpgpu_shmem_option 0,8,18446744073709551616\n"}))
     for title, text in [
         ("unterminated quote", '-gpgpu_dram_timing_opt "nbk=16:CCD=1\n'),
-        ("value before any option", "80\n-gpgpu_n_clusters 4\n"),
+        ("value before any option", b"80\n-gpgpu_n_clusters 4\n"),
+        ("trailing garbage after a cache spec", "-gpgpu_cache:dl2 S:32:128:24,L:B:m:L:P,A:192:4,32:0,32 zzz\n"),
         ("option with no value", "-gpgpu_n_clusters\n"),
         ("unknown DRAM timing field", '-gpgpu_dram_timing_opt "nbk=16:XYZ=1"\n'),
         ("non-numeric cluster count", "-gpgpu_n_clusters many\n"),

@@ -10,6 +10,7 @@ import traceback
 from pathlib import Path
 
 from accelsim.devtools.fuzz import TARGETS, fuzz_target, input_for, render
+from accelsim.devtools.fuzz.report import doc_from_json, markdown, update_doc
 
 
 def _replay(spec: str) -> int:
@@ -38,9 +39,17 @@ def main(argv=None) -> int:
     ap.add_argument("--slow", action="store_true", help="also the simulating targets")
     ap.add_argument("--json", help="write the figures and findings here")
     ap.add_argument("--replay", help="TARGET:SEED:INDEX: run one input in this process")
+    ap.add_argument("--doc", help="rewrite the fuzz section of this Markdown file")
+    ap.add_argument("--from-json", help="with --doc: take the figures from an earlier --json")
+    ap.add_argument("--label", default="Fuzz run", help="with --doc: what the run was")
     args = ap.parse_args(argv)
     if args.replay:
         return _replay(args.replay)
+    if args.from_json:
+        if not args.doc:
+            ap.error("--from-json needs --doc")
+        doc_from_json(args.from_json, args.doc, args.label)
+        return 0
     names = [n for n in args.targets.split(",") if n] or [
         n for n, t in TARGETS.items() if args.slow or not t.slow]
     unknown = [n for n in names if n not in TARGETS]
@@ -71,6 +80,8 @@ def main(argv=None) -> int:
                                      for f in r.findings.values()]})
         if args.json:
             Path(args.json).write_text(json.dumps(results, indent=1))
+    if args.doc:
+        update_doc(Path(args.doc), markdown(results, args.label))
     return 1 if total_findings else 0
 
 
