@@ -79,14 +79,18 @@ step "e2e simulation under ASan" "$t"
 # end in a clean error or a finished run, never a sanitizer report.
 HOSTILE="$BUILD/hostile"
 "$PY" -m accelsim.devtools.hostile "$HOSTILE"
+failed=0
 for list in "$HOSTILE"/*/kernelslist.g; do
   t=$(now)
   rc=0
   "$BUILD/sanitize_e2e" "$CFG" "$ROOT/configs/isa" "$list" 2000000 >/dev/null 2>"$BUILD/hostile.err" || rc=$?
+  name=$(basename "$(dirname "$list")")
   if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
-    cat "$BUILD/hostile.err" | head -n 30
-    echo "[sanitize] FAILED: $list (exit $rc)"; exit 1
+    grep -m1 -E "ERROR: AddressSanitizer|runtime error" "$BUILD/hostile.err" || tail -n 3 "$BUILD/hostile.err"
+    grep -m3 -E "^    #[0-2] " "$BUILD/hostile.err" || true
+    failed=$((failed + 1))
   fi
-  step "hostile $(basename "$(dirname "$list")") rc=$rc" "$t"
+  step "hostile $name rc=$rc" "$t"
 done
+if [ "$failed" -ne 0 ]; then echo "[sanitize] FAILED: $failed hostile workload(s)"; exit 1; fi
 echo "[sanitize] clean"
