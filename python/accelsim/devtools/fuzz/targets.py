@@ -125,7 +125,8 @@ def make_dict(rng: random.Random) -> dict:
     out = {}
     for _ in range(rng.randint(1, 4)):
         if rng.random() < 0.1:
-            name, kind = rng.choice(["l1d_sizee", "", "name", "base", "Sm_Count", "x" * 80]), ""
+            name, kind = rng.choice(["l1d_sizee", "", "name", "base", "Sm_Count", "x" * 80, 7,
+                                     None, ("sm_count",)]), ""
         else:
             name, kind = rng.choice(keys)
         out[name] = _value(rng, kind)
