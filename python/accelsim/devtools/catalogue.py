@@ -34,6 +34,9 @@ try:
 except accelsim.AccelsimError as exc:
     print(f"{{type(exc).__name__}}: {{exc}}", file=sys.stderr)
     sys.exit(1)
+except KeyboardInterrupt:  # what a script shows on Ctrl-C, without the frames
+    print("KeyboardInterrupt", file=sys.stderr)
+    sys.exit(130)
 """
 
 
