@@ -66,10 +66,10 @@ def _prepare(root: Path) -> dict:
 
 def _seen(stdout: str, stderr: str) -> str:
     """What the user reads: the error (or warning) lines, else the output's start."""
-    lines = [l.strip() for l in stderr.splitlines() if l.strip()]
+    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
     if "Traceback (most recent call last)" in stderr:
         return lines[-1] if lines else ""
-    text = " / ".join(lines) if lines else " / ".join(l.strip() for l in stdout.splitlines()[:2])
+    text = " / ".join(lines) if lines else " / ".join(ln.strip() for ln in stdout.splitlines()[:2])
     return text[:400]
 
 
@@ -83,7 +83,7 @@ def run_case(case: Case, folder: Path, env: dict) -> dict:
     if case.cli:
         argv = [sys.executable, "-m", "accelsim", *(_fill(a, env) for a in case.cli)]
     else:
-        body = "\n".join("    " + l for l in _fill(case.code, env).splitlines())
+        body = "\n".join("    " + ln for ln in _fill(case.code, env).splitlines())
         argv = [sys.executable, "-c", _API.format(body=body)]
     start = time.monotonic()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

@@ -40,10 +40,10 @@ def _kernel(body_line: str = "0000 ffffffff 1 R1 LDG.E.SYS 1 R2 4 1 0x7f00000000
 
 
 def _without(prefix):
-    return lambda lines: [l for l in lines if not l.startswith(prefix)]
+    return lambda lines: [ln for ln in lines if not ln.startswith(prefix)]
 
 
-def _one_kernel(text: str, listing: str = "kernel-1.traceg\n") -> dict:
+def _one_kernel(text: str | bytes, listing: str = "kernel-1.traceg\n") -> dict:
     return {"kernel-1.traceg": text, "kernelslist.g": listing}
 
 
@@ -238,7 +238,8 @@ def cases() -> list[Case]:
     add(Case("§3", "`correlate --num-sms -4`",
              cli=("correlate", "--hw", "{d}/hw.csv", "--sim", "{result}", "--out", "{d}/report",
                   "--num-sms", "-4"),
-             files={"hw.csv": _NSIGHT_HEAD + '"0","1","a","h","vecAdd(float*, float*, float*, int)","t","1","7","32"\n'},
+             files={"hw.csv": _NSIGHT_HEAD
+                    + '"0","1","a","h","vecAdd(float*, float*, float*, int)","t","1","7","32"\n'},
              timeout=60))
     for title, text in [
         ("nvprof summary output (no --print-gpu-trace)",

@@ -76,7 +76,8 @@ class Worker:
         self._dir = Path(tempfile.mkdtemp(prefix="accelsim-fuzz-", dir=root))
         self._progress = self._dir / "progress"
         self._progress.write_bytes(b"\0" * 16)
-        self._proc = None
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._buffer = b""
         self.restarts = 0
 
     def _start(self) -> None:
@@ -97,6 +98,11 @@ class Worker:
         if msg is None or msg.get("op") != "ready":
             raise RuntimeError(f"fuzz worker did not start: {self._stderr_tail()}")
 
+    @property
+    def proc(self) -> subprocess.Popen[bytes]:
+        assert self._proc is not None, "worker not started"
+        return self._proc
+
     def _stderr_tail(self) -> str:
         self._stderr.flush()
         self._stderr.seek(0)
@@ -113,7 +119,8 @@ class Worker:
             if b"\n" in self._buffer:  # a message already read with an earlier one
                 line, _, self._buffer = self._buffer.partition(b"\n")
                 return json.loads(line)
-            fd = self._proc.stdout.fileno()
+            assert self.proc.stdout is not None
+            fd = self.proc.stdout.fileno()
             ready, _, _ = select.select([fd], [], [], 0.1)
             if ready:
                 chunk = os.read(fd, 1 << 16)
@@ -121,7 +128,7 @@ class Worker:
                     return None
                 self._buffer += chunk
                 continue
-            if self._proc.poll() is not None:
+            if self.proc.poll() is not None:
                 return None
             now, cur = time.monotonic(), self.current()
             if watch_progress and cur != last:
@@ -139,7 +146,7 @@ class Worker:
         if timed_out:
             kind, typ, msg = "timeout", "Timeout", f"no result after {self.timeout_s:g} s"
         else:
-            rc = self._proc.wait()
+            rc = self.proc.wait()
             kind = "crash"
             typ = f"signal {signal.Signals(-rc).name}" if rc < 0 else f"exit {rc}"
             msg = self._stderr_tail()
@@ -150,8 +157,9 @@ class Worker:
     def _send(self, req: dict) -> None:
         if self._proc is None or self._proc.poll() is not None:
             self._start()
-        self._proc.stdin.write((json.dumps(req) + "\n").encode())
-        self._proc.stdin.flush()
+        assert self.proc.stdin is not None
+        self.proc.stdin.write((json.dumps(req) + "\n").encode())
+        self.proc.stdin.flush()
 
     def batch(self, target: str, seed: int, start: int, count: int) -> tuple[int, list[Finding]]:
         """Runs inputs start..start+count-1; returns (next index to run, findings)."""
@@ -186,7 +194,8 @@ class Worker:
 
     def close(self) -> None:
         if self._proc and self._proc.poll() is None:
-            self._proc.stdin.close()
+            if self._proc.stdin:
+                self._proc.stdin.close()
             try:
                 self._proc.wait(timeout=5)
             except subprocess.TimeoutExpired:

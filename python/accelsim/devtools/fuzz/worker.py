@@ -23,9 +23,9 @@ def where(exc: BaseException) -> str:
     """The innermost frame inside accelsim (else the innermost): the finding's place."""
     frames = traceback.extract_tb(exc.__traceback__)
     inside = [f for f in frames if "accelsim" in f.filename and "devtools" not in f.filename]
-    frame = (inside or frames or [None])[-1]
-    if frame is None:
+    if not frames:
         return "?"
+    frame = (inside or frames)[-1]
     short = frame.filename.split("python/accelsim/")[-1].split("site-packages/")[-1]
     return f"{short}:{frame.lineno} in {frame.name}"
 
