@@ -19,15 +19,20 @@ PKG="$BUILD/py/accelsim"
 rm -rf "$BUILD/py" && mkdir -p "$BUILD/py"
 cp -r "$ROOT/python/accelsim" "$PKG"
 ln -s "$ROOT/configs" "$PKG/configs"
-EXT="$PKG/_core$("$PY" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')"
+SUFFIX="$("$PY" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')"
+EXT="$BUILD/_core$SUFFIX"
 DEFS=$(grep -o -- '-DACCELSIM_HAVE_[A-Z]*=1' "$BUILD/build.ninja" | sort -u | tr '\n' ' ' || true)
 LIBS=""
 grep -q "ACCELSIM_HAVE_ZLIB" "$BUILD/build.ninja" && LIBS="$LIBS -lz"
 grep -q "ACCELSIM_HAVE_LZMA" "$BUILD/build.ninja" && LIBS="$LIBS -llzma"
-t=$(date +%s)
-g++ -std=c++20 -shared -fPIC $FLAGS $DEFS $("$PY" -m pybind11 --includes) -I "$ROOT/cpp" \
-  "$ROOT"/bindings/*.cpp "$BUILD/libaccelsim_core.a" $LIBS -o "$EXT"
-echo "[sanitize-fuzz] extension built in $(( $(date +%s) - t )) s"
+stale=$(find "$ROOT/bindings" "$BUILD/libaccelsim_core.a" -newer "$EXT" 2>/dev/null | head -n 1 || true)
+if [ ! -f "$EXT" ] || [ -n "$stale" ]; then
+  t=$(date +%s)
+  g++ -std=c++20 -shared -fPIC $FLAGS $DEFS $("$PY" -m pybind11 --includes) -I "$ROOT/cpp" \
+    "$ROOT"/bindings/*.cpp "$BUILD/libaccelsim_core.a" $LIBS -o "$EXT"
+  echo "[sanitize-fuzz] extension built in $(( $(date +%s) - t )) s"
+fi
+cp "$EXT" "$PKG/"
 
 export LD_PRELOAD="$(g++ -print-file-name=libasan.so) $(g++ -print-file-name=libubsan.so)"
 export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:abort_on_error=1"
@@ -35,5 +40,5 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export PYTHONPATH="$BUILD/py"
 "$PY" -c "import accelsim, accelsim._core as c; assert '$BUILD' in c.__file__, c.__file__"
 "$PY" -m accelsim.devtools.fuzz --targets "${TARGETS:-trace_line,trace_header,kernelslist,dict_config,trace_sim,kernelslist_sim}" \
-  --per-parser 1000000 --seconds "$SECONDS_PER_TARGET" --seed "${SEED:-7}" --timeout 60 \
+  --per-parser 1000000 --seconds "$SECONDS_PER_TARGET" --seed "${SEED:-7}" --timeout 60 --memory-mb 0 \
   ${JSON:+--json "$JSON"}

@@ -37,6 +37,8 @@ def main(argv=None) -> int:
     ap.add_argument("--start", type=int, default=0, help="first input index")
     ap.add_argument("--timeout", type=float, default=None, help="per-input timeout (s)")
     ap.add_argument("--slow", action="store_true", help="also the simulating targets")
+    ap.add_argument("--memory-mb", type=int, default=4096,
+                    help="worker address-space limit (0: none, e.g. under ASan)")
     ap.add_argument("--json", help="write the figures and findings here")
     ap.add_argument("--replay", help="TARGET:SEED:INDEX: run one input in this process")
     ap.add_argument("--doc", help="rewrite the fuzz section of this Markdown file")
@@ -66,7 +68,8 @@ def main(argv=None) -> int:
                       f"{len(r.findings)} finding kinds", flush=True)
 
         r = fuzz_target(name, inputs=args.per_parser, seconds=args.seconds, seed=args.seed,
-                        start=args.start, timeout_s=args.timeout, on_batch=progress)
+                        start=args.start, timeout_s=args.timeout, memory_mb=args.memory_mb,
+                        on_batch=progress)
         total_findings += len(r.findings)
         print(f"{name:16s} {r.inputs:9d} inputs {r.seconds:8.1f} s {r.rate:8.0f}/s "
               f"restarts {r.restarts:3d} findings {len(r.findings)}", flush=True)
