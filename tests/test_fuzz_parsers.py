@@ -25,6 +25,7 @@ KNOWN_OPEN = {
                    "NaN/inf to int)",
     "yaml_config": "§3: binary YAML gives UnicodeDecodeError; a non-string key breaks the "
                    "unknown-key suggestion",
+    "trace_sim": "§0: an address near 2^64 makes the coalescer loop (and overflow)",
 }
 
 

@@ -96,3 +96,28 @@ def mutate(rng: random.Random, data: bytes, max_edits: int = 4,
             _byte_edit(rng, flat)
             lines = bytes(flat).split(b"\n")
     return b"\n".join(head + lines)
+
+
+# Addresses at the edges of the 64-bit space and of the 57-bit virtual space
+# GPUs use, for the simulating targets (the coalescer, issue 11 §0).
+HOSTILE_ADDRESSES = ["0xfffffffffffffff0", "0xffffffffffffffff", "0x0", "0x10",
+                     "0x1ffffffffffffff", "0x200000000000000", "0x7ffffffffffffff0",
+                     "0xfffffffffffff000"]
+HOSTILE_STRIDES = ["-1", "-4096", "4294967296", "9223372036854775807", "-9223372036854775808"]
+_HEX = re.compile(rb"\b0x[0-9a-fA-F]{6,}\b")
+
+
+def mutate_addresses(rng: random.Random, data: bytes) -> bytes:
+    """Replaces one trace address (and sometimes the stride after it) with a
+    hostile one."""
+    found = list(_HEX.finditer(data))
+    if not found:
+        return data
+    m = rng.choice(found)
+    new = rng.choice(HOSTILE_ADDRESSES).encode()
+    rest = data[m.end():]
+    if rng.random() < 0.5:  # base+stride lines: "<base> <stride> <imm>"
+        parts = rest.split(b" ", 2)
+        if len(parts) == 3 and parts[1].lstrip(b"-").isdigit():
+            rest = b" ".join([parts[0], rng.choice(HOSTILE_STRIDES).encode(), parts[2]])
+    return data[:m.start()] + new + rest

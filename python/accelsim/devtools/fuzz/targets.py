@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from accelsim.devtools.fuzz import seeds
-from accelsim.devtools.fuzz.mutate import INTERESTING, mutate
+from accelsim.devtools.fuzz.mutate import INTERESTING, mutate, mutate_addresses
 
 
 @dataclass(frozen=True)
@@ -183,6 +183,14 @@ def run_profile(data: bytes, scratch: Path) -> None:
 
 
 # -- simulations of damaged inputs (slow; bounded by a cycle budget) ------------------
+def make_trace_sim(rng: random.Random) -> bytes:
+    """Half the inputs keep a valid trace and only get a hostile address."""
+    header, body = rng.choice(seeds.kernel_traces())
+    if rng.random() < 0.5:
+        return header + mutate_addresses(rng, body)
+    return header + mutate(rng, body)
+
+
 def run_trace_sim(data: bytes, scratch: Path) -> None:
     from accelsim import Simulator
 
@@ -212,7 +220,8 @@ TARGETS = {t.name: t for t in [
     Target("nsight_csv", "Nsight Compute --csv --page raw reader", _profile_maker("nsight"),
            run_profile),
     Target("nvprof_csv", "nvprof --csv reader", _profile_maker("nvprof"), run_profile),
-    Target("trace_sim", "simulating a damaged trace (cycle budget 200k)", make_trace_body,
+    Target("trace_sim", "simulating a damaged trace or hostile addresses (cycle budget 200k)",
+           make_trace_sim,
            run_trace_sim, slow=True),
     Target("kernelslist_sim", "simulating a damaged kernelslist (cycle budget 200k)",
            make_kernelslist, run_kernelslist_sim, slow=True),

@@ -26,7 +26,7 @@ def where(exc: BaseException) -> str:
     if not frames:
         return "?"
     frame = (inside or frames)[-1]
-    short = frame.filename.split("python/accelsim/")[-1].split("site-packages/")[-1]
+    short = frame.filename.rsplit("/accelsim/", 1)[-1]
     return f"{short}:{frame.lineno} in {frame.name}"
 
 
