@@ -8,6 +8,7 @@ import json
 import mmap
 import os
 import pickle
+import re
 import select
 import shutil
 import signal
@@ -22,6 +23,9 @@ from pathlib import Path
 from accelsim.devtools.fuzz.targets import TARGETS, input_for, render
 
 STARTUP_S = 120.0  # importing accelsim on a loaded machine
+# Lines that say why a process died (sanitizers, C++ runtime, CPython).
+_CRASH_MARKS = ("ERROR: AddressSanitizer", "runtime error:", "terminate called", "Fatal Python error",
+                "ERROR: LeakSanitizer", "what():")
 
 
 @dataclass
@@ -109,6 +113,18 @@ class Worker:
         text = self._stderr.read().decode(errors="replace").strip().splitlines()
         return " | ".join(text[-6:])[-600:]
 
+    def _crash_report(self) -> tuple[str, str]:
+        """(headline, place) of a dead worker: the sanitizer's or runtime's
+        error line and the first frame in accelsim's C++, else the stderr tail."""
+        self._stderr.flush()
+        self._stderr.seek(0)
+        lines = self._stderr.read().decode(errors="replace").splitlines()
+        head = next((ln.strip() for ln in lines if any(m in ln for m in _CRASH_MARKS)), "")
+        frame = next((ln.strip() for ln in lines if ln.strip().startswith("#") and "/cpp/" in ln), "")
+        place = frame.split(" in ", 1)[-1] if frame else "worker process"
+        place = re.sub(r"\S*/(cpp/\S+)", r"\1", place)
+        return (head[:300] if head else self._stderr_tail()), place[:200]
+
     def current(self) -> int:
         return struct.unpack_from("<q", self._page, 0)[0]
 
@@ -149,7 +165,10 @@ class Worker:
             rc = self.proc.wait()
             kind = "crash"
             typ = f"signal {signal.Signals(-rc).name}" if rc < 0 else f"exit {rc}"
-            msg = self._stderr_tail()
+            msg, place = self._crash_report()
+            self._proc = None
+            self.restarts += 1
+            return Finding(target, seed, index, kind, typ, msg, place)
         self._proc = None
         self.restarts += 1
         return Finding(target, seed, index, kind, typ, msg, "worker process")
