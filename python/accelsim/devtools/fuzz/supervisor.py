@@ -121,9 +121,12 @@ class Worker:
         lines = self._stderr.read().decode(errors="replace").splitlines()
         head = next((ln.strip() for ln in lines if any(m in ln for m in _CRASH_MARKS)), "")
         frame = next((ln.strip() for ln in lines if ln.strip().startswith("#") and "/cpp/" in ln), "")
-        place = frame.split(" in ", 1)[-1] if frame else "worker process"
-        place = re.sub(r"\S*/(cpp/\S+)", r"\1", place)
-        return (head[:300] if head else self._stderr_tail()), place[:200]
+        place = "worker process"
+        m = re.search(r" in (.+?) \S*/(cpp/[^\s:]+:\d+)", frame)
+        if m:  # "cpp/ldst/coalescer.cpp:16 (request_for)"
+            func = m.group(1).split("(")[0].split("::")[-1]
+            place = f"{m.group(2)} ({func})"
+        return (head[:300] if head else self._stderr_tail()), place
 
     def current(self) -> int:
         return struct.unpack_from("<q", self._page, 0)[0]
