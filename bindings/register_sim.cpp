@@ -3,7 +3,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "config_convert.h"
@@ -32,6 +34,7 @@ py::dict kernel_columns(const RunResult& r) {
   d["stream"] = column(r, [](const KernelRecord& k) { return k.stream; });
   d["stream_slot"] = column(r, [](const KernelRecord& k) { return k.stream_slot; });
   d["skipped"] = column(r, [](const KernelRecord& k) { return k.skipped; });
+  d["status"] = column(r, [](const KernelRecord& k) { return accelsim::stats::status_name(k.status); });
   d["launch_cycle"] = column(r, [](const KernelRecord& k) { return k.launch_cycle; });
   d["start_cycle"] = column(r, [](const KernelRecord& k) { return k.start_cycle; });
   d["first_cta_cycle"] = column(r, [](const KernelRecord& k) { return k.first_cta_cycle; });
@@ -102,6 +105,7 @@ py::dict to_python(const RunResult& r) {
   d["kernels"] = kernel_columns(r);
   d["total_cycles"] = r.total_cycles;
   d["completed"] = r.completed;
+  d["interrupted"] = r.interrupted;
   d["sm_count"] = r.sm_count;
   d["max_warps_per_sm"] = r.max_warps_per_sm;
   d["core_period_ps"] = r.core_period_ps;
@@ -109,17 +113,60 @@ py::dict to_python(const RunResult& r) {
   return d;
 }
 
+py::dict progress_dict(const accelsim::sim::Progress& p) {
+  py::dict d;
+  d["cycles"] = p.cycles;
+  d["warp_instructions"] = p.warp_instructions;
+  d["kernels_done"] = p.kernels_done;
+  d["kernels_total"] = p.kernels_total;
+  d["copying"] = p.copying;
+  return d;
+}
+
+// One step with the GIL released. About every `interval_ms` the run takes the
+// GIL back briefly: pending signals are handled (Ctrl-C raises
+// KeyboardInterrupt there) and `on_poll(progress)` is called; an exception
+// from either, or on_poll returning True, stops the run where it is, and the
+// exception is raised here once the step has returned (the run then holds
+// the partial result).
+bool polled_step(WorkloadRun& run, const py::object& on_poll, int interval_ms) {
+  std::optional<py::error_already_set> error;
+  run.set_poll(
+      [&](const accelsim::sim::Progress& p) {
+        py::gil_scoped_acquire gil;
+        try {
+          if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+          return !on_poll.is_none() && on_poll(progress_dict(p)).is(py::bool_(true));
+        } catch (py::error_already_set& e) {
+          error.emplace(std::move(e));
+          return true;
+        }
+      },
+      std::chrono::milliseconds(interval_ms));
+  bool more;
+  try {
+    py::gil_scoped_release release;
+    more = run.step();
+  } catch (...) {
+    run.set_poll({});
+    throw;
+  }
+  run.set_poll({});
+  if (error) throw std::move(*error);
+  return more;
+}
+
 }  // namespace
 
 void register_sim(py::module_& m) {
   py::class_<WorkloadRun>(m, "WorkloadRun")
-      .def(
-          "step",
-          [](WorkloadRun& run) {
-            py::gil_scoped_release release;
-            return run.step();
-          },
-          "Runs up to and including the next kernel; False when none was left.")
+      .def("step", &polled_step, py::arg("on_poll") = py::none(), py::arg("interval_ms") = 50,
+           "Runs up to and including the next kernel; False when none was left. Signals "
+           "(Ctrl-C) and on_poll(progress dict) are handled every interval_ms; an exception "
+           "from either, or on_poll returning True, stops the run where it is.")
+      .def("progress", [](const WorkloadRun& run) { return progress_dict(run.progress()); })
+      .def("interrupt", &WorkloadRun::interrupt,
+           "Ends the run between steps: kernels in flight cut off, the rest not reached.")
       .def_property_readonly("done", &WorkloadRun::done)
       .def("last_kernel", &last_row, "The row of the last kernel the last step finished.")
       .def("finished_kernels", &finished_rows, "Rows of every kernel the last step finished.")
@@ -143,12 +190,14 @@ void register_sim(py::module_& m) {
           "run",
           [](Simulator& s, const std::string& path, py::object max_cycles, py::object kernels) {
             RunOptions opts = options(max_cycles, kernels);
-            RunResult r;
+            std::unique_ptr<WorkloadRun> run;
             {
               py::gil_scoped_release release;
-              r = s.run(path, opts);
+              run = s.start(path, opts);
             }
-            return to_python(r);
+            while (polled_step(*run, py::none(), 50)) {
+            }
+            return to_python(run->result());
           },
           py::arg("path"), py::arg("max_cycles") = py::none(), py::arg("kernels") = py::none(),
           "Runs a kernelslist.g or kernel trace; returns {'kernels': columns, ...}.");

@@ -1,5 +1,6 @@
 #include "ldst/coalescer.h"
 
+#include <algorithm>
 #include <bit>
 
 #include "base/error.h"
@@ -8,10 +9,13 @@ namespace accelsim::ldst {
 namespace {
 
 // The request for `line` among out[first, n), appending a fresh one if absent.
+// The caller bounds n (two requests per lane at most, coalesce() below); the
+// check makes an overflow impossible whatever that argument's premises.
 CoalescedRequest& request_for(uint64_t line, uint32_t group, uint32_t first, uint32_t& n,
                               std::span<CoalescedRequest, kMaxCoalescedRequests> out) {
   for (uint32_t i = first; i < n; ++i)
     if (out[i].line_addr == line) return out[i];
+  if (n >= kMaxCoalescedRequests) throw Error("coalescer: more than 64 requests for one instruction");
   CoalescedRequest& r = out[n++];
   r = CoalescedRequest{};
   r.line_addr = line;
@@ -19,10 +23,13 @@ CoalescedRequest& request_for(uint64_t line, uint32_t group, uint32_t first, uin
   return r;
 }
 
-// Sectors the bytes touch, widened to whole fetch segments.
+// Sectors the bytes touch, widened to whole fetch segments. A segment
+// smaller than a sector fetches the sector (a non-sectored L1D has one
+// 128 B "sector" while the segment stays 32 B): per_segment is at least 1,
+// so the widening loop always advances.
 void finish(CoalescedRequest& r, const CoalescerParams& p) {
-  const uint32_t sectors = p.line_bytes / p.sector_bytes;
-  const uint32_t per_segment = p.segment_bytes / p.sector_bytes;
+  const uint32_t sectors = std::min(p.line_bytes / p.sector_bytes, 8u);  // sector_mask bits
+  const uint32_t per_segment = std::clamp(p.segment_bytes / p.sector_bytes, 1u, 8u);
   uint8_t mask = 0;
   for (uint32_t s = 0; s < sectors; ++s)
     if (r.bytes.any_in(ByteMask::range(s * p.sector_bytes, p.sector_bytes))) mask |= uint8_t(1u << s);
@@ -34,17 +41,21 @@ void finish(CoalescedRequest& r, const CoalescerParams& p) {
 }
 
 // Adds one lane's bytes [a, a+bytes) to the group's requests; an access
-// crossing a line boundary lands in two requests.
+// crossing a line boundary lands in two requests. Counted in bytes left, not
+// by comparing addresses, so the top of the address space cannot wrap the
+// loop: with bytes <= line_bytes it runs at most twice (the line after the
+// last one is line 0, as the address arithmetic is modulo 2^64).
 void add_lane(uint32_t lane, uint64_t a, uint32_t bytes, uint32_t group, uint32_t first, uint32_t& n,
               const CoalescerParams& p, std::span<CoalescedRequest, kMaxCoalescedRequests> out) {
-  const uint64_t end = a + bytes;
-  while (a < end) {
+  while (bytes > 0) {
     const uint64_t line = a & ~uint64_t(p.line_bytes - 1);
-    const uint64_t stop = end < line + p.line_bytes ? end : line + p.line_bytes;
+    const uint32_t off = static_cast<uint32_t>(a - line);
+    const uint32_t take = std::min(bytes, p.line_bytes - off);
     CoalescedRequest& r = request_for(line, group, first, n, out);
-    r.bytes.set_range(static_cast<unsigned>(a - line), static_cast<unsigned>(stop - a));
+    r.bytes.set_range(off, take);
     r.lane_mask |= 1u << lane;
-    a = stop;
+    bytes -= take;
+    a = line + p.line_bytes;
   }
 }
 
@@ -64,12 +75,18 @@ void check_coalescer_params(const CoalescerParams& p) {
 uint32_t coalesce(uint32_t active_mask, uint32_t access_bytes, const uint64_t* lane_addrs,
                   const CoalescerParams& p, std::span<CoalescedRequest, kMaxCoalescedRequests> out) {
   if (active_mask == 0 || access_bytes == 0) return 0;
+  // The loops below advance only with a power-of-two line and a sector.
+  if (!std::has_single_bit(p.line_bytes) || p.sector_bytes == 0)
+    throw ConfigError("l1d_line", "coalescer line must be a power of two and sectors non-empty");
   // Each lane then touches at most two lines, so 64 requests always suffice.
   if (access_bytes > p.line_bytes) access_bytes = p.line_bytes;
   uint32_t n = 0;
-  for (uint32_t g = 0; g < 32 / p.group_threads; ++g) {
+  // Groups cover all 32 lanes whatever group_threads is (the last one short
+  // when it does not divide 32; 0 reads as 1).
+  const uint32_t gt = std::clamp(p.group_threads, 1u, 32u);
+  for (uint32_t g = 0; g * gt < 32; ++g) {
     const uint32_t first = p.merge_groups ? 0 : n;
-    for (uint32_t lane = g * p.group_threads; lane < (g + 1) * p.group_threads; ++lane)
+    for (uint32_t lane = g * gt; lane < std::min(32u, (g + 1) * gt); ++lane)
       if (active_mask >> lane & 1) add_lane(lane, lane_addrs[lane], access_bytes, g, first, n, p, out);
   }
   for (uint32_t i = 0; i < n; ++i) finish(out[i], p);

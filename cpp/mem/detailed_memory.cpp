@@ -303,17 +303,25 @@ void DetailedMemory::run_dram(uint64_t cycle, uint64_t t) {
 // ---- copy engine -------------------------------------------------------------------
 
 uint64_t DetailedMemory::copy_to_device(uint64_t address, uint64_t bytes, uint64_t now) {
-  if (!cfg_.memcpy_timing || bytes == 0) return now;
+  start_copy(address, bytes, now);
+  return advance_copy(now, UINT64_MAX);
+}
+
+void DetailedMemory::start_copy(uint64_t address, uint64_t bytes, uint64_t now) {
+  if (!cfg_.memcpy_timing || bytes == 0) return;
   const uint64_t t = now * core_period_;
   copy_.start(address, bytes, t);
   wake(kL2, t);
+}
+
+uint64_t DetailedMemory::advance_copy(uint64_t now, uint64_t limit) {
   uint64_t c = now;
-  while (true) {
+  while (copy_.busy() && c < limit) {
     tick(c);
     if (!copy_.busy()) break;
     const uint64_t n = next_event();
     if (n == kNever) throw Error("gpu.copy_engine: copy stalled with nothing scheduled");
-    c = std::max(c + 1, n);
+    c = std::min(limit, std::max(c + 1, n));
   }
   return c;
 }

@@ -68,6 +68,12 @@ class DetailedMemory : public MemPort, public Clocked {
   // data is written into L2 through the copy engine and the call returns the
   // core cycle at which the last sector landed; without, nothing happens.
   uint64_t copy_to_device(uint64_t address, uint64_t bytes, uint64_t now);
+  // The same in pieces, so a run can stop inside a long copy (cycle budget,
+  // Ctrl-C): start_copy, then advance_copy until copying() is false. Each
+  // advance returns the core cycle reached, at most `limit` unless done.
+  void start_copy(uint64_t address, uint64_t bytes, uint64_t now);
+  uint64_t advance_copy(uint64_t now, uint64_t limit);
+  bool copying() const { return copy_.busy(); }
 
   MemorySummary summary() const;
   // Per-stream families (l2.accesses/fails/atomics, dram.ops, icnt.flits and

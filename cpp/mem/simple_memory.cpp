@@ -100,6 +100,14 @@ bool SimpleMemory::send(const MemRequest& req, uint64_t now) {
 
 void SimpleMemory::warm(uint64_t address, uint64_t bytes, uint64_t now) {
   uint64_t line = l2_tags_.line_bytes();
+  // Only the copy's tail can stay in L2: warming more than twice its
+  // capacity (margin for uneven sets) would change nothing but the time a
+  // huge copy takes here (a 1 TB copy would be 8 G lookups).
+  const uint64_t keep = 2 * uint64_t(l2_tags_.lines().size()) * line;
+  if (bytes > keep) {
+    address += bytes - keep;
+    bytes = keep;
+  }
   for (uint64_t a = address & ~(line - 1); a < address + bytes; a += line) {
     uint64_t lo = std::max(a, address), hi = std::min(a + line, address + bytes);
     uint8_t mask = 0;

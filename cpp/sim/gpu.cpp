@@ -2,7 +2,9 @@
 #include "sim/gpu.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
+#include <span>
 #include <type_traits>
 
 #include "base/error.h"
@@ -50,8 +52,34 @@ void Gpu::wire_stats() {
 }
 
 void Gpu::memcpy_to_device(uint64_t address, uint64_t bytes) {
+  begin_copy(address, bytes);
+  run_copy(UINT64_MAX);
+}
+
+void Gpu::begin_copy(uint64_t address, uint64_t bytes) {
   if (simple_ && cfg_.memcpy_timing) simple_->warm(address, bytes, now_);
-  if (detailed_) now_ = detailed_->copy_to_device(address, bytes, now_);
+  if (detailed_) detailed_->start_copy(address, bytes, now_);
+}
+
+// In slices of kCopySlice cycles, the wall clock read between them: a
+// slice is long enough that the read costs nothing, short enough (well under
+// a millisecond of simulation) that Ctrl-C and the budget act at once.
+bool Gpu::run_copy(uint64_t cycle_limit, Poller* poller) {
+  constexpr uint64_t kCopySlice = 2048;
+  while (detailed_ && detailed_->copying()) {
+    if (now_ >= cycle_limit || (poller && poller->check_now())) return false;
+    const uint64_t slice_end = cycle_limit - now_ <= kCopySlice ? cycle_limit : now_ + kCopySlice;
+    now_ = detailed_->advance_copy(now_, slice_end);
+  }
+  return true;
+}
+
+uint64_t Gpu::warp_instructions() const {
+  uint64_t n = 0;
+  std::span<const uint64_t> v = stats_->registry.family(events_family_).values();
+  for (size_t i = 0; i + stats::kSmCounterFields <= v.size(); i += stats::kSmCounterFields)
+    n += v[i + offsetof(stats::SmCounters, warp_insts) / sizeof(uint64_t)];
+  return n;
 }
 
 void Gpu::launch(KernelSource& src, stats::KernelRecord& rec, uint32_t slot, size_t row) {
@@ -101,11 +129,18 @@ uint64_t Gpu::first_start() const {
   return latest;
 }
 
-bool Gpu::run_until_kernel_done(uint64_t cycle_limit, std::vector<stats::KernelRecord*>& finished) {
+bool Gpu::run_until_kernel_done(uint64_t cycle_limit, std::vector<stats::KernelRecord*>& finished,
+                                Poller* poller) {
   if (active_.empty()) return true;
+  if (now_ >= cycle_limit) {  // no budget left: the clock never moves back
+    for (Active& a : active_) finish(a, false);
+    return false;
+  }
   Watchdog watchdog(uint64_t(cfg_.deadlock_cycles));
   watchdog.progress(now_);
   uint64_t progress_at = now_;
+  work_seen_ = useful_work();
+  work_changed_at_ = livelock_look_at_ = now_;
   while (true) {
     if (clocks_.catch_up(now_)) progress_at = now_;  // memory-side domains first
     dispatcher_.dispatch(sms_, now_);                // CTAs onto SMs with room
@@ -114,13 +149,18 @@ bool Gpu::run_until_kernel_done(uint64_t cycle_limit, std::vector<stats::KernelR
     if (collect_finished(finished)) return true;
     uint64_t next = next_cycle();
     if (next > watchdog.deadline() && now_ >= first_start()) report_deadlock(watchdog.last_progress());
-    if (next >= cycle_limit) {
-      now_ = cycle_limit;
+    if (next >= livelock_look_at_) check_livelock();
+    if (next >= cycle_limit || (poller && poller->check())) {
+      if (next >= cycle_limit) now_ = cycle_limit;
       for (Active& a : active_) finish(a, false);
       return false;
     }
     now_ = next;
   }
+}
+
+void Gpu::cut_off() {
+  for (Active& a : active_) finish(a, false);
 }
 
 bool Gpu::collect_finished(std::vector<stats::KernelRecord*>& finished) {
@@ -138,9 +178,10 @@ bool Gpu::collect_finished(std::vector<stats::KernelRecord*>& finished) {
 }
 
 // Times, and the kernel's counters: its stream slot's difference since launch.
-void Gpu::finish(Active& a, bool) {
+void Gpu::finish(Active& a, bool complete) {
   for (auto& s : sms_) s->account(now_);
   stats::KernelRecord& rec = *a.rec;
+  rec.status = complete ? stats::KernelStatus::Simulated : stats::KernelStatus::CutOff;
   rec.end_cycle = now_;
   rec.first_cta_cycle = std::min(a.kernel->first_cta, now_);
   stats_->kernels->finish(a.row, a.mark);
@@ -170,6 +211,50 @@ void Gpu::report_deadlock(uint64_t last_progress) const {
     if (k->have_next) msg += "; CTAs still waiting to launch";
   for (const auto& s : sms_)
     if (s->has_ctas()) msg += "\n  gpu." + s->describe_wait(last_progress + cfg_.deadlock_cycles);
+  msg += clocks_.describe_busy();
+  throw DeadlockError(msg);
+}
+
+// Livelock: the clock runs (something retries every cycle, so the deadlock
+// watchdog sees activity) but nothing useful happens. Useful work is what
+// the SMs count when an instruction issues or an L1D / shared / constant
+// access is served; retries and ticks are not. Looked at a few times per
+// window, on the deterministic cycle count, so a run fails at the same cycle
+// every time.
+uint64_t Gpu::useful_work() const {
+  uint64_t n = 0;
+  std::span<const uint64_t> v = stats_->registry.family(events_family_).values();
+  for (size_t i = 0; i + stats::kSmCounterFields <= v.size(); i += stats::kSmCounterFields) {
+    stats::SmCounters c;
+    std::memcpy(static_cast<void*>(&c), v.data() + i, sizeof c);
+    n += c.warp_insts + c.l1d_hits + c.l1d_misses + c.l1d_writes + c.l1d_bypass + c.shmem_accesses +
+         c.const_accesses + c.ctas_launched;
+  }
+  return n;
+}
+
+void Gpu::check_livelock() {
+  const uint64_t window = uint64_t(cfg_.livelock_window_cycles);
+  livelock_look_at_ = now_ + std::max<uint64_t>(1, window / 4);
+  const uint64_t work = useful_work();
+  if (work != work_seen_ || now_ < first_start()) {
+    work_seen_ = work;
+    work_changed_at_ = now_;
+  } else if (now_ - work_changed_at_ >= window) {
+    report_livelock();
+  }
+}
+
+void Gpu::report_livelock() const {
+  std::string names;
+  for (const Active& a : active_) names += (names.empty() ? "'" : ", '") + a.rec->name + "'";
+  std::string msg = "livelock: cycles advance but no instruction issued and no memory access was "
+                    "served for " + std::to_string(now_ - work_changed_at_) + " cycles (since cycle " +
+                    std::to_string(work_changed_at_) + ", livelock_window_cycles = " +
+                    std::to_string(cfg_.livelock_window_cycles) + ") while kernel(s) " + names +
+                    " have work outstanding";
+  for (const auto& s : sms_)
+    if (s->has_ctas()) msg += "\n  gpu." + s->describe_wait(now_);
   msg += clocks_.describe_busy();
   throw DeadlockError(msg);
 }

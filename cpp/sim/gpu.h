@@ -17,6 +17,7 @@
 #include "sim/cta_dispatcher.h"
 #include "sim/kernel_source.h"
 #include "sim/occupancy.h"
+#include "sim/run_control.h"
 #include "sm/sm.h"
 #include "stats/kernel_record.h"
 #include "stats/run_stats.h"
@@ -40,15 +41,29 @@ class Gpu {
   // (which must stay put until it finishes).
   void launch(KernelSource& src, stats::KernelRecord& rec, uint32_t slot, size_t row);
   // Runs until at least one kernel in flight finished (true; their records
-  // are appended to `finished`) or the core clock reaches `cycle_limit`
-  // (false; records of kernels in flight are filled in as partial).
-  bool run_until_kernel_done(uint64_t cycle_limit, std::vector<stats::KernelRecord*>& finished);
+  // are appended to `finished`), or the core clock reaches `cycle_limit` or
+  // `poller` asks to stop (false; records of kernels in flight are filled in
+  // as partial, and poller->stopped() says which). DeadlockError when nothing
+  // moves for deadlock_cycles, or nothing useful happens for
+  // livelock_window_cycles while cycles go by.
+  bool run_until_kernel_done(uint64_t cycle_limit, std::vector<stats::KernelRecord*>& finished,
+                             Poller* poller = nullptr);
   size_t kernels_in_flight() const { return active_.size(); }
+  // Fills in the records of the kernels in flight as partial (a run that
+  // stops between kernels); they stay in flight.
+  void cut_off();
 
   // One kernel alone, start to end (tests, simple drivers): slot 0.
   bool run_kernel(KernelSource& src, stats::KernelRecord& rec, uint64_t cycle_limit = UINT64_MAX);
-  // Host-to-device copy (warms L2 when memcpy_timing is set).
+  // Host-to-device copy (warms L2 when memcpy_timing is set), to its end.
   void memcpy_to_device(uint64_t address, uint64_t bytes);
+  // The same in steps a run can stop between: begin_copy, then run_copy
+  // until it returns true (copy done); false when the clock reached
+  // `cycle_limit` or `poller` asked to stop first.
+  void begin_copy(uint64_t address, uint64_t bytes);
+  bool run_copy(uint64_t cycle_limit, Poller* poller = nullptr);
+  // Warp instructions issued so far (all SMs and streams; progress reports).
+  uint64_t warp_instructions() const;
 
   uint64_t now() const { return now_; }
   const config::GpuConfig& config() const { return cfg_; }
@@ -73,6 +88,9 @@ class Gpu {
   bool collect_finished(std::vector<stats::KernelRecord*>& finished);
   uint64_t first_start() const;
   [[noreturn]] void report_deadlock(uint64_t last_progress) const;
+  uint64_t useful_work() const;
+  void check_livelock();
+  [[noreturn]] void report_livelock() const;
 
   config::GpuConfig cfg_;
   ClockDomains clocks_;
@@ -86,6 +104,9 @@ class Gpu {
   std::vector<Active> active_;
   uint64_t now_ = 0;
   size_t events_family_ = 0;  // index of sm.events (a kernel's SmCounters row)
+  // Livelock watchdog: the useful-work count, when it last changed, and the
+  // next cycle at which to look (a few looks per window, never per cycle).
+  uint64_t work_seen_ = 0, work_changed_at_ = 0, livelock_look_at_ = 0;
 };
 
 }  // namespace accelsim::sim

@@ -19,7 +19,8 @@ struct RunOptions {
 struct RunResult {
   std::vector<stats::KernelRecord> kernels;
   uint64_t total_cycles = 0;
-  bool completed = true;     // false when max_cycles cut the run short
+  bool completed = true;     // false when max_cycles or an interrupt cut the run short
+  bool interrupted = false;  // the run's poll hook asked it to stop (Ctrl-C)
   uint32_t max_warps_per_sm = 0;
   uint32_t sm_count = 0;
   uint64_t core_period_ps = 0;

@@ -46,13 +46,15 @@ size_t WorkloadRun::add_record(const WorkItem& item) {
 // A kernel not chosen: its record says so (and its counters stay zero).
 void WorkloadRun::skip(stats::KernelRecord& rec, const WorkItem& item) {
   rec.skipped = true;
+  rec.status = stats::KernelStatus::NotSelected;
   rec.grid_ctas = item.info.grid.count();
   rec.threads_per_cta = uint32_t(item.info.block.count());
   rec.launch_cycle = rec.start_cycle = rec.end_cycle = gpu_.now();
 }
 
-// Reads commands while the launch window has room.
-void WorkloadRun::admit() {
+// Reads commands while the launch window has room. False when a copy was
+// stopped by the cycle budget or the poll hook.
+bool WorkloadRun::admit() {
   const size_t window = size_t(gpu_.config().max_concurrent_kernels);
   while (next_ < work_.items.size() && pending_.size() + gpu_.kernels_in_flight() < window) {
     WorkItem& item = work_.items[next_];
@@ -60,14 +62,19 @@ void WorkloadRun::admit() {
       // cudaMemcpy is synchronous on the legacy default stream: it starts
       // once everything before it has finished, and later commands wait.
       if (!pending_.empty() || gpu_.kernels_in_flight() > 0) break;
-      gpu_.memcpy_to_device(item.address, item.bytes);
+      if (!copy_started_) gpu_.begin_copy(item.address, item.bytes);
+      copy_started_ = true;
+      if (!gpu_.run_copy(opts_.max_cycles, &poller_)) return false;
+      copy_started_ = false;
     } else if (!selected(item.info)) {
       skip(result_.kernels[add_record(item)], item);
+      ++kernels_done_;
     } else {
       pending_.push_back(Pending{next_, add_record(item)});
     }
     ++next_;
   }
+  return true;
 }
 
 // Launches, in command order, every admitted kernel whose stream is idle and
@@ -95,31 +102,78 @@ bool WorkloadRun::finish_run() {
   return !finished_.empty();
 }
 
+// The budget ran out or the hook asked to stop: in-flight kernels are
+// partial (cut off, finished by the GPU), and every kernel not launched
+// gets a record saying why, so the table lists the whole workload.
+bool WorkloadRun::stop_run(bool interrupted) {
+  result_.completed = false;
+  result_.interrupted = interrupted;
+  result_.total_cycles = gpu_.now();
+  for (size_t i = 0; i < result_.kernels.size(); ++i)
+    if (sources_[i]) finished_.push_back(i);  // partial records
+  auto not_reached = [this](stats::KernelRecord& rec) {
+    rec.skipped = true;
+    rec.status = stats::KernelStatus::NotReached;
+    rec.launch_cycle = rec.start_cycle = rec.first_cta_cycle = rec.end_cycle = gpu_.now();
+  };
+  for (const Pending& p : pending_) not_reached(result_.kernels[p.record]);
+  pending_.clear();
+  for (; next_ < work_.items.size(); ++next_) {
+    const WorkItem& item = work_.items[next_];
+    if (item.kind != WorkItem::Kind::Kernel) continue;
+    stats::KernelRecord& rec = result_.kernels[add_record(item)];
+    if (selected(item.info)) {
+      not_reached(rec);
+      rec.grid_ctas = item.info.grid.count();
+      rec.threads_per_cta = uint32_t(item.info.block.count());
+    } else {
+      skip(rec, item);
+    }
+  }
+  done_ = true;
+  return true;
+}
+
+void WorkloadRun::interrupt() {
+  if (done_) return;
+  finished_.clear();
+  gpu_.cut_off();
+  stop_run(true);
+}
+
+void WorkloadRun::set_poll(PollHook hook, std::chrono::milliseconds interval) {
+  hook_ = std::move(hook);
+  poller_ = hook_ ? Poller([this] { return hook_(progress()); }, interval) : Poller();
+}
+
+Progress WorkloadRun::progress() const {
+  Progress p;
+  p.cycles = gpu_.now();
+  p.warp_instructions = gpu_.warp_instructions();
+  p.kernels_done = kernels_done_;
+  p.kernels_total = uint32_t(work_.kernels);
+  p.copying = copy_started_;
+  return p;
+}
+
 bool WorkloadRun::step() {
   finished_.clear();
   if (done_) return false;
   while (true) {
-    admit();
+    if (!admit()) return stop_run(poller_.stopped());
     launch_ready();
     if (gpu_.kernels_in_flight() == 0) return finish_run();  // nothing left to run
     std::vector<stats::KernelRecord*> done;
-    bool in_budget = gpu_.run_until_kernel_done(opts_.max_cycles, done);
+    bool in_budget = gpu_.run_until_kernel_done(opts_.max_cycles, done, &poller_);
     result_.total_cycles = gpu_.now();
     for (stats::KernelRecord* rec : done) {
       size_t index = size_t(rec - result_.kernels.data());
       stream_busy_[rec->stream_slot] = 0;
       sources_[index].reset();
       finished_.push_back(index);
+      ++kernels_done_;
     }
-    if (!in_budget) {
-      result_.completed = false;
-      for (size_t i = 0; i < result_.kernels.size(); ++i)
-        if (sources_[i]) finished_.push_back(i);  // partial records
-      for (const Pending& p : pending_)  // admitted, never launched: not simulated
-        result_.kernels[p.record].skipped = true;
-      done_ = true;
-      return true;
-    }
+    if (!in_budget) return stop_run(poller_.stopped());
     if (!finished_.empty()) return true;
   }
 }

@@ -5,9 +5,14 @@
 // one stream run in order and kernels of different streams overlap. Kernels
 // not selected (RunOptions::kernels) are recorded as skipped, not simulated.
 // step() returns whenever kernels finish, so a caller (Python) regains
-// control between kernels.
+// control between kernels; inside a step, the cycle budget is honoured at
+// any cycle (copies included) and a poll hook (set_poll) may stop the run.
+// A run cut short lists every kernel of the workload, each with its status
+// (stats::KernelStatus).
 #pragma once
+#include <chrono>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,14 +37,24 @@ class WorkloadRun {
   const std::vector<size_t>& last_finished() const { return finished_; }
   // The last of them (valid after a step that returned true).
   const stats::KernelRecord& last_kernel() const { return result_.kernels[finished_.back()]; }
+  // `hook` is called about every `interval` of wall time from inside step()
+  // (never per cycle) with what the run has done; returning true stops the
+  // run where it is (result().interrupted). An empty hook turns polling off.
+  using PollHook = std::function<bool(const Progress&)>;
+  void set_poll(PollHook hook, std::chrono::milliseconds interval = std::chrono::milliseconds(50));
+  Progress progress() const;
+  // Ends the run between steps as an interrupt does inside one: kernels in
+  // flight are cut off, the rest not reached. No-op once done.
+  void interrupt();
 
  private:
   bool selected(const trace::KernelInfo& info) const;
-  void admit();
+  bool admit();
   void launch_ready();
   size_t add_record(const WorkItem& item);
   void skip(stats::KernelRecord& rec, const WorkItem& item);
   bool finish_run();
+  bool stop_run(bool interrupted);
 
   std::shared_ptr<const trace::IsaRegistry> isa_;
   Workload work_;
@@ -55,6 +70,10 @@ class WorkloadRun {
   std::vector<uint8_t> stream_blocked_;   // scratch for launch_ready (no allocation)
   std::vector<std::unique_ptr<KernelSource>> sources_;  // per record, while in flight
   std::vector<size_t> finished_;
+  PollHook hook_;
+  Poller poller_;
+  uint32_t kernels_done_ = 0;
+  bool copy_started_ = false;  // the copy at next_ is under way
   bool done_ = false;
 };
 

@@ -7,12 +7,30 @@
 
 namespace accelsim::stats {
 
+// What became of a kernel of the workload in a run.
+enum class KernelStatus : uint8_t {
+  Simulated,    // ran to its end
+  CutOff,       // started, stopped by the cycle budget or an interrupt (partial counts)
+  NotReached,   // selected, never launched: the run stopped before it (budget, interrupt)
+  NotSelected,  // left out by kernel selection
+};
+inline const char* status_name(KernelStatus s) {
+  switch (s) {
+    case KernelStatus::Simulated: return "simulated";
+    case KernelStatus::CutOff: return "cut_off";
+    case KernelStatus::NotReached: return "not_reached";
+    case KernelStatus::NotSelected: return "not_selected";
+  }
+  return "?";
+}
+
 struct KernelRecord {
   uint32_t id = 0;
   std::string name;
   uint64_t stream = 0;
   uint32_t stream_slot = 0;   // dense id of the stream in the run's statistics
-  bool skipped = false;       // not selected (kernel selection): never simulated
+  bool skipped = false;       // never simulated (status NotSelected or NotReached)
+  KernelStatus status = KernelStatus::Simulated;
   uint64_t launch_cycle = 0;  // command reached the GPU
   uint64_t start_cycle = 0;   // first CTA could start (after launch latency)
   uint64_t first_cta_cycle = 0;  // first CTA landed on an SM (later when SMs are busy)
@@ -28,7 +46,8 @@ struct KernelRecord {
   // Detailed memory model only (0 with the simple one).
   uint64_t dram_writes = 0, dram_activates = 0, dram_row_hits = 0, dram_row_misses = 0;
 
-  uint64_t cycles() const { return end_cycle - launch_cycle; }
+  // Never negative: a record the run never reached has all times equal.
+  uint64_t cycles() const { return end_cycle > launch_cycle ? end_cycle - launch_cycle : 0; }
   double ipc() const { return cycles() ? double(sm.warp_insts) / double(cycles()) : 0.0; }
   double achieved_occupancy(uint32_t max_warps) const {
     return sm.active_cycles ? double(sm.warp_cycles) / double(sm.active_cycles) / max_warps : 0.0;

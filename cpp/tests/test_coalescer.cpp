@@ -184,3 +184,52 @@ TEST_CASE("440-coalesced-request-feeds-sector-accesses") {
   CHECK_EQ(reqs[3].line_addr, uint64_t{0x1080});
   CHECK_EQ(reqs[3].tag, uint32_t{5});
 }
+
+TEST_CASE("441-coalesce-top-of-address-space-is-bounded") {
+  CoalescedBuffer out;
+  // One lane at the very top: one request, no wrap, no runaway loop.
+  Lanes top{};
+  top.a[0] = 0xfffffffffffffff0ull;
+  CHECK_EQ(coalesce(0x1u, 4, top.a, kPascal, out), uint32_t{1});
+  CHECK_EQ(out[0].line_addr, 0xffffffffffffff80ull);
+  // An access crossing 2^64 lands in the top line and line 0 (modulo 2^64).
+  top.a[0] = 0xfffffffffffffffeull;
+  CHECK_EQ(coalesce(0x1u, 4, top.a, kPascal, out), uint32_t{2});
+  CHECK_EQ(out[1].line_addr, uint64_t{0});
+  CHECK_EQ(out[0].bytes.count() + out[1].bytes.count(), 4u);
+  // Base 0x10, stride -1: lanes 17+ wrap to the top of the range.
+  Lanes down = strided(0x10, uint64_t(-1));
+  uint32_t n = coalesce(0xFFFFFFFFu, 4, down.a, kPascal, out);
+  CHECK(n >= 2 && n <= kMaxCoalescedRequests);
+  // The worst case, every lane straddling its own pair of lines at the top,
+  // fills the buffer exactly: 64 requests, never more.
+  Lanes worst = strided(0xffffffffffff0000ull - 2, 256);
+  CHECK_EQ(coalesce(0xFFFFFFFFu, 16, worst.a, kPascal, out), kMaxCoalescedRequests);
+  // Arbitrary 64-bit addresses and sizes: always within the buffer.
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  for (int trial = 0; trial < 2000; ++trial) {
+    Lanes r{};
+    for (auto& a : r.a) a = (x = x * 6364136223846793005ull + 1442695040888963407ull);
+    uint32_t size = 1u << (trial % 8);  // 1..128 bytes
+    for (const CoalescerParams& p : {kPascal, kKepler})
+      CHECK(coalesce(uint32_t(x >> 32) | 1u, size, r.a, p, out) <= kMaxCoalescedRequests);
+  }
+}
+
+TEST_CASE("442-coalesce-any-params-terminates") {
+  // A non-sectored L1D (one 128 B sector) with the default 32 B segment used
+  // to spin forever widening sectors to segments: now whole sectors.
+  Lanes l = strided(0x1000, 4);
+  CoalescedBuffer out;
+  const CoalescerParams non_sectored{8, 128, 128, 32, true};
+  CHECK_EQ(coalesce(0xFFFFFFFFu, 4, l.a, non_sectored, out), uint32_t{1});
+  CHECK_EQ(int(out[0].sector_mask), 1);
+  CHECK_EQ(int(out[0].size_bytes), 128);
+  // A group size that does not divide 32 still serves every lane.
+  const CoalescerParams sevens{7, 128, 32, 32, false};
+  uint32_t n = coalesce(0xFFFFFFFFu, 4, l.a, sevens, out);
+  uint32_t lanes = 0;
+  for (uint32_t i = 0; i < n; ++i) lanes |= out[i].lane_mask;
+  CHECK_EQ(lanes, 0xFFFFFFFFu);
+  CHECK_THROWS(coalesce(0x1u, 4, l.a, CoalescerParams{8, 0, 32, 32, false}, out), accelsim::ConfigError);
+}

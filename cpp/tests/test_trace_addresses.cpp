@@ -1,4 +1,5 @@
 // 2xx: decoding of instruction lines and the three address encodings.
+#include "base/error.h"
 #include "tests/harness.h"
 #include "tests/test_trace_util.h"
 #include "trace/inst_decoder.h"
@@ -125,4 +126,37 @@ TEST_CASE("208-registers-stored-plus-one") {
   CHECK_EQ(tb.insts[0].src[1], 256);
   CHECK_EQ(tb.insts[0].src[2], kNoReg);
   CHECK_EQ(int(tb.insts[0].nsrc), 2);
+}
+
+namespace {
+
+// The TraceError a one-instruction trace raises (its field and line).
+accelsim::TraceError read_error(const std::string& name, const std::string& inst) {
+  try {
+    read_one(name, header(5) + one_warp(inst, 1));
+  } catch (const accelsim::TraceError& e) {
+    return e;
+  }
+  CHECK(!"no TraceError");
+  return accelsim::TraceError("", 0, "", "");
+}
+
+}  // namespace
+
+TEST_CASE("209-addresses-beyond-the-address-space-are-trace-errors") {
+  // The inputs: one lane at the top of the 64-bit range; base 0x10
+  // with stride -1 (lanes 17+ fall below 0); deltas running past 2^64.
+  for (const char* inst : {"0090 00000001 1 R2 LDG.E 1 R2 4 0 0xfffffffffffffff0 0\n",
+                           "0090 ffffffff 1 R2 LDG.E 1 R2 4 1 0x10 -1 0\n",
+                           "0090 00000003 1 R2 LDG.E 1 R2 4 2 0x7f0000000000 9223372036854775807 0\n",
+                           "0090 ffffffff 1 R2 LDG.E 1 R2 4 1 0x100 4611686018427387904 0\n",
+                           "0090 00000001 1 R2 LDG.E.128 1 R2 16 0 0x1fffffffffffff8 0\n"}) {
+    accelsim::TraceError e = read_error("top.traceg", inst);
+    CHECK_EQ(e.field(), std::string("mem_addresses"));
+    CHECK(e.line() > 0);
+    CHECK(std::string(e.what()).find("lane") != std::string::npos);
+  }
+  // The last bytes below 2^57 are still fine.
+  auto tb = read_one("edge.traceg", header(5) + one_warp("0090 00000001 1 R2 LDG.E 1 R2 4 0 0x1fffffffffffffc 0\n", 1));
+  CHECK_EQ(lanes(tb)[0], 0x1fffffffffffffcull);
 }

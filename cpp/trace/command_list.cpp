@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "base/error.h"
+#include "trace/address_space.h"
 #include "trace/line_source.h"
 #include "trace/tokenizer.h"
 #include "trace/trace_reader.h"
@@ -46,6 +47,10 @@ void parse_memcpy(const std::string& list, int64_t line, std::string_view s, Com
   if (!ok)
     throw TraceError(list, line, "MemcpyHtoD",
                      "expected 'MemcpyHtoD,<hex address>,<decimal bytes>', got '" + printable(s, 80) + "'");
+  if (!in_address_space(c.address, c.bytes))
+    throw TraceError(list, line, "MemcpyHtoD",
+                     "the copy's bytes must lie below 2^57 (the widest virtual address space), got '" +
+                         printable(s, 80) + "'");
   c.kind = Command::Kind::MemcpyHtoD;
 }
 

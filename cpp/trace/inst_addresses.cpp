@@ -4,8 +4,10 @@
 // the reference reader's extra read is not reproduced, so a v5 immediate that
 // follows is read as the immediate).
 #include <bit>
+#include <cstdio>
 
 #include "base/error.h"
+#include "trace/address_space.h"
 #include "trace/inst_decoder.h"
 
 namespace accelsim::trace {
@@ -16,7 +18,27 @@ std::string got(std::string_view t) {
   return t.empty() ? "the line ends" : "got '" + printable(t) + "'";
 }
 
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
 }  // namespace
+
+// Lane `lane`'s address leaves no room for its access below the limit (the
+// callers check inline, so only a bad trace pays for the message). The
+// address comes computed exactly (base + up to 31 signed 64-bit steps fits in
+// 128 bits), so a stride or delta that leaves the address space is caught
+// instead of wrapping modulo 2^64.
+void InstDecoder::bad_address(int64_t line_no, Wide addr, int lane, uint32_t bytes) const {
+  std::string where = "lane " + std::to_string(lane) + " address ";
+  if (addr < 0) fail(line_no, "mem_addresses", where + "falls below 0 (base and stride/deltas wrap)");
+  where += addr >= Wide(UINT64_MAX) + 1 ? std::string("exceeds 2^64") : hex(uint64_t(addr));
+  fail(line_no, "mem_addresses",
+       where + " lies at or beyond 2^57 (the widest GPU virtual address space) with its " +
+           std::to_string(bytes) + "-byte access");
+}
 
 void InstDecoder::decode_addresses(Tokens& tok, int64_t line_no, InstRecord& out,
                                    std::vector<uint64_t>& addrs) {
@@ -30,6 +52,10 @@ void InstDecoder::decode_addresses(Tokens& tok, int64_t line_no, InstRecord& out
   if (active > 0) addrs.resize(first + 32, 0);
   uint64_t* lane = active > 0 ? addrs.data() + first : nullptr;
   uint64_t addr = 0;
+  // The access size the coalescer will use (set below when the table gave
+  // none), and the last start address that leaves room for it.
+  const uint32_t bytes = out.access_bytes ? out.access_bytes : 4;
+  const uint64_t last_start = kAddressLimit - bytes;
   if (mode == 0) {
     int k = 0;
     for (uint32_t m = mask; m; m &= m - 1, ++k) {
@@ -37,6 +63,8 @@ void InstDecoder::decode_addresses(Tokens& tok, int64_t line_no, InstRecord& out
         fail(line_no, "mem_addresses",
              "expected " + std::to_string(active) + " hex addresses (mode 0), address " +
                  std::to_string(k + 1) + ": " + got(t));
+      if (addr > last_start) [[unlikely]]
+        bad_address(line_no, Wide(addr), std::countr_zero(m), bytes);
       lane[std::countr_zero(m)] = addr;
     }
   } else {
@@ -45,10 +73,15 @@ void InstDecoder::decode_addresses(Tokens& tok, int64_t line_no, InstRecord& out
     if (mode == 1) {
       int64_t stride;
       if (!parse_i64(t = tok.next(), stride)) fail(line_no, "mem_addresses", "expected a decimal stride, " + got(t));
-      int64_t k = 0;
-      for (uint32_t m = mask; m; m &= m - 1, ++k) lane[std::countr_zero(m)] = addr + uint64_t(stride * k);
+      Wide a = Wide(addr);
+      for (uint32_t m = mask; m; m &= m - 1, a += stride) {
+        if (a < 0 || a > Wide(last_start)) [[unlikely]]
+          bad_address(line_no, a, std::countr_zero(m), bytes);
+        lane[std::countr_zero(m)] = uint64_t(a);
+      }
     } else {
       int k = 0;
+      Wide a = Wide(addr);
       for (uint32_t m = mask; m; m &= m - 1, ++k) {
         if (k > 0) {
           int64_t delta;
@@ -56,9 +89,11 @@ void InstDecoder::decode_addresses(Tokens& tok, int64_t line_no, InstRecord& out
             fail(line_no, "mem_addresses",
                  "expected " + std::to_string(active - 1) + " decimal deltas (mode 2), delta " +
                      std::to_string(k) + ": " + got(t));
-          addr += uint64_t(delta);
+          a += delta;
         }
-        lane[std::countr_zero(m)] = addr;
+        if (a < 0 || a > Wide(last_start)) [[unlikely]]
+          bad_address(line_no, a, std::countr_zero(m), bytes);
+        lane[std::countr_zero(m)] = uint64_t(a);
       }
     }
   }

@@ -46,6 +46,10 @@ class InstDecoder {
 
   const OpcodeSpelling& spelling(std::string_view op, int64_t line_no);
   void decode_addresses(Tokens& tok, int64_t line_no, InstRecord& out, std::vector<uint64_t>& addrs);
+  // TraceError: [addr, addr + bytes) leaves the address space
+  // (trace/address_space.h); `addr` is exact, never wrapped.
+  __extension__ typedef __int128 Wide;
+  [[noreturn]] void bad_address(int64_t line_no, Wide addr, int lane, uint32_t bytes) const;
   [[noreturn]] void fail(int64_t line_no, const char* field, const std::string& detail) const;
 };
 

@@ -9,13 +9,15 @@ from __future__ import annotations
 import importlib
 
 from accelsim.config import Config, import_gpgpusim_config, list_configs, load_config
-from accelsim.errors import AccelsimError, ConfigError, DeadlockError, ProfileError, TraceError
+from accelsim.errors import (AccelsimError, ConfigError, DeadlockError, Interrupted, ProfileError,
+                             TraceError)
 
 __version__ = "0.1.0"
 
 _LAZY = {
     "correlate": "accelsim.correlation",
     "load_sim_tidy": "accelsim.correlation",
+    "Progress": "accelsim.progress",
     "read_profile": "accelsim.correlation",
     "SimResult": "accelsim.sim",
     "load_result": "accelsim.stats",
@@ -25,7 +27,8 @@ _LAZY = {
 }
 
 __all__ = [
-    "AccelsimError", "Config", "ConfigError", "DeadlockError", "ProfileError", "TraceError",
+    "AccelsimError", "Config", "ConfigError", "DeadlockError", "Interrupted", "ProfileError",
+    "TraceError",
     "import_gpgpusim_config", "list_configs", "load_config", *_LAZY,
 ]
 

@@ -38,3 +38,15 @@ class ConfigError(AccelsimError, ValueError):
 
 class DeadlockError(AccelsimError, RuntimeError):
     """The simulation made no progress while work was outstanding."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (or any ``KeyboardInterrupt``) stopped ``Simulator.run``; ``result``
+    is the partial ``SimResult``: what was simulated up to the interrupt, with
+    ``completed`` False, ``interrupted`` True and each kernel's ``status``
+    (``simulated``, ``cut_off``, ``not_reached``, ``not_selected``). A subclass of
+    KeyboardInterrupt, so code that does not catch it stops as on any Ctrl-C."""
+
+    def __init__(self, result):
+        super().__init__(f"interrupted at cycle {result.total_cycles}")
+        self.result = result

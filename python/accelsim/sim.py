@@ -8,7 +8,7 @@ from pathlib import Path
 
 from accelsim import _core
 from accelsim._paths import data_dir
-from accelsim.errors import ConfigError
+from accelsim.errors import ConfigError, Interrupted
 from accelsim.kernel_selection import parse_kernels
 from accelsim.stats.result_api import StatsResultMixin
 
@@ -42,7 +42,9 @@ def _workload_path(workload) -> str:
 @dataclass
 class SimResult(StatsResultMixin):
     """What one run produced. ``kernels`` (a pandas DataFrame, built on first
-    access) has one row per kernel (skipped ones marked ``skipped``); the
+    access) has one row per kernel of the workload, its ``status`` one of
+    ``simulated``, ``cut_off``, ``not_reached``, ``not_selected`` (the last two
+    also ``skipped``: never simulated, no statistics); the
     statistics API (``streams``, ``counters``, ``frame``, ``tidy``, ``save``)
     comes from StatsResultMixin."""
 
@@ -56,6 +58,7 @@ class SimResult(StatsResultMixin):
     wall_time_s: float
     extra: dict = field(default_factory=dict)
     _stats: object = None             # the core's RunStats (counter families)
+    interrupted: bool = False         # Ctrl-C stopped the run (completed is False too)
 
     @property
     def name(self) -> str:
@@ -95,6 +98,7 @@ class SimResult(StatsResultMixin):
             "config": self.config_name,
             "total_cycles": int(self.total_cycles),
             "completed": bool(self.completed),
+            "interrupted": bool(self.interrupted),
             "warp_instructions": self.warp_instructions,
             "thread_instructions": self.thread_instructions,
             "wall_time_s": self.wall_time_s,
@@ -103,8 +107,9 @@ class SimResult(StatsResultMixin):
         }
 
     def __repr__(self) -> str:
+        state = "" if self.completed else ", interrupted" if self.interrupted else ", incomplete"
         return (f"<SimResult {self.num_kernels} kernels, {self.total_cycles} cycles, "
-                f"{self.warp_instructions} warp instructions{'' if self.completed else ', incomplete'}>")
+                f"{self.warp_instructions} warp instructions{state}>")
 
 
 class Simulator:
@@ -119,32 +124,64 @@ class Simulator:
         self._core = _core.Simulator(self._values, str(isa))
 
     def run(self, workload, max_cycles: int | None = None, on_kernel=None,
-            kernels=None) -> SimResult:
+            kernels=None, on_progress=None, progress: bool | None = None) -> SimResult:
         """Simulate ``workload`` (a kernelslist.g, a folder holding one, a kernel
         trace, or an object with a ``path``) to completion, or until the core
-        clock reaches ``max_cycles`` (then ``completed`` is False).
+        clock reaches ``max_cycles`` (then ``completed`` is False). The budget
+        holds at any point of the run, inside kernels and copies alike.
 
         ``kernels``: simulate only these kernel ids (``"3,5-9"`` or a list);
         the others are skipped (rows with ``skipped`` True, no statistics).
         Kernels on different streams overlap (see the config's
         ``max_concurrent_kernels`` and ``concurrent_kernels_per_sm``).
+        Each row's ``status`` says what became of the kernel: ``simulated``,
+        ``cut_off`` (stopped by the budget or Ctrl-C: partial counts),
+        ``not_reached`` (the run ended before it) or ``not_selected``.
 
-        The GIL is released while each kernel runs; control returns to Python
-        between kernels, where ``on_kernel(row)`` (a dict of that kernel's
-        columns) is called for every kernel that finished, and Ctrl-C takes effect."""
+        The GIL is released while the core runs. About every 50 ms it handles
+        signals: Ctrl-C (or any KeyboardInterrupt) stops the run within a
+        fraction of a second and raises ``accelsim.Interrupted`` (a
+        KeyboardInterrupt) whose ``result`` is what was simulated so far.
+        ``on_progress(accelsim.Progress)`` is called from the same poll and
+        after each kernel; if it returns True the run stops there (no exception;
+        the result has ``interrupted`` True). ``progress`` shows a bar once a run has taken 2 s
+        (None: in a terminal or notebook, from the main thread).
+        ``on_kernel(row)`` (a dict of that kernel's columns) is called for every
+        kernel that finished, between kernels."""
+        from accelsim.progress import ProgressReporter, want_bar
+
         path = _workload_path(workload)
         start = time.perf_counter()
         run = self._core.start(path, max_cycles, parse_kernels(kernels))
-        while run.step():
-            if on_kernel is not None:
-                for row in run.finished_kernels():
-                    on_kernel(row)
+        reporter = None
+        if on_progress is not None or want_bar(progress):
+            reporter = ProgressReporter(on_progress, bar=want_bar(progress))
+        try:
+            while run.step(reporter):
+                if reporter is not None and reporter(run.progress()):
+                    run.interrupt()  # on_progress asked to stop
+                    break
+                if on_kernel is not None:
+                    for row in run.finished_kernels():
+                        on_kernel(row)
+            else:
+                if reporter is not None:
+                    reporter(run.progress())  # the final state
+        except KeyboardInterrupt:
+            run.interrupt()  # no-op when the core stopped itself on the signal
+            raise Interrupted(self._result(run, path, start)) from None
+        finally:
+            if reporter is not None:
+                reporter.close()
+        return self._result(run, path, start)
+
+    def _result(self, run, path: str, start: float) -> SimResult:
         raw = run.result()
-        wall = time.perf_counter() - start
         return SimResult(columns=raw["kernels"], total_cycles=raw["total_cycles"],
                          completed=raw["completed"], config_name=self.config_name, workload=path,
                          sm_count=raw["sm_count"], core_period_ps=raw["core_period_ps"],
-                         wall_time_s=wall, _stats=raw["stats"])
+                         wall_time_s=time.perf_counter() - start, _stats=raw["stats"],
+                         interrupted=raw.get("interrupted", False))
 
     def __repr__(self) -> str:
         return f"<Simulator config={self.config_name}>"

@@ -34,6 +34,9 @@ def main(argv: list[str] | None = None) -> int:
     except (AccelsimError, FileNotFoundError, IsADirectoryError, PermissionError) as exc:
         print(f"accelsim {args.command}: error: {exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C outside a run (a run reports its own line)
+        print(f"accelsim {args.command}: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         # Output piped into e.g. `head`, which closed early: not an error of ours.
         sys.stderr.close()

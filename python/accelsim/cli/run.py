@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 
 def register(sub) -> None:
@@ -16,23 +17,34 @@ def register(sub) -> None:
     parser.add_argument("--save", default=None, metavar="DIR",
                         help="write the result's tables (tidy, kernels, streams, counters) to DIR")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress bar (shown on a terminal once a run takes 2 s)")
     parser.set_defaults(func=_run)
 
 
 def _run(args) -> int:
     from accelsim.cli.config_cmd import parse_overrides
     from accelsim.config import load_config
+    from accelsim.errors import Interrupted
     from accelsim.sim import Simulator
 
     cfg = load_config(args.config).with_overrides(parse_overrides(args.set))
-    result = Simulator(cfg).run(args.path, max_cycles=args.max_cycles, kernels=args.kernels)
+    try:
+        result = Simulator(cfg).run(args.path, max_cycles=args.max_cycles, kernels=args.kernels,
+                                    progress=False if args.quiet else None)
+    except Interrupted as stop:  # Ctrl-C: one line, the conventional 128 + SIGINT
+        r = stop.result
+        done = sum(s == "simulated" for s in r.columns["status"])
+        print(f"accelsim run: interrupted at cycle {r.total_cycles} "
+              f"({done} of {r.num_kernels} kernels simulated)", file=sys.stderr)
+        return 130
     if args.save:
         result.save(args.save)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
         return 0
     cols = ["id", "name", "stream", "cycles", "warp_instructions", "thread_instructions", "ipc",
-            "occupancy", "l1d_hits", "l1d_misses", "skipped"]
+            "occupancy", "l1d_hits", "l1d_misses", "status"]
     table = result.kernels[cols].copy()
     table["name"] = table["name"].str.slice(0, 32)
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))

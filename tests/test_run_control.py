@@ -1,0 +1,337 @@
+"""Issue 11 §0-§2 as a user met them: addresses at the top of the 64-bit range,
+runs that never ended (non-sectored L1D, huge copies), the cycle budget,
+Ctrl-C from the CLI and in-process, and progress reports."""
+from __future__ import annotations
+
+import _thread
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import accelsim
+from accelsim import DeadlockError, Interrupted, Simulator, TraceError
+from accelsim.tracegen import write_workload
+from accelsim.tracegen.examples import vecadd_kernel, write_vecadd
+from accelsim.tracegen.model import Inst, Kernel, Memcpy, ThreadBlock
+
+TB = 1 << 40  # the 1 TB copy of the issue
+
+
+def cli(*args, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "accelsim", *args], capture_output=True, text=True,
+                          timeout=kw.pop("timeout", 120), **kw)
+
+
+def one_load_kernel() -> Kernel:
+    ldg = Inst("LDG.E", mask=1, dst=2, srcs=[2], addrs=[0x1000])
+    return Kernel("one_load", (1, 1, 1), (32, 1, 1), [ThreadBlock(warps=[[ldg, Inst("EXIT")]])])
+
+
+# ---- §0: addresses at the top of the 64-bit range ---------------------------------
+
+@pytest.mark.parametrize("mode, old, new", [
+    (0, " 0 0x0000000000001000 ", " 0 0xfffffffffffffff0 "),   # one LDG at the top
+    (1, " 1 0x1000 0 ", " 1 0x10 -1 "),                          # base 0x10, stride -1
+])
+def test_wrapping_address_is_a_trace_error(tmp_path, mode, old, new):
+    listing = write_workload(tmp_path, [one_load_kernel()], address_mode=mode)
+    trace = tmp_path / "kernel-1.traceg"
+    text = trace.read_text()
+    if old not in text:  # the writer's spelling of the address field
+        old = old.replace("0x0000000000001000", "0x1000")
+    # mode 1 needs every lane active for stride -1 to wrap below 0
+    text = text.replace(old, new)
+    if mode == 1:
+        text = text.replace("00000001 1 R2 LDG", "ffffffff 1 R2 LDG")
+    trace.write_text(text)
+    with pytest.raises(TraceError) as err:
+        Simulator("QV100").run(listing)
+    assert err.value.field == "mem_addresses"
+    assert err.value.line and err.value.path.endswith("kernel-1.traceg")
+    run = cli("run", str(listing), "--quiet")
+    assert run.returncode == 1
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and "mem_addresses" in lines[0] and "kernel-1.traceg" in lines[0], run.stderr
+
+
+def test_copy_beyond_the_address_space_is_a_trace_error(tmp_path):
+    listing = write_workload(tmp_path, [Memcpy(0xFFFFFFFFFFFFF000, 8192), vecadd_kernel(64, 32)])
+    with pytest.raises(TraceError) as err:
+        Simulator("QV100").run(listing)
+    assert err.value.field == "MemcpyHtoD" and err.value.line == 1
+
+
+# ---- §1: the cycle budget holds everywhere ------------------------------------------
+
+def test_budget_stops_a_64mb_copy_and_nothing_wraps(tmp_path):
+    listing = write_workload(tmp_path, [Memcpy(0x7F0000000000, 64 << 20), vecadd_kernel(256, 64),
+                                        vecadd_kernel(256, 64)])
+    t0 = time.perf_counter()
+    r = Simulator("QV100").run(listing, max_cycles=1000, progress=False)
+    assert time.perf_counter() - t0 < 10
+    assert not r.completed and not r.interrupted
+    assert r.total_cycles == 1000
+    k = r.kernels
+    assert list(k.status) == ["not_reached", "not_reached"]
+    assert (k.cycles <= 1000).all() and (k.cycles >= 0).all()
+    assert k.skipped.all()
+
+
+def test_budget_cuts_a_kernel_and_lists_the_rest(tmp_path):
+    second = vecadd_kernel(256, 64)
+    second.id = 2
+    listing = write_workload(tmp_path, [vecadd_kernel(65536, 256), second])
+    r = Simulator("QV100").run(listing, max_cycles=6000, kernels=None, progress=False)
+    assert r.total_cycles == 6000 and not r.completed
+    k = r.kernels
+    assert list(k.status) == ["cut_off", "not_reached"]
+    assert k.cycles.max() <= 6000
+    assert r.kernels.warp_instructions[0] > 0
+    # Not selected is told apart from not reached.
+    r2 = Simulator("QV100").run(listing, max_cycles=6000, kernels="2", progress=False)
+    assert list(r2.kernels.status) == ["not_selected", "cut_off"] or \
+        list(r2.kernels.status) == ["not_selected", "simulated"]
+
+
+def test_terabyte_copy_stops_at_the_budget(tmp_path):
+    listing = write_workload(tmp_path, [Memcpy(0x7F0000000000, TB), vecadd_kernel(64, 32)])
+    t0 = time.perf_counter()
+    run = cli("run", str(listing), "--max-cycles", "100000", "--quiet", timeout=60)
+    assert time.perf_counter() - t0 < 30
+    assert run.returncode == 0, run.stderr
+    assert "stopped" in run.stdout and "not_reached" in run.stdout
+
+
+# ---- §1: a run that never ended (non-sectored L1D) ----------------------------------
+
+def test_non_sectored_l1d_ends_within_the_budget(tmp_path):
+    """Spun forever at 100% CPU. Now it ends, either with a result or with a
+    DeadlockError from the livelock watchdog (which, depends on the cache model)."""
+    listing = write_vecadd(tmp_path / "va", n=4096)
+    t0 = time.perf_counter()
+    proc = cli("run", str(listing), "--set", "l1d_sector=128 B", "--max-cycles", "3000000",
+               "--quiet", timeout=120)
+    assert time.perf_counter() - t0 < 120
+    assert proc.returncode in (0, 1), proc.stderr
+    if proc.returncode == 1:
+        assert "livelock" in proc.stderr or "deadlock" in proc.stderr, proc.stderr
+        assert "sm[" in proc.stderr  # names what waits
+
+
+# ---- §1: Ctrl-C ------------------------------------------------------------------------
+
+def _sigint_child(args, settle_s: float = 1.5):
+    """Starts `accelsim run ARGS`, sends SIGINT once it is simulating; returns
+    exit status, stdout, stderr and the seconds from SIGINT to exit."""
+    proc = subprocess.Popen([sys.executable, "-m", "accelsim", "run", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    time.sleep(settle_s)
+    assert proc.poll() is None, proc.communicate()
+    sent = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    return proc.returncode, out, err, time.perf_counter() - sent
+
+
+def test_ctrl_c_stops_a_terabyte_copy_from_the_cli(tmp_path):
+    listing = write_workload(tmp_path, [Memcpy(0x7F0000000000, TB), vecadd_kernel(64, 32)])
+    rc, out, err, took = _sigint_child([str(listing), "--quiet"], settle_s=3.0)
+    assert rc == 130, err
+    assert took < 1.0, took
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "interrupted at cycle" in lines[0], err
+    assert "Traceback" not in err
+
+
+@pytest.fixture(scope="module")
+def long_run(tmp_path_factory) -> Path:
+    """A workload of minutes that is almost all inside kernels of seconds each:
+    one 262144-thread vecadd trace (5 MB) listed 100 times."""
+    folder = tmp_path_factory.mktemp("long")
+    write_workload(folder, [vecadd_kernel(262144, 256)])
+    (folder / "kernelslist.g").write_text("kernel-1.traceg\n" * 100)
+    return folder / "kernelslist.g"
+
+
+def test_ctrl_c_stops_a_kernel_from_the_cli(long_run):
+    rc, out, err, took = _sigint_child([str(long_run), "--quiet"], settle_s=3.0)
+    assert rc == 130, err
+    assert took < 1.0, took
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "interrupted at cycle" in lines[0], err
+
+
+def test_keyboard_interrupt_inside_a_kernel(long_run):
+    fired = _interrupt_after(1.5, "interrupt_main")
+    with pytest.raises(Interrupted) as stop:
+        Simulator("QV100").run(long_run, progress=False)
+    assert time.perf_counter() - fired[0] < 1.0
+    r = stop.value.result
+    status = list(r.kernels.status)
+    assert status.count("cut_off") == 1  # stopped inside that kernel
+    assert status.count("not_reached") == 100 - 1 - status.count("simulated")
+    cut = r.kernels[r.kernels.status == "cut_off"].iloc[0]
+    assert 0 < cut.cycles <= r.total_cycles and cut.warp_instructions > 0
+
+
+def test_notebook_interrupt_stops_a_run(long_run):
+    """The notebook's Interrupt button (SIGINT to the kernel): the cell ends
+    within a second with accelsim.Interrupted, the partial result kept."""
+    manager = pytest.importorskip("jupyter_client.manager")
+    km, kc = manager.start_new_kernel(kernel_name="python3")
+    try:
+        code = ("import accelsim, time\n"
+                "try:\n"
+                f"    accelsim.Simulator('QV100').run({str(long_run)!r})\n"
+                "except accelsim.Interrupted as stop:\n"
+                "    stopped_at = time.time()\n"
+                "    partial = stop.result\n"
+                "    raise\n")
+        msg_id = kc.execute(code)
+        time.sleep(5.0)  # imports done, simulating
+        sent = time.time()
+        km.interrupt_kernel()
+        while True:
+            reply = kc.get_shell_msg(timeout=30)
+            if reply["parent_header"].get("msg_id") == msg_id:
+                break
+        assert reply["content"]["status"] == "error"
+        assert reply["content"]["ename"] == "Interrupted", reply["content"]
+        seen: list[str] = []
+        check = kc.execute_interactive(
+            "print(partial.interrupted, list(partial.kernels.status).count('cut_off'), stopped_at)",
+            timeout=30, output_hook=lambda m: seen.append(m["content"].get("text", "")))
+        assert check["content"]["status"] == "ok"
+        interrupted, cut, stopped_at = "".join(seen).split()
+        assert interrupted == "True" and cut == "1"
+        assert float(stopped_at) - sent < 1.0  # the run stopped (the reply's traceback comes after)
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+def _interrupt_after(seconds: float, how: str) -> list[float]:
+    """Sends this process a KeyboardInterrupt from a timer thread; the list
+    gets the time it fired."""
+    fired: list[float] = []
+
+    def fire():
+        fired.append(time.perf_counter())
+        if how == "interrupt_main":
+            _thread.interrupt_main()
+        else:
+            os.kill(os.getpid(), signal.SIGINT)
+    threading.Timer(seconds, fire).start()
+    return fired
+
+
+@pytest.mark.parametrize("how", ["interrupt_main", "os.kill"])
+def test_keyboard_interrupt_in_process_leaves_a_partial_result(tmp_path, how):
+    listing = write_workload(tmp_path, [vecadd_kernel(256, 64), Memcpy(0x7F0000000000, TB),
+                                        vecadd_kernel(256, 64)])
+    fired = _interrupt_after(1.0, how)
+    with pytest.raises(Interrupted) as stop:
+        Simulator("QV100").run(listing, progress=False)
+    assert time.perf_counter() - fired[0] < 1.0
+    assert isinstance(stop.value, KeyboardInterrupt)
+    r = stop.value.result
+    assert r.interrupted and not r.completed
+    assert list(r.kernels.status) == ["simulated", "not_reached"]
+    assert r.kernels.warp_instructions[0] > 0
+    assert r.total_cycles > 0
+
+
+# ---- §2: progress ---------------------------------------------------------------------
+
+def test_on_progress_reports_from_the_same_poll(tmp_path):
+    listing = write_workload(tmp_path, [vecadd_kernel(256, 64), Memcpy(0x7F0000000000, TB)])
+    seen: list[accelsim.Progress] = []
+
+    def stop_after_a_while(p):
+        seen.append(p)
+        return len(seen) >= 8  # True stops the run (not an interrupt)
+
+    r = Simulator("QV100").run(listing, on_progress=stop_after_a_while, progress=False)
+    assert len(seen) >= 8
+    last = seen[-1]
+    assert isinstance(last, accelsim.Progress)
+    assert last.kernels_total == 1 and last.kernels_done == 1
+    assert last.copying and last.cycles > 0 and last.warp_instructions > 0
+    assert last.warp_instructions_per_s > 0
+    assert [p.cycles for p in seen] == sorted(p.cycles for p in seen)
+    assert not r.completed and r.interrupted
+
+
+def test_progress_bar_only_when_asked_and_long(tmp_path, capsys):
+    listing = write_workload(tmp_path, [vecadd_kernel(256, 64), Memcpy(0x7F0000000000, TB)])
+    Simulator("QV100").run(listing, max_cycles=200000, progress=True)  # short: no bar
+    assert capsys.readouterr().err == ""
+    seen = []
+    r = Simulator("QV100").run(listing, progress=True,
+                               on_progress=lambda p: seen.append(p) or p.elapsed_s > 2.6)
+    err = capsys.readouterr().err
+    assert "simulating" in err and "kernel" in err and "cycle" in err
+    assert r.interrupted
+    # piped (as here) with automatic choice: no bar
+    from accelsim.progress import want_bar
+    assert want_bar(None) is False
+
+
+def test_terabyte_copy_on_the_simple_memory_model_is_quick(tmp_path):
+    """The simple model times copies at zero cycles but warmed L2 line by line:
+    a 1 TB copy was 8 G lookups. Now it warms only what can stay in L2."""
+    listing = write_workload(tmp_path, [Memcpy(0x7F0000000000, TB), vecadd_kernel(256, 64)])
+    cfg = accelsim.load_config("QV100").with_overrides({"memory_model": "simple"})
+    t0 = time.perf_counter()
+    r = Simulator(cfg).run(listing, progress=False)
+    assert time.perf_counter() - t0 < 20
+    assert r.completed and list(r.kernels.status) == ["simulated"]
+
+
+def _run_on_a_terminal(args, seconds: float) -> str:
+    """`accelsim run ARGS` with stderr on a 40x120 pseudo-terminal, stopped by
+    SIGINT after `seconds`; returns what reached the terminal."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    proc = subprocess.Popen([sys.executable, "-m", "accelsim", "run", *args],
+                            stdout=subprocess.DEVNULL, stderr=follower)
+    os.close(follower)
+    time.sleep(seconds)
+    proc.send_signal(signal.SIGINT)
+    chunks = []
+    while True:
+        try:
+            data = os.read(leader, 65536)
+        except OSError:  # the terminal closed with the process
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=30)
+    os.close(leader)
+    return b"".join(chunks).decode(errors="replace")
+
+
+def test_cli_progress_bar_on_a_terminal_only(long_run):
+    shown = _run_on_a_terminal([str(long_run)], 6.0)
+    assert "simulating" in shown and "kernel" in shown and "warp inst/s" in shown, shown
+    assert "interrupted at cycle" in shown
+    quiet = _run_on_a_terminal([str(long_run), "--quiet"], 6.0)
+    assert "simulating" not in quiet and "interrupted at cycle" in quiet, quiet
+    piped = subprocess.Popen([sys.executable, "-m", "accelsim", "run", str(long_run)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    time.sleep(6.0)
+    piped.send_signal(signal.SIGINT)
+    err = piped.communicate(timeout=30)[1]
+    assert "simulating" not in err and "interrupted at cycle" in err, err
