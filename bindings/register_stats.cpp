@@ -92,6 +92,11 @@ void register_stats(py::module_& m) {
            }, py::arg("name"), "component, unit, doc and dims (name, kind, labels).")
       .def("counters", &live_counters, py::arg("name"),
            "Final totals, every dimension: a read-only view (no copy).")
+      .def("counter_list", [](const RunStats& s, const std::string& name) {
+             const auto& values = s.registry.family(family_index(s, name)).values();
+             return std::vector<uint64_t>(values.begin(), values.end());
+           }, py::arg("name"),
+           "Final totals as a flat list (C order): for callers that must not load NumPy.")
       .def("kernel_counters", &kernel_counters, py::arg("name"),
            "Per-kernel rows (kernel's stream only, instances summed): a read-only view.")
       .def_property_readonly("stream_ids",

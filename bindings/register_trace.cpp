@@ -7,8 +7,10 @@
 
 #include <cstring>
 #include <mutex>
+#include <type_traits>
 
 #include "trace/kernel_counts.h"
+#include "trace/kernel_header.h"
 #include "trace/trace_reader.h"
 
 namespace py = pybind11;
@@ -136,6 +138,30 @@ py::list commands(const std::string& path) {
   return out;
 }
 
+// The line reader read_kernel_header takes, named through its signature so this
+// file does not depend on which namespace the reader lives in.
+template <class Source, class Where>
+Source& source_of(KernelInfo (*)(Source&, Where&));
+using HeaderSource = std::remove_reference_t<decltype(source_of(&read_kernel_header))>;
+
+// The header alone (no ISA table needed): what a run checks before it starts.
+py::dict kernel_header(const std::string& path) {
+  KernelInfo k;
+  {
+    py::gil_scoped_release release;
+    HeaderSource src(path);
+    HeaderLines where;
+    k = read_kernel_header(src, where);
+  }
+  py::dict d;
+  d["path"] = path_text(path);
+  d["name"] = text(k.name);
+  d["id"] = k.id;
+  d["stream"] = k.stream;
+  d["binary_version"] = k.binary_version;
+  return d;
+}
+
 }  // namespace
 
 void register_trace(py::module_& m) {
@@ -178,6 +204,8 @@ void register_trace(py::module_& m) {
            })
       .def("counts", &counts);
 
+  m.def("read_kernel_header", &kernel_header, py::arg("path"),
+        "path, name, id, stream and binary_version from a kernel trace's header.");
   m.def("read_command_list", &commands, py::arg("path"));
   m.attr("INST_RECORD_SIZE") = sizeof(InstRecord);
 }

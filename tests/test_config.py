@@ -43,8 +43,8 @@ def test_format_roundtrip():
 
 def test_with_overrides_is_new_object():
     q = accelsim.load_config("QV100")
-    q2 = q.with_overrides({"l2_size": "4 MiB", "scheduler": "gto"})
-    assert q2.l2_size == 4 * 2**20 and q2.scheduler == "gto"
+    q2 = q.with_overrides({"l2_size": "3 MiB", "scheduler": "gto"})
+    assert q2.l2_size == 3 * 2**20 and q2.scheduler == "gto"
     assert q.l2_size == 6 * 2**20
     assert q2 != q and q == accelsim.load_config("QV100")
 

@@ -71,7 +71,7 @@ def test_l1_chase_is_one_dependent_chain(tmp_path, hw):
     loads = opcode_rows(rows, "LDG")
     assert len(loads) == 1024 // 8 + 40          # warm-up pass + timed pass
     assert built.work == 40
-    for op, dst, srcs, addrs, space, flags, size in loads:
+    for _op, dst, srcs, addrs, space, flags, size in loads:
         assert size == 8 and srcs == (dst,) and len(addrs) == 1   # p = *p, 64-bit
         assert not flags & FLAG_BYPASS_L1 and space == "global"
     # Each iteration: the load, then counter, compare, branch (compiled loop).

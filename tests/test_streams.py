@@ -59,7 +59,7 @@ def test_per_stream_sums_equal_totals(concurrent):
     reads = l2.labels["access_type"].index("GLOBAL_ACC_R")
     total = int(np.asarray(l2)[:, :, reads, :].sum())
     assert sum(l2_reads(concurrent)) == total == 4 * LOADS
-    for family in concurrent.families():
+    for family in concurrent.families:
         view = np.asarray(concurrent.counters(family))
         if "stream" not in concurrent.counters(family).dims:
             continue
@@ -206,6 +206,6 @@ def test_concurrent_streams_are_deterministic_across_parallel_simulators(chase, 
         t.join()
     a, b = results
     assert a.total_cycles == b.total_cycles and a.kernels.equals(b.kernels)
-    assert a.families() == b.families()
-    for family in a.families():
+    assert a.families == b.families
+    for family in a.families:
         assert np.array_equal(a.counters(family), b.counters(family)), family

@@ -38,6 +38,26 @@ void check_value(const ParamDecl& d, const std::string& v) {
     throw ConfigError(d.name, "'" + v + "' is not one of " + d.choices);
 }
 void check_value(const ParamDecl& d, int64_t v) { check_value(d, double(v)); }
+
+// The caches are built per run, deep inside the GPU; their geometry is checked
+// here too so a bad config fails when it is loaded, under the user's keys.
+void check_cache_geometry(const GpuConfig& cfg) {
+  const int64_t l1_set = cfg.l1d_line * cfg.l1d_assoc;
+  if (cfg.l1d_size > 0 && cfg.l1d_size / l1_set == 0)  // 0 B: no L1D at all
+    throw ConfigError("l1d_size", std::to_string(cfg.l1d_size) + " B holds no whole set of l1d_assoc " +
+                                      std::to_string(cfg.l1d_assoc) + " x l1d_line " +
+                                      std::to_string(cfg.l1d_line) + " B");
+  if (cfg.memory_model != "detailed") return;  // L2 slices exist only in the detailed model
+  const int64_t slices = cfg.memory_partitions * cfg.l2_slices_per_partition;
+  const int64_t l2_set = cfg.l2_line * cfg.l2_assoc;
+  const int64_t per_slice = cfg.l2_size / slices;
+  if (cfg.l2_size % slices != 0 || per_slice % l2_set != 0 || per_slice == 0)
+    throw ConfigError("l2_size", std::to_string(cfg.l2_size) + " B split over " + std::to_string(slices) +
+                                     " L2 slices (memory_partitions x l2_slices_per_partition) is " +
+                                     std::to_string(per_slice) + " B per slice, not a whole number of sets of "
+                                     "l2_assoc " + std::to_string(cfg.l2_assoc) + " x l2_line " +
+                                     std::to_string(cfg.l2_line) + " B");
+}
 }  // namespace
 
 std::span<const ParamDecl> param_decls() { return kDecls; }
@@ -70,6 +90,7 @@ void validate(const GpuConfig& cfg) {
     check_range((key + ".lanes").c_str(), double(u.lanes), 1, 1024);
     if (u.classes.empty()) throw ConfigError(key + ".classes", "a unit must execute at least one class");
   }
+  check_cache_geometry(cfg);
   if (cfg.l1d_line % cfg.l1d_sector != 0)
     throw ConfigError("l1d_sector", "must divide l1d_line");
   if (cfg.l2_line % cfg.l2_sector != 0)

@@ -30,6 +30,9 @@ std::string resolve_kernel(const std::string& list, int64_t line, std::string_vi
   if (p.is_relative()) p = fs::path(list).parent_path() / p;
   std::error_code ec;
   if (fs::is_regular_file(p, ec)) return p.string();
+  if (fs::is_directory(p, ec))
+    throw TraceError(list, line, "kernel", "kernel trace '" + printable(name, 200) + "' is a directory (" +
+                                               printable(p.string(), 400) + "), not a trace file");
   for (const char* ext : {".xz", ".gz"}) {
     fs::path alt = p;
     alt += ext;

@@ -15,6 +15,7 @@ from accelsim.errors import (AccelsimError, ConfigError, DeadlockError, Interrup
 __version__ = "0.1.0"
 
 _LAZY = {
+    "AccelsimWarning": "accelsim.errors",
     "correlate": "accelsim.correlation",
     "load_sim_tidy": "accelsim.correlation",
     "Progress": "accelsim.progress",

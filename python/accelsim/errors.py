@@ -6,6 +6,11 @@ class AccelsimError(Exception):
     """Base class of every accelsim error."""
 
 
+class AccelsimWarning(UserWarning):
+    """Something accelsim can run but a user probably did not mean (a command
+    it does not understand, a trace of another GPU architecture than the config's)."""
+
+
 class _InputError(AccelsimError, ValueError):
     """An input file is malformed: ``path``, ``line`` (1-based) and ``field`` say where."""
 

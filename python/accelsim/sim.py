@@ -6,11 +6,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from accelsim import _core
+from accelsim import _args, _core
 from accelsim._paths import data_dir
 from accelsim.errors import ConfigError, Interrupted
 from accelsim.kernel_selection import parse_kernels
 from accelsim.stats.result_api import StatsResultMixin
+from accelsim.stats.streams import stream_rows
 
 __all__ = ["SimResult", "Simulator"]
 
@@ -26,8 +27,10 @@ def _core_dict(config) -> tuple[dict, str]:
     if isinstance(config, (str, os.PathLike)):
         cfg = load_config(config)
         return cfg.core_dict(), cfg.name
-    if isinstance(config, dict):
-        return dict(config), str(config.get("name", "custom"))
+    if isinstance(config, dict):  # checked like a YAML file: unknown keys, types, ranges
+        name = str(config.get("name", "custom"))
+        entries = {k: v for k, v in config.items() if k not in ("name", "description")}
+        return Config.from_entries(entries, name).core_dict(), name
     raise ConfigError(f"config must be a Config, a name, a path or a dict, not {type(config).__name__}")
 
 
@@ -37,6 +40,20 @@ def _workload_path(workload) -> str:
     from accelsim.trace.paths import resolve_trace_path
 
     return str(resolve_trace_path(getattr(workload, "path", workload)))
+
+
+def _checked_run_arguments(sim: "Simulator", path: str, max_cycles, kernels):
+    """What crosses into the core, checked first (a ConfigError naming the
+    argument, never a cast error), and the workload checked (kernelslist,
+    architecture): the budget, and the ids of the selected kernels that exist
+    (a selection is kept as ranges until then)."""
+    from accelsim import workload_check
+    from accelsim.kernel_selection import parse_selection
+
+    budget = _args.max_cycles(max_cycles)
+    ids = workload_check.prepare(path, parse_selection(kernels), sim.config_name,
+                                 int(sim._values.get("sm_version", 0)))
+    return budget, ids
 
 
 @dataclass
@@ -102,9 +119,18 @@ class SimResult(StatsResultMixin):
             "warp_instructions": self.warp_instructions,
             "thread_instructions": self.thread_instructions,
             "wall_time_s": self.wall_time_s,
-            "kernels": self.kernels.to_dict(orient="records"),
-            "streams": self.streams.to_dict(orient="records"),
+            "kernels": self.kernel_rows(),
+            "streams": stream_rows(self.columns, self._stats),
         }
+
+    def kernel_rows(self) -> list[dict]:
+        """The kernel table as plain dicts (as ``kernels``, without pandas)."""
+        names = list(self.columns)
+        rows = [dict(zip(names, values)) for values in zip(*self.columns.values())]
+        if "cycles" in self.columns:
+            for row in rows:
+                row["duration_ns"] = row["cycles"] * (self.core_period_ps / 1000.0)
+        return rows
 
     def __repr__(self) -> str:
         state = "" if self.completed else ", interrupted" if self.interrupted else ", incomplete"
@@ -151,6 +177,7 @@ class Simulator:
         from accelsim.progress import ProgressReporter, want_bar
 
         path = _workload_path(workload)
+        max_cycles, kernels = _checked_run_arguments(self, path, max_cycles, kernels)
         start = time.perf_counter()
         run = self._core.start(path, max_cycles, parse_kernels(kernels))
         reporter = None

@@ -95,11 +95,22 @@ def run_bench(quick: bool = False, cases: list[str] | None = None, config: str |
     overrides = dict(overrides or {})
     from accelsim.config import load_config
     load_config(config).with_overrides(overrides)  # bad names fail here, not in a child
+    from dataclasses import replace
+
+    from accelsim.bench.startup import COMMANDS, startup_rows
+
     selected = [c for c in CASES if cases is None or c.name in cases]
-    if cases is not None and len(selected) != len(cases):
-        known = ", ".join(c.name for c in CASES)
+    startup = cases is None or "startup" in cases
+    if cases is not None and len(selected) + ("startup" in cases) != len(cases):
+        known = ", ".join([c.name for c in CASES] + ["startup"])
         raise ValueError(f"unknown bench case in {cases}; known: {known}")
+    if quick:  # targets are about the full-size workloads; a quick run is a smoke test
+        selected = [replace(c, target_speedup=None) for c in selected]
     rows = []
+    if startup:
+        if progress:
+            progress("startup (" + ", ".join(COMMANDS) + ")")
+        rows += startup_rows(quick)
     with tempfile.TemporaryDirectory(prefix="accelsim-bench-") as tmp:
         for case in selected:
             if quick and case.name == "bfs":

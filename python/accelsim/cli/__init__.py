@@ -15,20 +15,31 @@ import sys
 from accelsim.errors import AccelsimError
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _module_for(command: str) -> str:
+    """The module of a command by the naming rule (``trace-info`` ->
+    ``trace_info``, ``config`` -> ``config_cmd``)."""
+    return command.replace("-", "_")
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of ``command`` alone when its module is
+    found by name: start-up then imports only what that command uses."""
     parser = argparse.ArgumentParser(prog="accelsim",
                                      description="Cycle-level NVIDIA GPU performance simulator")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        module.register(sub)
+    names = sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+    if command is not None:
+        wanted = [n for n in names if n in (_module_for(command), _module_for(command) + "_cmd")]
+        names = wanted or names
+    for name in names:
+        importlib.import_module(f"{__name__}.{name}").register(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    command = argv[0] if argv and not argv[0].startswith("-") else None
+    args = build_parser(command).parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except (AccelsimError, FileNotFoundError, IsADirectoryError, PermissionError) as exc:
@@ -41,3 +52,20 @@ def main(argv: list[str] | None = None) -> int:
         # Output piped into e.g. `head`, which closed early: not an error of ours.
         sys.stderr.close()
         return 0
+    except OSError as exc:  # any other file-system error: one line, not a traceback
+        print(f"accelsim {args.command}: error: {_one_line(exc)}", file=sys.stderr)
+        return 1
+
+
+def _one_line(exc: Exception) -> str:
+    if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
+        return f"{exc.filename}: {exc.strerror}"
+    return str(exc)
+
+
+def output_folder(option: str, path: str | None) -> None:
+    """Refuse an output folder that is an existing file, before any work is done."""
+    from pathlib import Path
+
+    if path is not None and Path(path).exists() and not Path(path).is_dir():
+        raise AccelsimError(f"{option} {path}: exists and is not a folder")

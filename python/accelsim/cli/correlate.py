@@ -24,13 +24,15 @@ def _named(items: list[str]) -> dict[str, list[str]]:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from accelsim.cli import output_folder
     from accelsim.correlation import correlate
 
-    sims = _named(args.sim)
-    for name, paths in sims.items():
+    output_folder("--out", args.out)
+    named = _named(args.sim)
+    for name, paths in named.items():
         if len(paths) > 1:  # one run per workload: launches would collide
             raise SystemExit(f"accelsim correlate: error: --sim names workload {name!r} twice")
-    sims = {name: paths[0] for name, paths in sims.items()}
+    sims = {name: paths[0] for name, paths in named.items()}
     corr = correlate(_named(args.hw), sims, launches=args.launches, num_sms=args.num_sms,
                      metric_map=args.map, n_outliers=args.outliers)
     index = corr.report(args.out)

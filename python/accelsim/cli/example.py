@@ -22,14 +22,37 @@ def _run(args) -> int:
     from accelsim.trace import open_trace
     from accelsim.tracegen.examples import write_vecadd
 
+    from accelsim.cli import output_folder
+
+    output_folder("--out", args.out)
     folder = args.out or tempfile.mkdtemp(prefix="accelsim-example-")
     listing = write_vecadd(folder, n=args.n, block=args.block)
     print(f"wrote {listing}")
     print_summary(open_trace(listing))
     result = Simulator(args.config).run(listing)
-    columns = ["id", "name", "cycles", "warp_instructions", "ipc"]
+    columns = ["id", "name", "launch_cycle", "start_cycle", "end_cycle", "cycles",
+               "warp_instructions", "ipc"]
     table = result.kernels[[c for c in columns if c in result.kernels.columns]]
-    print(f"\nsimulated on {args.config}: {result.total_cycles:,} cycles "
+    print(f"\nsimulated on {args.config}: {result.total_cycles:,} cycles in all "
           f"({result.wall_time_s:.2f} s wall)")
     print(table.to_string(index=False))
+    print()
+    for line in explain_cycles(result):
+        print(line)
     return 0
+
+
+def explain_cycles(result) -> list[str]:
+    """Why the run's total differs from the kernels' cycles (a newcomer's first question)."""
+    k = result.kernels
+    first = int(k["launch_cycle"].min())
+    lines = [f"The run's total ({result.total_cycles:,} cycles) counts everything from the "
+             "first command to the last: "
+             f"{first:,} cycles of host-to-device copies (MemcpyHtoD) before the first kernel "
+             "launch, then the kernels."]
+    for row in k.itertuples(index=False):
+        wait, run = int(row.start_cycle - row.launch_cycle), int(row.end_cycle - row.start_cycle)
+        lines.append(f"Kernel {row.id}'s {int(row.cycles):,} cycles run from its launch to its "
+                     f"end: {wait:,} of launch latency (kernel_launch_latency) and {run:,} "
+                     "executing.")
+    return lines

@@ -23,11 +23,13 @@ def register(sub) -> None:
 
 
 def _run(args) -> int:
+    from accelsim.cli import output_folder
     from accelsim.cli.config_cmd import parse_overrides
     from accelsim.config import load_config
     from accelsim.errors import Interrupted
     from accelsim.sim import Simulator
 
+    output_folder("--save", args.save)
     cfg = load_config(args.config).with_overrides(parse_overrides(args.set))
     try:
         result = Simulator(cfg).run(args.path, max_cycles=args.max_cycles, kernels=args.kernels,

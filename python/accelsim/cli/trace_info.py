@@ -14,14 +14,15 @@ def register(sub) -> None:
 
 def summary(trace) -> dict:
     """Kernels and totals as plain data (what --json prints)."""
-    kernels = trace.kernels
     rows = []
-    for r in kernels.itertuples(index=False):
-        rows.append({"id": int(r.id), "name": r.name, "grid": list(r.grid), "block": list(r.block),
-                     "shmem": int(r.shmem), "nregs": int(r.nregs), "stream": int(r.stream),
-                     "binary_version": int(r.binary_version), "thread_blocks": int(r.thread_blocks),
-                     "warp_instructions": int(r.warp_instructions),
-                     "thread_instructions": int(r.thread_instructions), "path": r.path})
+    for kernel in trace:  # headers and C++ counts only: no pandas at start-up
+        i, c = kernel.info, kernel.counts()
+        rows.append({"id": int(i.id), "name": i.name, "grid": list(i.grid), "block": list(i.block),
+                     "shmem": int(i.shmem), "nregs": int(i.nregs), "stream": int(i.stream),
+                     "binary_version": int(i.binary_version),
+                     "thread_blocks": int(c["thread_blocks"]),
+                     "warp_instructions": int(c["warp_instructions"]),
+                     "thread_instructions": int(c["thread_instructions"]), "path": i.path})
     return {"path": str(trace.path), "kernels": rows, "totals": trace.totals()}
 
 

@@ -21,12 +21,13 @@ class Config:
     """
 
     def __init__(self, values: dict, name: str = "custom", source: str | None = None,
-                 unmodelled: list | None = None):
+                 unmodelled: list | None = None, where: dict | None = None):
         self._values = values
         self.name = name
         self.source = source
         #: Options of an imported GPGPU-Sim config that accelsim does not model.
         self.unmodelled = list(unmodelled or [])
+        self._where = dict(where or {})  # key -> (file, line) it was read from
 
     # -- construction ------------------------------------------------------
     @classmethod
@@ -35,13 +36,15 @@ class Config:
                      unmodelled: list | None = None) -> "Config":
         """Validate raw entries (unit strings allowed) over ``base`` (or defaults)."""
         values = base.to_dict() if base else _defaults()
+        where = dict(base._where) if base else {}
         # Errors point into the file only for entries that were read from one.
         origin = source if lines is not None else None
         for key, raw in entries.items():
-            values[key] = validate.entry(key, raw, (origin, (lines or {}).get(key)))
+            where[key] = (origin, (lines or {}).get(key))
+            values[key] = validate.entry(key, raw, where[key])
         values["name"] = name
-        _check_in_core(values, origin)
-        return cls(values, name, source, unmodelled)
+        _check_in_core(values, where)
+        return cls(values, name, source, unmodelled, where)
 
     def with_overrides(self, overrides: dict) -> "Config":
         """A new Config with some entries replaced (values may carry units)."""
@@ -117,13 +120,36 @@ def _defaults() -> dict:
     return values
 
 
-def _check_in_core(values: dict, source: str | None) -> None:
-    """Cross-field rules live in C++ (config::validate); run them once here."""
+def _check_in_core(values: dict, where: dict) -> None:
+    """Cross-field rules live in C++ (config::validate); run them once here.
+    Their errors name the key; the file and line it came from are added here."""
     from accelsim import _core
 
     try:
         _core.check_config(values)
     except ConfigError as exc:
-        if source and not exc.path:
-            raise ConfigError(f"{source}: {exc}", key=exc.key, path=source) from None
-        raise
+        raise core_error(exc, where) from None
+
+
+def core_error(exc: ConfigError, where: dict) -> ConfigError:
+    """A ConfigError of the core, under the user's key (``gpu.l2[3].size`` is
+    ``l2_size``) with the file and line that key was read from."""
+    key = user_key(exc.key or "")
+    detail = str(exc).split("': ", 1)[-1] if str(exc).startswith("config key '") else str(exc)
+    path, line = where.get(key, (None, None))
+    if path is None and key in where:
+        detail += " (the value was set by an override)"
+    return validate.fail(key, detail, (path, line))
+
+
+def user_key(core_key: str) -> str:
+    """The config key behind a core component's parameter name:
+    ``gpu.l2[0].size`` -> ``l2_size``, ``gpu.sm[3].l1d.miss_queue`` -> ``l1d_miss_queue``."""
+    import re
+
+    parts = [re.sub(r"\[\d+\]$", "", p) for p in core_key.split(".") if p]
+    specs = param_specs()
+    for n in (2, 1):
+        if len(parts) >= n and "_".join(parts[-n:]) in specs:
+            return "_".join(parts[-n:])
+    return core_key

@@ -59,7 +59,13 @@ def _resolve(name: str, relative_to: Path | None = None) -> Path:
 
 
 def _read_yaml(path: Path) -> tuple[dict, dict]:
-    text = path.read_text()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not a YAML text file (byte {exc.start} is not UTF-8)",
+                          path=str(path)) from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}", path=str(path)) from None
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
         data = yaml.safe_load(text)
@@ -68,10 +74,17 @@ def _read_yaml(path: Path) -> tuple[dict, dict]:
         line = mark.line + 1 if mark else None
         raise ConfigError(f"{path}:{line}: not valid YAML: {getattr(exc, 'problem', exc)}",
                           path=str(path), line=line) from None
-    if data is None:
-        return {}, {}
     if not isinstance(data, dict):
-        raise ConfigError(f"{path}: a config file is a mapping of key: value", path=str(path))
+        raise ConfigError(f"{path}: a config file is a mapping of key: value"
+                          + (" (this one is empty)" if data is None else ""), path=str(path))
+    if not any(k not in ("name", "description") for k in data):
+        # Else it would silently run the built-in default GPU.
+        raise ConfigError(f"{path}: sets no parameter and names no 'base' config "
+                          f"(start from one with 'base: QV100')", path=str(path))
+    if any(not isinstance(k, str) for k in data):
+        bad = next(k for k in data if not isinstance(k, str))
+        raise ConfigError(f"{path}: key {bad!r} is not a name", path=str(path))
+    assert node is not None  # data is a mapping, so the document has a node
     lines = {k.value: k.start_mark.line + 1 for k, _ in node.value}
     return data, lines
 

@@ -10,6 +10,7 @@ from accelsim.config.gpgpusim_cache import parse_cache
 from accelsim.config.gpgpusim_parse import Option, read_options
 from accelsim.config.gpgpusim_units import exec_units
 from accelsim.config.gpgpusim_table import DIRECT, IGNORED, SPECIAL, TIMING_KEYS
+from accelsim.errors import ConfigError
 
 
 @dataclass(frozen=True)
@@ -28,18 +29,24 @@ def import_gpgpusim_config(*paths, name: str | None = None) -> Config:
         raise TypeError("import_gpgpusim_config needs at least one file")
     options: dict[str, Option] = {}
     for path in paths:
-        for opt in read_options(path):
+        for opt in _options_of(path):
             options[opt.name] = opt
     entries: dict = {}
+    origin: dict[str, Option] = {}  # parameter -> the option that set it
     unmodelled: list[Unmodelled] = []
     for opt in options.values():
+        before = dict(entries)
         _map_option(opt, options, entries, unmodelled)
+        origin.update({k: opt for k, v in entries.items() if k not in before or before[k] != v})
     entries["exec_units"] = exec_units(options, unmodelled_sink(unmodelled))
     _derive_l2_size(options, entries)
+    if "gpgpu_cache:dl2" in options:
+        origin["l2_size"] = options["gpgpu_cache:dl2"]
     _derive_dram_type(options, entries)
     # The file describes the whole memory system (crossbar, L2 slices, DRAM
     # timing), which only the detailed model uses.
     entries.setdefault("memory_model", "detailed")
+    _check_as_options(entries, origin)
     label = name or _name_from(paths[0])
     return Config.from_entries(entries, label, str(paths[0]), unmodelled=unmodelled)
 
@@ -111,3 +118,23 @@ def _name_from(path) -> str:
 
     parent = Path(path).resolve().parent.name
     return parent or Path(path).stem
+
+
+def _options_of(path) -> list[Option]:
+    options = read_options(path)
+    if not options:  # else an empty file would import as the default GPU
+        raise ConfigError(f"{path}: no -option in this file (is it a gpgpusim.config?)",
+                          path=str(path))
+    return options
+
+
+def _check_as_options(entries: dict, origin: dict) -> None:
+    """Validate the converted entries; an error names the option (file, line,
+    ``-option value``) that produced the bad parameter, not the parameter alone."""
+    try:
+        Config.from_entries(entries)
+    except ConfigError as exc:
+        source = origin.get(exc.key or "")
+        if source is None:
+            raise
+        raise source.error(str(exc)) from None

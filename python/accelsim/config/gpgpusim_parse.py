@@ -3,6 +3,7 @@
 lines, options repeated (the later wins)."""
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,7 +35,7 @@ class Option:
         except ValueError:
             raise self.error(f"expected a number, got {text!r}") from None
 
-    def ints(self, sep: str = ",") -> list[int]:
+    def ints(self, sep: str = ",") -> list[builtins.int]:
         return [self.int(t) for t in self.value.split(sep) if t.strip()]
 
 
@@ -82,7 +83,9 @@ def read_options(path) -> list[Option]:
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}", path=path) from None
     options: list[Option] = []
-    name, values, line = None, [], 0
+    name: str | None = None
+    values: list[str] = []
+    line = 0
     for token, tok_line in _tokens(text, path):
         if _is_option(token):
             if name is not None:

@@ -175,12 +175,27 @@ def _partition_indexing(opt, options, entries):
     return "partition indexing 3 (PAE), 4 (random) and 5 (custom) not modelled; kept the default"
 
 
+# dramid@N: the partition index starts at address bit N. Bits past 40 would
+# put a terabyte in one partition: no GPU does that.
+_MAX_DRAMID_BIT = 40
+
+
 def _addr_mapping(opt, options, entries):
     head = opt.value.split(";")[0]
     if head.startswith("dramid@"):
-        entries["l2_interleave"] = 1 << opt.int(head[len("dramid@"):])
+        bit = opt.int(head[len("dramid@"):])
+        if not 0 <= bit <= _MAX_DRAMID_BIT:
+            raise opt.error(f"dramid@{bit}: the partition bit must be in [0, {_MAX_DRAMID_BIT}]")
+        entries["l2_interleave"] = 1 << bit
     return ("only the partition interleave (dramid@N) is taken; row/bank/column bit "
             "positions come from accelsim's address mapping")
+
+
+def _capability(opt, options, entries):
+    major, minor = options.get("gpgpu_compute_capability_major"), options.get(
+        "gpgpu_compute_capability_minor")
+    if major is not None:
+        entries["sm_version"] = 10 * major.int() + (minor.int() if minor else 0)
 
 
 def _scheduler_dram(opt, options, entries):
@@ -216,6 +231,8 @@ SPECIAL = {
     "gpgpu_memory_partition_indexing": _partition_indexing,
     "gpgpu_mem_addr_mapping": _addr_mapping,
     "gpgpu_dram_scheduler": _scheduler_dram,
+    "gpgpu_compute_capability_major": _capability,
+    "gpgpu_compute_capability_minor": _capability,
     "dram_write_queue_size": _write_queue,
     "dram_seperate_write_queue_enable": _write_queue_enable,
 }
@@ -229,7 +246,6 @@ IGNORED = {
         "gpgpu_ptx_instruction_classification", "gpgpu_ptx_sim_mode",
         "gpgpu_ptx_force_max_capability", "gpgpu_stack_size_limit", "gpgpu_heap_size_limit",
         "gpgpu_runtime_sync_depth_limit", "gpgpu_runtime_pending_launch_count_limit",
-        "gpgpu_compute_capability_major", "gpgpu_compute_capability_minor",
         "gpgpu_ptx_convert_to_ptxplus", "gpgpu_ptx_save_converted_ptxplus",
         "gpgpu_ignore_resources_limitation")},
     **{k: _STATS for k in (

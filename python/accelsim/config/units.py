@@ -7,6 +7,7 @@ GPGPU-Sim configs use them; kB is decimal.
 """
 from __future__ import annotations
 
+import math
 import re
 
 _NUMBER = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([A-Za-z/%]*)\s*$")
@@ -36,7 +37,13 @@ def _split(text: str) -> tuple[float, str]:
     match = _NUMBER.match(text)
     if not match:
         raise UnitError(f"expected a number with an optional unit, got {text!r}")
-    return float(match.group(1)), match.group(2)
+    return _finite(float(match.group(1)), text), match.group(2)
+
+
+def _finite(number: float, text) -> float:
+    if not math.isfinite(number):
+        raise UnitError(f"expected a finite number, got {text!r}")
+    return number
 
 
 def _integral(value: float, text: str) -> int:
@@ -63,7 +70,7 @@ def parse_value(kind: str, value):
     if isinstance(value, bool):
         raise UnitError(f"expected a number, got {value!r}")
     if isinstance(value, (int, float)):
-        number, unit = float(value), ""
+        number, unit = _finite(float(value), value), ""
     else:
         number, unit = _split(str(value))
     return _convert(kind, number, unit, value)

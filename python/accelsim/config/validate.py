@@ -9,6 +9,10 @@ from accelsim.errors import ConfigError
 
 Where = tuple  # (path or None, line or None)
 
+# Shared memory per SM is at most a few hundred KiB on any GPU; this bound only
+# keeps sizes inside the core's 64-bit integers with room to spare.
+MAX_CARVEOUT_BYTES = 1024**3
+
 
 def fail(key: str, message: str, where: Where = (None, None)) -> ConfigError:
     path, line = where
@@ -95,9 +99,13 @@ def carveouts(raw, where: Where = (None, None)) -> list[int]:
     out = []
     for item in raw:
         try:
-            out.append(parse_value("bytes", item))
+            size = parse_value("bytes", item)
         except UnitError as exc:
             raise fail("shmem_carveouts", f"bad size {item!r}: {exc}", where) from None
+        if not 0 <= size <= MAX_CARVEOUT_BYTES:
+            raise fail("shmem_carveouts", f"size {item!r} out of range: allowed "
+                       f"[0, {MAX_CARVEOUT_BYTES // 1024**2} MiB]", where)
+        out.append(size)
     return sorted(out)
 
 

@@ -51,6 +51,23 @@ def _missing_counters(metric_map: MetricMap, hw_values, sim_values, table) -> pd
     return pd.DataFrame(rows, columns=["counter", "reason"])
 
 
+def _check_arguments(launches, num_sms, n_outliers) -> None:
+    import math
+
+    from accelsim.errors import ConfigError
+
+    if launches not in ("separate", "mean"):
+        raise ConfigError(f"launches must be 'separate' or 'mean', not {launches!r}",
+                          key="launches")
+    if num_sms is not None and (isinstance(num_sms, bool) or not isinstance(num_sms, (int, float))
+                                or not math.isfinite(num_sms) or not 1 <= num_sms <= 100_000):
+        raise ConfigError(f"num_sms must be a positive SM count in [1, 100000], got {num_sms!r}",
+                          key="num_sms")
+    if isinstance(n_outliers, bool) or not isinstance(n_outliers, int) or n_outliers < 0:
+        raise ConfigError(f"n_outliers must be a whole number >= 0, got {n_outliers!r}",
+                          key="n_outliers")
+
+
 def correlate(hw, sim, *, launches: str = "separate", num_sms: float | None = None,
               metric_map: MetricMap | str | None = None, n_outliers: int = 10) -> Correlation:
     """Compare hardware profiles with simulator results.
@@ -62,6 +79,7 @@ def correlate(hw, sim, *, launches: str = "separate", num_sms: float | None = No
     kernel's launches first. ``num_sms``: the GPU's SM count where a profile
     does not record it (nvprof). ``metric_map``: a MetricMap or YAML path.
     """
+    _check_arguments(launches, num_sms, n_outliers)
     if not isinstance(metric_map, MetricMap):
         metric_map = load_metric_map(metric_map)
     hw_tidy, sim_frame = hardware_tidy(hw), sim_tidy(sim)

@@ -24,6 +24,8 @@ class CsvBlock:
     header_line: int
     units: list[str] | None = None
     rows: list[tuple[int, list[str]]] = field(default_factory=list)
+    #: cells left out as impossible, for a warning: (line, column, text)
+    dropped: list[tuple[int, str, str]] = field(default_factory=list)
 
     def column(self, name: str) -> int:
         """Index of a column the reader relies on; a ProfileError if absent."""

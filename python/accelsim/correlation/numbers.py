@@ -39,8 +39,9 @@ def parse_cell(text: str) -> float | None:
     """
     if ";" not in text:
         return parse_scalar(text)
-    parts = [parse_scalar(part) for part in text.split(";") if part.strip()]
-    if not parts or any(part is None for part in parts):
+    parsed = [parse_scalar(part) for part in text.split(";") if part.strip()]
+    parts = [part for part in parsed if part is not None]
+    if not parts or len(parts) != len(parsed):
         return None
     return float(sum(parts))
 

@@ -6,6 +6,7 @@ values are as printed (units in ``unit``), launches count from 0 per kernel.
 """
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pandas as pd
 from accelsim.correlation import nsight, nvprof
 from accelsim.correlation.csvblock import read_block
 from accelsim.correlation.widetable import TIDY_COLUMNS
+from accelsim.errors import AccelsimWarning, ProfileError
 
 # (recognise header, build tidy rows); the first whose test accepts the header wins.
 FORMATS = [
@@ -32,10 +34,23 @@ def read_profile_file(path: str | Path, workload: str | None = None) -> pd.DataF
     """Read one nvprof or Nsight Compute CSV export; ``workload`` defaults to the file stem."""
     block = read_block(path, _any_header)
     name = workload or Path(path).stem
-    for test, build in FORMATS:
-        if test(block.header):
-            return build(block, name)
-    raise AssertionError("read_block returned a header no format accepts")
+    build = next(build for test, build in FORMATS if test(block.header))
+    tidy = build(block, name)
+    _warn_dropped(block)
+    if tidy.empty:  # else a report of nothing, with exit status 0
+        raise ProfileError(f"{path}:{block.header_line}: a header but no kernel launch rows "
+                           "with values (nothing to correlate)", str(path),
+                           block.header_line, None)
+    return tidy
+
+
+def _warn_dropped(block) -> None:
+    if not block.dropped:
+        return
+    shown = ", ".join(f"line {line} {column!r} = {text}" for line, column, text in block.dropped[:8])
+    more = f" and {len(block.dropped) - 8} more" if len(block.dropped) > 8 else ""
+    warnings.warn(f"{block.path}: {len(block.dropped)} negative value(s) dropped (profiler "
+                  f"counts are never negative): {shown}{more}", AccelsimWarning, stacklevel=4)
 
 
 def _sources(source) -> list[tuple[str | None, Path]]:

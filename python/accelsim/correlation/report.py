@@ -38,17 +38,18 @@ def write_tables(corr, out_dir: Path) -> dict[str, str]:
 def write_plots(corr, out_dir: Path) -> dict[str, str]:
     """plots/<counter>.png per counter and plots/all_counters.png; name -> relative path."""
     (out_dir / "plots").mkdir(parents=True, exist_ok=True)
-    written = {}
+    written: dict[str, str] = {}
     if corr.table.empty:
         return written
     titles = corr.titles()
     relative = "plots/all_counters.png"
-    correlation_grid(corr.table, titles=titles).savefig(out_dir / relative)
+    units = corr.units()
+    correlation_grid(corr.table, titles=titles, units=units).savefig(out_dir / relative)
     written["all_counters"] = relative
     for counter in dict.fromkeys(corr.table["counter"]):
         relative = f"plots/{_safe(counter)}.png"
-        correlation_scatter(corr.table, counter, title=titles.get(counter)).savefig(
-            out_dir / relative)
+        correlation_scatter(corr.table, counter, title=titles.get(counter),
+                            unit=units.get(counter, "")).savefig(out_dir / relative)
         written[counter] = relative
     return written
 

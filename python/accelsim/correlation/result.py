@@ -43,12 +43,16 @@ class Correlation:
     def titles(self) -> dict[str, str]:
         return {c.name: c.title for c in self.metric_map.counters}
 
+    def units(self) -> dict[str, str]:
+        return {c.name: c.unit for c in self.metric_map.counters}
+
     def plot(self, counter: str | None = None):
         """A scatter of one counter, or (no argument) the grid of all; a Figure."""
         from accelsim.plot.correlation import correlation_grid, correlation_scatter
         if counter is None:
-            return correlation_grid(self.table, titles=self.titles())
-        return correlation_scatter(self.table, counter, title=self.titles().get(counter))
+            return correlation_grid(self.table, titles=self.titles(), units=self.units())
+        return correlation_scatter(self.table, counter, title=self.titles().get(counter),
+                                   unit=self.units().get(counter, ""))
 
     def report(self, out_dir: str | Path) -> Path:
         """Write CSV tables, PNG plots and index.html into ``out_dir``; the page's path."""

@@ -42,8 +42,9 @@ def scale_of(unit: str) -> tuple[float, str]:
     parts = unit.split("/")
     if not unit or len(parts) > 2:
         return 1.0, unit
-    scaled = [_word_scale(part) for part in parts]
-    if any(s is None for s in scaled):
+    maybe = [_word_scale(part) for part in parts]
+    scaled = [s for s in maybe if s is not None]
+    if len(scaled) != len(maybe):
         return 1.0, unit
     factor = scaled[0][0] / (scaled[1][0] if len(scaled) == 2 else 1.0)
     return factor, "/".join(s[1] for s in scaled)

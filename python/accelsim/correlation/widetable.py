@@ -36,11 +36,14 @@ def _column_values(block: CsvBlock, index: int) -> list[float | None] | None:
     has_unit = bool(block.units and block.units[index].strip())
     if all(value is None for value in parsed) and not has_unit:
         return None  # a text attribute (device name, process name), not a measurement
-    for (line, text), value in zip(cells, parsed):
+    for n, ((line, text), value) in enumerate(zip(cells, parsed)):
         if value is None and not is_missing(text):
             name = block.header[index]
             raise ProfileError(f"{block.path}:{line}: field {name!r}: {text!r} is not a number",
                                block.path, line, name)
+        if value is not None and value < 0:  # no counter, time or rate is negative
+            block.dropped.append((line, block.header[index], text.strip()))
+            parsed[n] = None
     return parsed
 
 

@@ -12,6 +12,8 @@ benchmark does), then the timed pass continues around the same ring.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from accelsim.microbench import sass
 from accelsim.microbench.benchmark import Built
 from accelsim.tracegen import Inst, Kernel, ThreadBlock
@@ -35,7 +37,7 @@ def chase_loop(opcode: str, addrs: list[int]) -> list[Inst]:
     return out
 
 
-def chase_thread(opcode: str, warm: list[int], timed: list[int], init: list[Inst] = ()) -> list[Inst]:
+def chase_thread(opcode: str, warm: list[int], timed: list[int], init: Sequence[Inst] = ()) -> list[Inst]:
     """The whole kernel of the single thread: set-up, optional array
     initialisation, warm-up pass, clock, timed pass, clock, result stores."""
     body = [sass.param(ONE, PTR), sass.param(ONE, OUT), Inst("MOV", ONE, dst=COUNTER)]

@@ -11,6 +11,7 @@ test; a warm-up sweep loads it first); without one every access is fresh.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from accelsim.microbench import sass
@@ -59,7 +60,7 @@ def next_address(mask: int) -> list[Inst]:
 
 
 def stream_warp(s: Stream, mask: int, first: int, *, warm: int, reps: int, unroll: int,
-                init: list[Inst] = (), loop_unroll: int = 1) -> list[Inst]:
+                init: Sequence[Inst] = (), loop_unroll: int = 1) -> list[Inst]:
     """Prologue, ``warm`` single-load warm-up iterations, barrier, clock,
     ``reps`` timed iterations of ``unroll`` loads each, clock, store, exit.
     Every iteration recomputes its address, as the real kernels do; the loop

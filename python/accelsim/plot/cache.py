@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib import colormaps
 
-from accelsim.plot._figure import as_list, new_figure
+from accelsim.plot._figure import as_list, new_figure, stream_label
 from accelsim.stats.arrays import select_sum
 
 READS = ["GLOBAL_ACC_R", "LOCAL_ACC_R", "CONST_ACC_R", "TEXTURE_ACC_R"]
@@ -44,7 +44,7 @@ def cache_outcomes(results, cache: str = "l2", access_types=READS, width: float 
                 drawn.add(outcome)
                 bottom += v
             ticks.append(x)
-            names.append(f"{title + ' ' if title else ''}s{streams[si]}")
+            names.append(f"{title + ' ' if title else ''}{stream_label(streams[si], int(si))}")
             x += 1
         x += 0.6  # gap between results
     ax.set_xticks(ticks, names, rotation=30, ha="right", fontsize=8)

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 from accelsim.correlation import errstats
 from accelsim.correlation.names import kernel_key
@@ -58,7 +59,37 @@ def _label(row) -> str:
     return f"{kernel_key(row['kernel'])}{suffix}"
 
 
-def _draw(ax, points: pd.DataFrame, title: str, n_labels: int) -> None:
+# Places tried for a label, in points from its point: beside it, then further
+# above or below, to the right first.
+_OFFSETS = [(dx, dy) for step in range(5) for dy in (3 + 9 * step, -11 - 9 * step)
+            for dx in (3, -3)]
+
+
+def _place_labels(ax, rows) -> None:
+    """Name the given points where a label overlaps no other label and stays
+    inside the axes (measured on the figure's renderer, so log axes and long
+    names are exact); a label with no free place near its point is left out."""
+    renderer = ax.figure.canvas.get_renderer()
+    inside = ax.get_window_extent(renderer)
+    placed: list = []  # window extents of the labels kept
+    for _, row in rows:
+        text, point = _label(row), (row["hw"], row["sim"])
+        for dx, dy in _OFFSETS:
+            label = ax.annotate(text, point, fontsize=7, xytext=(dx, dy),
+                                textcoords="offset points", ha="left" if dx > 0 else "right",
+                                arrowprops={"arrowstyle": "-", "color": "0.6", "lw": 0.5}
+                                if abs(dy) > 11 else None)
+            label.update_positions(renderer)  # the text's place, without its leader line
+            box = Text.get_window_extent(label, renderer).padded(1)
+            fits = (inside.x0 <= box.x0 and box.x1 <= inside.x1 and inside.y0 <= box.y0
+                    and box.y1 <= inside.y1)
+            if fits and not any(box.overlaps(other) for other in placed):
+                placed.append(box)
+                break
+            label.remove()
+
+
+def _draw(ax, points: pd.DataFrame, title: str, n_labels: int, unit: str = "") -> None:
     hw, sim = points["hw"].to_numpy(float), points["sim"].to_numpy(float)
     log = wants_log(np.concatenate([hw, sim]))
     ax.scatter(hw, sim, s=18, alpha=0.8, color="tab:blue", edgecolors="none")
@@ -73,31 +104,34 @@ def _draw(ax, points: pd.DataFrame, title: str, n_labels: int) -> None:
     ax.set_xlim(*limits)
     ax.set_ylim(*limits)
     worst = points.reindex(points["error_pct"].abs().sort_values(ascending=False).index)
-    for _, row in worst.head(n_labels).iterrows():
-        if pd.notna(row["error_pct"]) and row["error_pct"] != 0:  # exact points need no name
-            ax.annotate(_label(row), (row["hw"], row["sim"]), fontsize=7,
-                        xytext=(3, 3), textcoords="offset points")
+    # exact points need no name
+    named = [(i, row) for i, row in worst.head(n_labels).iterrows()
+             if pd.notna(row["error_pct"]) and row["error_pct"] != 0]
+    _place_labels(ax, named)
     ax.set_title(f"{title}\n{_caption(points)}", fontsize=9)
-    ax.set_xlabel("hardware", fontsize=8)
-    ax.set_ylabel("simulator", fontsize=8)
+    suffix = f" ({unit})" if unit else ""
+    ax.set_xlabel(f"hardware{suffix}", fontsize=8)
+    ax.set_ylabel(f"simulator{suffix}", fontsize=8)
     ax.tick_params(labelsize=7)
 
 
 def correlation_scatter(table: pd.DataFrame, counter: str, *, title: str | None = None,
-                        n_labels: int = 3) -> Figure:
+                        n_labels: int = 3, unit: str = "") -> Figure:
     """One counter's scatter with the x = y line, error and correlation in the title,
-    and the ``n_labels`` worst kernels labelled."""
+    the ``n_labels`` worst kernels labelled (labels never overlap) and ``unit``
+    on both axes."""
     points = table[table["counter"] == counter]
     if points.empty:
         raise ValueError(f"no paired values for counter {counter!r}")
     figure = _new_figure(4.5, 4.0)
-    _draw(figure.add_subplot(), points, title or counter, n_labels)
+    _draw(figure.add_subplot(), points, title or counter, n_labels, unit)
     figure.subplots_adjust(left=0.17, right=0.95, bottom=0.12, top=0.86)
     return figure
 
 
 def correlation_grid(table: pd.DataFrame, *, titles: dict[str, str] | None = None,
-                     columns: int = 3, n_labels: int = 2) -> Figure:
+                     columns: int = 3, n_labels: int = 2,
+                     units: dict[str, str] | None = None) -> Figure:
     """Every counter of ``table`` in one figure, for a report."""
     counters = list(dict.fromkeys(table["counter"]))
     if not counters:
@@ -108,7 +142,8 @@ def correlation_grid(table: pd.DataFrame, *, titles: dict[str, str] | None = Non
     for index, counter in enumerate(counters):
         ax = figure.add_subplot(rows, columns, index + 1)
         title = (titles or {}).get(counter, counter)
-        _draw(ax, table[table["counter"] == counter], title, n_labels)
+        _draw(ax, table[table["counter"] == counter], title, n_labels,
+              (units or {}).get(counter, ""))
     inch = 1.0 / figure.get_figheight()  # margins in inches, whatever the row count
     figure.subplots_adjust(left=0.07, right=0.98, bottom=0.5 * inch, top=1 - 0.6 * inch,
                            wspace=0.35, hspace=0.55)

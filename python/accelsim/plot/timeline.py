@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from matplotlib import colormaps
 
-from accelsim.plot._figure import as_list, new_figure
+from accelsim.plot._figure import as_list, new_figure, stream_label
 
 
 def _draw(ax, kernels, title):
@@ -21,7 +21,9 @@ def _draw(ax, kernels, title):
         ax.barh(y, end - start, left=start, height=0.6, color=colors(n % 10), edgecolor="black",
                 linewidth=0.5)
         ax.text(start + (end - start) / 2, y, str(k.id), ha="center", va="center", fontsize=8)
-    ax.set_yticks(range(len(streams)), [f"stream {s}" for s in streams])
+    slots = (dict(zip(ran["stream"], ran["stream_slot"])) if "stream_slot" in ran
+             else {s: i for i, s in enumerate(streams)})
+    ax.set_yticks(range(len(streams)), [stream_label(s, slots[s]) for s in streams])
     ax.invert_yaxis()
     end = ran["end_cycle"].max() if len(ran) else 0
     ax.set_title(f"{title + ': ' if title else ''}{len(ran)} kernels, {end} cycles", fontsize=10)

@@ -5,17 +5,32 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 # pandas and the table builders load on first use: a result is made by every
 # run, its tables only when asked for.
 
 
-class StatsResultMixin:
-    _stats = None
+class FamilyNames(list):
+    """The family names; calling it (the old ``result.families()`` form)
+    still works, with a DeprecationWarning."""
 
-    def families(self) -> list:
+    def __call__(self) -> list:
+        import warnings
+
+        warnings.warn("result.families is a property now (like kernels and streams); "
+                      "drop the ()", DeprecationWarning, stacklevel=2)
+        return list(self)
+
+
+class StatsResultMixin:
+    _stats: Any = None
+    kernels: Any  # provided by the class using the mixin (a property or an attribute)
+
+    @property
+    def families(self) -> FamilyNames:
         """Names of the counter families (``l2.accesses``, ``dram.ops``, ...)."""
-        return list(self._stats.families()) if self._stats is not None else []
+        return FamilyNames(self._stats.families() if self._stats is not None else [])
 
     def counters(self, name: str):
         """Final totals of a family as a read-only NumPy array with ``.dims``

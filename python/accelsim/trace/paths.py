@@ -11,6 +11,9 @@ def resolve_trace_path(path) -> Path:
     """A kernelslist.g, a folder holding one, or a single kernel trace."""
     p = Path(path)
     if p.is_dir():
+        if ".traceg" in p.name:  # named like a kernel trace, but a folder
+            raise TraceError(f"{p}: is a directory, not a kernel trace file", path=str(p),
+                             field="file")
         listed = p / "kernelslist.g"
         if listed.is_file():
             return listed

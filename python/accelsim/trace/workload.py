@@ -1,7 +1,6 @@
 """A traced workload: the command list of kernelslist.g and its kernels."""
 from __future__ import annotations
 
-from pathlib import Path
 
 from accelsim import _core
 from accelsim.trace._isa import isa_registry

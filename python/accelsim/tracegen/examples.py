@@ -48,10 +48,29 @@ def vecadd_warp(first_thread: int, lanes: int, n: int, a: int, b: int, c: int) -
     ]
 
 
-def vecadd_kernel(n: int = 4096, block: int = 256, *, a: int = A_BASE, b: int = B_BASE,
-                  c: int = C_BASE, binary_version: int = 70, kernel_id: int = 1) -> Kernel:
+_ALIGN = 0x100000  # arrays start on 1 MiB boundaries, as cudaMalloc'd buffers of this size do
+
+
+def array_bases(n: int, a: int = A_BASE, b: int | None = None,
+                c: int | None = None) -> tuple[int, int, int]:
+    """Base addresses of a, b and c (n floats each): each array not given is
+    placed after the previous one, so they never overlap whatever n is (up to
+    262,144 floats these are A_BASE, B_BASE, C_BASE)."""
+    span = max(_ALIGN, -(-4 * n // _ALIGN) * _ALIGN)
+    b = a + span if b is None else b
+    c = b + span if c is None else c
+    ranges = sorted([(a, "a"), (b, "b"), (c, "c")])
+    for (lo, x), (hi, y) in zip(ranges, ranges[1:]):
+        if hi < lo + 4 * n:
+            raise ValueError(f"arrays {x} and {y} overlap: {n} floats from {lo:#x} reach past {hi:#x}")
+    return a, b, c
+
+
+def vecadd_kernel(n: int = 4096, block: int = 256, *, a: int = A_BASE, b: int | None = None,
+                  c: int | None = None, binary_version: int = 70, kernel_id: int = 1) -> Kernel:
     if n <= 0 or not 0 < block <= 1024:
         raise ValueError("need n > 0 and 0 < block <= 1024")
+    a, b, c = array_bases(n, a, b, c)
     grid = (n + block - 1) // block
     k = Kernel(name="_Z6vecAddPKfS0_Pfi", grid=(grid, 1, 1), block=(block, 1, 1), id=kernel_id,
                nregs=10, binary_version=binary_version)
@@ -64,10 +83,13 @@ def vecadd_kernel(n: int = 4096, block: int = 256, *, a: int = A_BASE, b: int = 
     return k
 
 
-def write_vecadd(folder, n: int = 4096, block: int = 256, *, a: int = A_BASE, b: int = B_BASE,
-                 c: int = C_BASE, binary_version: int = 70, **options) -> Path:
+def write_vecadd(folder, n: int = 4096, block: int = 256, *, a: int = A_BASE, b: int | None = None,
+                 c: int | None = None, binary_version: int = 70, **options) -> Path:
     """Writes the vecadd workload (two MemcpyHtoD + one kernel) into
     ``folder``; returns its kernelslist.g. ``options``: version, lineinfo,
     address_mode, compression, interleave (see ``write_kernel``)."""
+    if n <= 0:
+        raise ValueError("need n > 0")
+    a, b, c = array_bases(n, a, b, c)
     kernel = vecadd_kernel(n, block, a=a, b=b, c=c, binary_version=binary_version)
     return write_workload(folder, [Memcpy(a, 4 * n), Memcpy(b, 4 * n), kernel], **options)
