@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import accelsim
-from accelsim import DeadlockError, Interrupted, Simulator, TraceError
+from accelsim import Interrupted, Simulator, TraceError
 from accelsim.tracegen import write_workload
 from accelsim.tracegen.examples import vecadd_kernel, write_vecadd
 from accelsim.tracegen.model import Inst, Kernel, Memcpy, ThreadBlock

@@ -4,7 +4,8 @@ and the progress bar a long run shows in a terminal or a notebook.
 Both are fed by the poll the core already makes for Ctrl-C (about every 50 ms of
 wall time, from inside the run loop, never per cycle) and once after each step
 (kernel boundary), so they add no per-cycle cost. The bar is tqdm's (it handles
-terminals and notebooks, widths and rate formatting); it is made only once a run has lasted BAR_DELAY_S, so a short run stays silent.
+terminals and notebooks, widths and rate formatting); it is made only once a run
+has lasted BAR_DELAY_S, so a short run stays silent.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = ["Progress", "ProgressReporter"]
 
@@ -76,7 +78,7 @@ class ProgressReporter:
         self.last: Progress | None = None
         self._want_bar = bar
         self._label = label
-        self._bar = None  # made on the first draw after BAR_DELAY_S: short runs import no tqdm
+        self._bar: Any = None  # made on the first draw after BAR_DELAY_S: short runs import no tqdm
 
     def __call__(self, raw: dict) -> bool:
         """True (from on_progress) asks the core to stop the run."""
