@@ -42,15 +42,17 @@ def main(argv=None) -> int:
     ap.add_argument("--json", help="write the figures and findings here")
     ap.add_argument("--replay", help="TARGET:SEED:INDEX: run one input in this process")
     ap.add_argument("--doc", help="rewrite the fuzz section of this Markdown file")
-    ap.add_argument("--from-json", help="with --doc: take the figures from an earlier --json")
-    ap.add_argument("--label", default="Fuzz run", help="with --doc: what the run was")
+    ap.add_argument("--from-json", action="append", help="with --doc: the figures of an earlier "
+                    "--json (repeat for several runs, one --label each)")
+    ap.add_argument("--label", action="append", help="with --doc: what the run was")
     args = ap.parse_args(argv)
     if args.replay:
         return _replay(args.replay)
     if args.from_json:
         if not args.doc:
             ap.error("--from-json needs --doc")
-        doc_from_json(args.from_json, args.doc, args.label)
+        labels = (args.label or []) + [f"Run {i + 1}" for i in range(len(args.from_json))]
+        doc_from_json(list(zip(args.from_json, labels)), args.doc)
         return 0
     names = [n for n in args.targets.split(",") if n] or [
         n for n, t in TARGETS.items() if args.slow or not t.slow]
@@ -84,7 +86,7 @@ def main(argv=None) -> int:
         if args.json:
             Path(args.json).write_text(json.dumps(results, indent=1))
     if args.doc:
-        update_doc(Path(args.doc), markdown(results, args.label))
+        update_doc(Path(args.doc), markdown(results, (args.label or ["Fuzz run"])[0]))
     return 1 if total_findings else 0
 
 
