@@ -24,8 +24,7 @@ def fingerprint(result) -> dict:
         if col not in HOST_COLUMNS:
             out[f"kernels.{col}"] = table[col].to_numpy().tobytes() if table[col].dtype.kind in "biuf" \
                 else tuple(map(repr, table[col]))
-    families = result.families
-    families = families() if callable(families) else families  # a method before issue 11
+    families = list(result.families)
     assert families, "the run reported no counter families"
     for name in families:
         counters = result.counters(name)

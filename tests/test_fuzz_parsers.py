@@ -21,11 +21,8 @@ SEED = int(os.environ.get("ACCELSIM_FUZZ_SEED", "0"))
 # Targets with defects still open in issue 11 §3 (being fixed on other
 # branches); their findings are expected until then, and printed anyway.
 KNOWN_OPEN = {
-    "dict_config": "§3: dict values reach the C++ cast unvalidated (pybind11 'Unable to cast', "
-                   "NaN/inf to int)",
-    "yaml_config": "§3: binary YAML gives UnicodeDecodeError; a non-string key breaks the "
-                   "unknown-key suggestion",
-    "trace_sim": "§0: an address near 2^64 makes the coalescer loop (and overflow)",
+    "dict_config": "§3 (hard-input): a dict config key that is not a string ({None: 1}, {7: 1}) "
+                   "raises TypeError from the unknown-key suggestion (config/params.py closest_key)",
 }
 
 
@@ -85,7 +82,6 @@ def worker():
         yield w
 
 
-@pytest.mark.xfail(reason=KNOWN_OPEN["dict_config"], strict=False)
 @settings(max_examples=60, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(values=st.dictionaries(st.sampled_from(["sm_count", "l1d_size", "core_clock", "scheduler",
