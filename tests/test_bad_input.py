@@ -315,3 +315,10 @@ def test_cli_directory_named_like_a_kernel_file(tmp_path):
     folder.mkdir()
     for command in ("run", "trace-info"):
         one_line_error(cli(command, str(folder)), command, "is a directory, not a kernel trace")
+
+
+def test_warnings_point_at_the_callers_line(sim, tmp_path):
+    ampere = write_vecadd(tmp_path / "a", n=256, binary_version=80)
+    with pytest.warns(accelsim.AccelsimWarning) as record:
+        sim.run(ampere)
+    assert record[0].filename == __file__

@@ -39,7 +39,7 @@ def _commands(path: str) -> list:
         if kind == "other":
             warnings.warn(f"{path}:{line}: command {text[:60]!r} not understood (a kernelslist "
                           "line is a kernel trace name or MemcpyHtoD,<address>,<bytes>); "
-                          "it is ignored", AccelsimWarning, stacklevel=5)
+                          "it is ignored", AccelsimWarning, stacklevel=6)
     if not any(kind == "kernel" for kind, *_ in commands):
         ignored = sum(1 for kind, *_ in commands if kind == "other")
         what = (f"none of its {ignored} line(s) is understood" if ignored
@@ -75,7 +75,7 @@ def check_architecture(headers: list[KernelHeader], config_name: str, capability
             seen.add(got)
             warnings.warn(f"{h.path}: trace made for sm_{h.binary_version} ({got}) but config "
                           f"{config_name!r} models sm_{capability} ({want}); the timing is "
-                          "of a different GPU than the one traced", AccelsimWarning, stacklevel=4)
+                          "of a different GPU than the one traced", AccelsimWarning, stacklevel=5)
 
 
 def prepare(path: str, selection: KernelSelection | None, config_name: str,
