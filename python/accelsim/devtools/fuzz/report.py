@@ -3,6 +3,7 @@ from a run's JSON, never typed in)."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,6 +15,11 @@ BEGIN, END = "<!-- fuzz:begin (generated) -->", "<!-- fuzz:end -->"
 
 def _cell(text) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _short(text: str) -> str:
+    """Paths of the machine that ran the fuzzer, shortened to the repository's."""
+    return re.sub(r"\S*/(cpp/)", r"\1", text)
 
 
 def _table(results: list[dict], label: str) -> list[str]:
@@ -31,8 +37,9 @@ def _table(results: list[dict], label: str) -> list[str]:
         out += ["", "| target | kind | error | where | inputs | first input |",
                 "|---|---|---|---|---|---|"]
         for r, f in found:
-            error = _cell(f["type"] + ": " + f["message"])[:220]
-            out.append(f"| {r['target']} | {f['kind']} | {error} | {_cell(f['where'])} | "
+            error = _cell(_short(f["type"] + ": " + f["message"]))[:220]
+            where = _short(f["where"]).rsplit("/accelsim/", 1)[-1]
+            out.append(f"| {r['target']} | {f['kind']} | {error} | {_cell(where)} | "
                        f"{f['count']} | {r['target']}:{r['seed']}:{f['index']} |")
     return out + [""]
 
