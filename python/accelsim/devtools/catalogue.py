@@ -25,6 +25,7 @@ from pathlib import Path
 
 from accelsim.devtools.catalogue_cases import Case, cases
 
+_REPO = str(Path(__file__).resolve().parents[3])  # the checkout (or site-packages)
 BEGIN, END = "<!-- catalogue:begin (generated) -->", "<!-- catalogue:end -->"
 _API = """import sys, warnings
 warnings.simplefilter("always")
@@ -171,6 +172,7 @@ def markdown(rows: list[dict]) -> str:
            "|---|---|---|---|---|---|---|"]
     for r in rows:
         seen = re.sub(r"/(?:tmp|dev/shm)/[^\s'\"]*?accelsim-catalogue-[^/]+/", "…/", r["seen"])
+        seen = seen.replace(_REPO + "/", "<repo>/")
         out.append(f"| {r['n']} | {r['section']} | {_cell(r['input'])} | {r['expect']} | "
                    f"{r['verdict']} | {r['exit']} | {_cell(seen)} |")
     out += ["", END]
