@@ -6,7 +6,9 @@
 # preloaded. A sanitizer report kills the worker: it is then a finding with
 # the input that caused it.
 #
-#   scripts/sanitize_fuzz.sh [SECONDS_PER_TARGET] [BUILD_DIR]
+#   PYTHON=/usr/bin/python3 scripts/sanitize_fuzz.sh [SECONDS_PER_TARGET] [BUILD_DIR]
+# PYTHON must be an interpreter without an editable accelsim install (its
+# import hook would win over PYTHONPATH and load the uninstrumented module).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 SECONDS_PER_TARGET="${1:-60}"
@@ -38,7 +40,7 @@ export LD_PRELOAD="$(g++ -print-file-name=libasan.so) $(g++ -print-file-name=lib
 export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:abort_on_error=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export PYTHONPATH="$BUILD/py"
-"$PY" -c "import accelsim, accelsim._core as c; assert '$BUILD' in c.__file__, c.__file__"
+"$PY" -c "import accelsim._core as c; assert '$BUILD' in c.__file__, 'not the ASan build: ' + c.__file__"
 "$PY" -m accelsim.devtools.fuzz --targets "${TARGETS:-trace_line,trace_header,kernelslist,dict_config,trace_sim,kernelslist_sim}" \
   --per-parser 1000000 --seconds "$SECONDS_PER_TARGET" --seed "${SEED:-7}" --timeout 60 --memory-mb 0 \
   ${JSON:+--json "$JSON"}
