@@ -63,10 +63,15 @@ def exec_units(options: dict, add_unmodelled) -> list[dict]:
 
 def _specialized(options: dict, add_unmodelled) -> list[dict]:
     units = []
-    numbers = sorted(int(k.rsplit("_", 1)[1]) for k in options
-                     if k.startswith("specialized_unit_") and k.rsplit("_", 1)[1].isdigit())
-    for n in numbers:
-        opt: Option = options[f"specialized_unit_{n}"]
+    # Ordered by number; keyed by the option as written ("specialized_unit_03"
+    # is unit 3), and only ASCII digits count ("²".isdigit() is true).
+    numbered = sorted((int(k.rsplit("_", 1)[1]), k) for k in options
+                      if k.startswith("specialized_unit_") and _ascii_number(k.rsplit("_", 1)[1]))
+    for key in options:
+        if key.startswith("specialized_unit_") and not _ascii_number(key.rsplit("_", 1)[1]):
+            add_unmodelled(options[key], "not a specialized unit: the suffix is not a number")
+    for n, key in numbered:
+        opt: Option = options[key]
         fields = [f.strip() for f in opt.value.split(",")]
         if len(fields) != 6:
             raise opt.error("expected enabled,units,max_latency,id_oc,oc_ex,NAME")
@@ -79,3 +84,7 @@ def _specialized(options: dict, add_unmodelled) -> list[dict]:
                            _latency(options, f"spec_op_{n}", (opt.int(fields[2]), 1)),
                            [unit_class]))
     return units
+
+
+def _ascii_number(text: str) -> bool:
+    return text.isascii() and text.isdigit()
