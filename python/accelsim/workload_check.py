@@ -50,6 +50,9 @@ def _commands(path: str) -> list:
     return commands
 
 
+check_commands = _commands  # for commands that read a workload without running it (trace-info)
+
+
 def kernel_headers(path: str) -> list[KernelHeader]:
     """Id and binary version of every kernel launch of a workload, in order
     (headers only: no ISA table is loaded, no instruction is read)."""

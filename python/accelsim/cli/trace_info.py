@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 
 def register(sub) -> None:
@@ -51,6 +52,12 @@ def _run(args) -> int:
     from accelsim.trace import open_trace
 
     trace = open_trace(args.path)
+    if ".traceg" not in Path(str(trace.path)).name:
+        # A kernelslist: the same checks as a run (commands not understood are
+        # warned about; one with no kernel is an error, not an empty summary).
+        from accelsim.workload_check import check_commands
+
+        check_commands(str(trace.path))
     if args.json:
         data = summary(trace)
         if args.mix:

@@ -20,7 +20,10 @@ def fail(key: str, message: str, where: Where = (None, None)) -> ConfigError:
     return ConfigError(f"{prefix}config key '{key}': {message}", key=key, path=path, line=line)
 
 
-def unknown_key(key: str, where: Where = (None, None)) -> ConfigError:
+def unknown_key(key, where: Where = (None, None)) -> ConfigError:
+    if not isinstance(key, str):  # a dict config keyed by None, 7, ...
+        return fail(repr(key), f"config keys are parameter names (strings), not {type(key).__name__}",
+                    where)
     near = closest_key(key)
     hint = f"; did you mean '{near}'?" if near else ""
     return fail(key, f"unknown key{hint}", where)
