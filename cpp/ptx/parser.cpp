@@ -8,6 +8,7 @@
 #include "ptx/lexer.h"
 #include "ptx/module.h"
 #include "ptx/opcode_table.h"
+#include "ptx/program.h"
 #include "ptx/ptx_error.h"
 
 namespace accelsim::ptx {
@@ -230,19 +231,25 @@ class Parser {
     if (depth != 0) fail(peek(), "unbalanced '{' in initialiser");
     if (s.init.size() > s.size) fail(peek(), "initialiser larger than the variable");
   }
+  // A declared variable's name, space, line, size and alignment (`unsized`:
+  // declared as `name[]`).
+  Symbol declared(const Token& nt, Space sp, const VarHead& h, bool& unsized) {
+    Symbol s;
+    s.name = std::string(nt.text);
+    s.space = sp;
+    s.line = nt.line;
+    uint64_t count = var_dims(unsized);
+    s.size = uint32_t(count * ty_bytes(h.ty) * h.vec);
+    s.align = h.align ? h.align : uint32_t(ty_bytes(h.ty) * h.vec);
+    return s;
+  }
   void module_var(bool is_extern) {
     Space sp = space_from(next().text.substr(1));
     VarHead h = var_head();
     do {
       const Token& nt = ident("a variable name");
-      Symbol s;
-      s.name = std::string(nt.text);
-      s.space = sp;
-      s.line = nt.line;
       bool unsized;
-      uint64_t count = var_dims(unsized);
-      s.size = uint32_t(count * ty_bytes(h.ty) * h.vec);
-      s.align = h.align ? h.align : uint32_t(ty_bytes(h.ty) * h.vec);
+      Symbol s = declared(nt, sp, h, unsized);
       if (sp == kSpShared && (unsized || (is_extern && s.size == 0))) s.dynamic_shared = true;
       if (accept("=")) initialiser(s, h.ty);
       if (sp != kSpShared) {
@@ -499,14 +506,8 @@ class Parser {
     VarHead h = var_head();
     do {
       const Token& nt = ident("a variable name");
-      Symbol s;
-      s.name = std::string(nt.text);
-      s.space = sp;
-      s.line = nt.line;
       bool unsized;
-      uint64_t count = var_dims(unsized);
-      s.size = uint32_t(count * ty_bytes(h.ty) * h.vec);
-      s.align = h.align ? h.align : uint32_t(ty_bytes(h.ty) * h.vec);
+      Symbol s = declared(nt, sp, h, unsized);
       if (sp == kSpGlobal || sp == kSpConst) fail(nt, "global/const variables must be declared at module level");
       if (accept("=")) fail(peek(), "initialisers are only supported on module-level variables");
       s.scratch = sp == kSpParam;  // a call site's argument / return slot
@@ -679,30 +680,6 @@ class Parser {
     if (s.empty() || *end) fail(t, "bad number");
     if (neg) o.imm = -o.imm;
     return o;
-  }
-  static uint64_t imm_bits(const Operand& o, Ty ty) {
-    if (o.lit == 1 && ty == kF64) {
-      float f;
-      uint32_t b = uint32_t(o.imm);
-      std::memcpy(&f, &b, 4);
-      double d = f;
-      uint64_t r;
-      std::memcpy(&r, &d, 8);
-      return r;
-    }
-    if (o.lit == 3 || (o.lit == 0 && ty_float(ty))) {
-      double d = o.lit == 3 ? o.fval : double(o.imm);
-      if (ty == kF32) {
-        float f = float(d);
-        uint32_t b;
-        std::memcpy(&b, &f, 4);
-        return b;
-      }
-      uint64_t r;
-      std::memcpy(&r, &d, 8);
-      return r;
-    }
-    return uint64_t(o.imm);
   }
   int reg_or_fail(const Token& t) {
     auto it = regs_.find(std::string(t.text));

@@ -66,14 +66,20 @@ TEST_CASE("101-parse-registers-and-labels") {
   CHECK_EQ(k->insts[4].ops[0].imm, 7);  // $L_else
 }
 
-TEST_CASE("102-divergent-branch-reconverges-at-post-dominator") {
-  Fixture f;
+// One 32-thread block of the divergent kernel, on fresh device memory.
+static Launch diverge_launch(Fixture& f) {
   auto m = parse_module(kDiverge, "k.ptx", f.ops);
   Launch L;
   L.prog = prepare(m, "k", f.isa, f.low, 70);
   L.kernel = "k";
   L.block = {32, 1, 1};
   L.mem = std::make_shared<DeviceMemory>();
+  return L;
+}
+
+TEST_CASE("102-divergent-branch-reconverges-at-post-dominator") {
+  Fixture f;
+  Launch L = diverge_launch(f);
   uint64_t out = L.mem->allocate(128), flag = L.mem->allocate(128);
   L.params.resize(16);
   std::memcpy(&L.params[0], &out, 8);
@@ -107,12 +113,7 @@ TEST_CASE("102-divergent-branch-reconverges-at-post-dominator") {
 
 TEST_CASE("103-out-of-bounds-store-names-thread-and-line") {
   Fixture f;
-  auto m = parse_module(kDiverge, "k.ptx", f.ops);
-  Launch L;
-  L.prog = prepare(m, "k", f.isa, f.low, 70);
-  L.kernel = "k";
-  L.block = {32, 1, 1};
-  L.mem = std::make_shared<DeviceMemory>();
+  Launch L = diverge_launch(f);
   uint64_t out = L.mem->allocate(64);  // 16 ints for 32 threads
   uint64_t flag = L.mem->allocate(128);
   L.params.resize(16);

@@ -77,17 +77,8 @@ TEST_CASE("855-watchdog-names-the-stuck-component") {
   config::GpuConfig cfg = small_config();
   cfg.deadlock_cycles = 1000;
   sim::Gpu gpu(cfg, std::make_unique<BlackHole>());
-  BlockBuilder b(1);
-  b.mem(0, 1, 10, isa::kMemGlobal, isa::kFlagLoad, 4, [](int l) { return uint64_t(l) * 4; });
-  b.add(0, iadd(2, {1})).add(0, exit_inst());
-  auto src = kernel(kernel_info(1, 32), {b.build()});
-  stats::KernelRecord rec;
-  std::string msg;
-  try {
-    gpu.run_kernel(*src, rec);
-  } catch (const DeadlockError& e) {
-    msg = e.what();
-  }
+  auto src = load_then_use();
+  std::string msg = deadlock_message(gpu, *src);
   CHECK(msg.find("deadlock") != std::string::npos);
   CHECK(msg.find("sm[0]") != std::string::npos);
   CHECK(msg.find("waiting on registers") != std::string::npos);

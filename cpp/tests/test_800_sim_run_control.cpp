@@ -29,14 +29,6 @@ class SpinningHole : public MemPort, public Clocked {
   uint64_t sent = 0, ticks = 0;
 };
 
-// One warp: a load, then a use of its register.
-std::unique_ptr<sim::MemoryKernelSource> load_then_use() {
-  BlockBuilder b(1);
-  b.mem(0, 1, 10, isa::kMemGlobal, isa::kFlagLoad, 4, [](int l) { return uint64_t(l) * 4; });
-  b.add(0, iadd(2, {1})).add(0, exit_inst());
-  return kernel(kernel_info(1, 32), {b.build()});
-}
-
 // A long compute-bound kernel: many CTAs of dependent FFMAs.
 std::unique_ptr<sim::MemoryKernelSource> long_kernel(int ctas) {
   BlockBuilder b(1);
@@ -58,13 +50,7 @@ TEST_CASE("881-livelock-watchdog-names-what-waits") {
   SpinningHole* h = hole.get();
   sim::Gpu gpu(cfg, std::move(hole));
   auto src = load_then_use();
-  stats::KernelRecord rec;
-  std::string msg;
-  try {
-    gpu.run_kernel(*src, rec);
-  } catch (const DeadlockError& e) {
-    msg = e.what();
-  }
+  std::string msg = deadlock_message(gpu, *src);
   CHECK(msg.find("livelock") != std::string::npos);
   CHECK(msg.find("livelock_window_cycles") != std::string::npos);
   CHECK(msg.find("sm[0]") != std::string::npos);

@@ -2,8 +2,10 @@
 // instruction by instruction and run them on a small GPU.
 #pragma once
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "base/error.h"
 #include "sim/gpu.h"
 #include "sim/kernel_source.h"
 #include "isa/inst_record.h"
@@ -108,6 +110,25 @@ inline uint64_t issue_cycle(const std::vector<sm::Sm::IssueEvent>& log, uint16_t
   for (const auto& e : log)
     if (e.warp == w && e.pc == pc) return e.cycle;
   return UINT64_MAX;
+}
+
+// One warp: a load, then a use of its register (waits on the memory below).
+inline std::unique_ptr<sim::MemoryKernelSource> load_then_use() {
+  BlockBuilder b(1);
+  b.mem(0, 1, 10, isa::kMemGlobal, isa::kFlagLoad, 4, [](int l) { return uint64_t(l) * 4; });
+  b.add(0, iadd(2, {1})).add(0, exit_inst());
+  return kernel(kernel_info(1, 32), {b.build()});
+}
+
+// Runs the kernel on the GPU; the DeadlockError's message ("" if none).
+inline std::string deadlock_message(sim::Gpu& gpu, sim::KernelSource& src) {
+  stats::KernelRecord rec;
+  try {
+    gpu.run_kernel(src, rec);
+  } catch (const DeadlockError& e) {
+    return e.what();
+  }
+  return "";
 }
 
 }  // namespace accelsim::testing

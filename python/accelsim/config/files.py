@@ -58,22 +58,28 @@ def _resolve(name: str, relative_to: Path | None = None) -> Path:
     raise ConfigError(f"no config named or at {name!r} (bundled: {known})", key="config")
 
 
-def _read_yaml(path: Path) -> tuple[dict, dict]:
+def read_yaml_document(path: Path, what: str = "file"):
+    """(node, data) of a YAML file: the composed node (for line numbers) and
+    the loaded data. Unreadable, non-UTF-8 or invalid YAML is a ConfigError
+    naming the file (and the line, where YAML says)."""
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: not a YAML text file (byte {exc.start} is not UTF-8)",
                           path=str(path)) from None
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror}", path=str(path)) from None
+        raise ConfigError(f"{path}: cannot read the {what}: {exc.strerror}", path=str(path)) from None
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        return yaml.compose(text, Loader=yaml.SafeLoader), yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else None
         raise ConfigError(f"{path}:{line}: not valid YAML: {getattr(exc, 'problem', exc)}",
                           path=str(path), line=line) from None
+
+
+def _read_yaml(path: Path) -> tuple[dict, dict]:
+    node, data = read_yaml_document(path)
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: a config file is a mapping of key: value"
                           + (" (this one is empty)" if data is None else ""), path=str(path))

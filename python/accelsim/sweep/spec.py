@@ -15,7 +15,6 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-import yaml
 
 from accelsim.errors import ConfigError
 
@@ -70,19 +69,9 @@ def _error(path: Path, lines: dict, key, message: str) -> ConfigError:
 
 
 def _read(path: Path) -> tuple[dict, dict]:
-    try:
-        text = path.read_text()
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the sweep spec: {exc.strerror}",
-                          path=str(path)) from None
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark else None
-        raise ConfigError(f"{path}:{line}: not valid YAML: {getattr(exc, 'problem', exc)}",
-                          path=str(path), line=line) from None
+    from accelsim.config.files import read_yaml_document
+
+    node, data = read_yaml_document(path, "sweep spec")
     if node is None or not isinstance(data, dict):
         raise ConfigError(f"{path}: a sweep spec is a mapping (workloads, config, grid, ...)",
                           path=str(path))
