@@ -36,3 +36,11 @@ def test_cli_warning_is_one_line_without_accelsim_source_paths(tmp_path):
     lines = [ln for ln in out.stderr.splitlines() if "warning" in ln]
     assert lines and lines[0].startswith("accelsim: warning: ") and "Memcpyhtod" in lines[0]
     assert "python/accelsim" not in out.stderr and ".py:" not in out.stderr
+
+
+def test_gpgpusim_cache_spec_with_trailing_garbage_is_a_config_error(tmp_path):
+    cfg = tmp_path / "gpgpusim.config"
+    cfg.write_text("-gpgpu_n_clusters 80\n-gpgpu_cache:dl2 S:32:128:24,L:B:m:L:P,A:192:4,32:0,32 zzz\n")
+    with pytest.raises(accelsim.ConfigError, match="zzz") as err:
+        accelsim.import_gpgpusim_config(cfg)
+    assert err.value.line == 2

@@ -37,6 +37,8 @@ class CacheSpec:
 
 
 def parse_cache(opt: Option) -> CacheSpec:
+    if len(opt.value.split()) > 1:  # GPGPU-Sim's sscanf would ignore what follows; we say so
+        raise opt.error(f"a cache spec is one word; unexpected {opt.value.split(None, 1)[1]!r} after it")
     parts = opt.value.split(",")
     geometry = parts[0].split(":")
     if len(geometry) == 3 and geometry[0][:1].isdigit():
