@@ -140,4 +140,15 @@ class Sm final : public Clocked {
   std::vector<IssueEvent>* issue_log_ = nullptr;
 };
 
+// DEPBAR / SYNCS (the table's "depbar" class) wait for the warp's
+// outstanding asynchronous copies (LDGSTS: a global load into shared memory,
+// no register written) and stores. Approximation: DEPBAR.LE SB0, N is taken
+// as N = 0, and ordinary stores in flight are waited for too. Inline: it is
+// asked for every issue candidate, and almost always answered by the first test.
+inline bool Sm::waits_for_async(const Warp& w) const {
+  if (w.pending_stores == 0) [[likely]] return false;
+  const UnitMap* units = ctas_[w.cta_slot].shape.units;
+  return units && units->waits_for_async(w.head().unit);
+}
+
 }  // namespace accelsim::sm

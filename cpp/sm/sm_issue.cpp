@@ -14,15 +14,6 @@ bool Sm::head_ready(const Warp& w, uint64_t now) const {
          w.decode_ready <= now && !w.scoreboard.collides(w.head()) && !waits_for_async(w);
 }
 
-// DEPBAR / SYNCS (the table's "depbar" class) wait for the warp's
-// outstanding asynchronous copies (LDGSTS: a global load into shared memory,
-// no register written) and stores. Approximation: DEPBAR.LE SB0, N is taken
-// as N = 0, and ordinary stores in flight are waited for too.
-bool Sm::waits_for_async(const Warp& w) const {
-  const UnitMap* units = ctas_[w.cta_slot].shape.units;
-  return w.pending_stores > 0 && units && units->waits_for_async(w.head().unit);
-}
-
 // Cheap checks first; a warp whose head waits on a register is not looked at
 // again until one of its results is written back.
 bool Sm::may_issue(Warp& w, uint16_t slot, SubCore& sc, uint64_t now) {
