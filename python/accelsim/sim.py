@@ -10,7 +10,6 @@ from typing import Any
 from accelsim import _args, _core
 from accelsim._paths import data_dir
 from accelsim.errors import ConfigError, Interrupted
-from accelsim.kernel_selection import parse_kernels
 from accelsim.stats.result_api import StatsResultMixin
 from accelsim.stats.streams import stream_rows
 
@@ -190,10 +189,10 @@ class Simulator:
         from accelsim.progress import ProgressReporter, want_bar
 
         path = _workload_path(workload)
-        max_cycles, kernels = _checked_run_arguments(self, path, max_cycles, kernels)
+        budget, ids = _checked_run_arguments(self, path, max_cycles, kernels)
         start = time.perf_counter()
         core = self._core if threads is None else self._with_threads(threads)
-        run = core.start(path, max_cycles, parse_kernels(kernels))
+        run = core.start(path, budget, ids)  # ids: already the selected kernels that exist
         reporter = None
         if on_progress is not None or want_bar(progress):
             reporter = ProgressReporter(on_progress, bar=want_bar(progress))

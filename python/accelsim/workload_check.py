@@ -33,7 +33,7 @@ class KernelHeader:
     path: str
 
 
-def _commands(path: str) -> list:
+def check_commands(path: str) -> list:
     commands = _core.read_command_list(path)
     for kind, line, text, *_ in commands:
         if kind == "other":
@@ -50,14 +50,12 @@ def _commands(path: str) -> list:
     return commands
 
 
-check_commands = _commands  # for commands that read a workload without running it (trace-info)
-
 
 def kernel_headers(path: str) -> list[KernelHeader]:
     """Id and binary version of every kernel launch of a workload, in order
     (headers only: no ISA table is loaded, no instruction is read)."""
     headers = []
-    for kind, _line, _text, kernel_path, *_ in _commands(path):
+    for kind, _line, _text, kernel_path, *_ in check_commands(path):
         if kind == "kernel":
             info = _core.read_kernel_header(kernel_path)
             headers.append(KernelHeader(int(info["id"]), int(info["binary_version"]),
