@@ -18,19 +18,8 @@ from accelsim.devtools.fuzz.mutate import INTERESTING
 
 SECONDS = float(os.environ.get("ACCELSIM_FUZZ_SECONDS", "3"))
 SEED = int(os.environ.get("ACCELSIM_FUZZ_SEED", "0"))
-# Targets with defects still open in issue 11 §3 (being fixed on other
-# branches); their findings are expected until then, and printed anyway.
-KNOWN_OPEN: dict[str, str] = {}
-
-
-def _mark(name):
-    reason = KNOWN_OPEN.get(name)
-    return pytest.param(name, marks=pytest.mark.xfail(reason=reason, strict=False)) if reason \
-        else name
-
-
-FAST = [_mark(name) for name, t in TARGETS.items() if not t.slow]
-SLOW = [_mark(name) for name, t in TARGETS.items() if t.slow]
+FAST = [name for name, t in TARGETS.items() if not t.slow]
+SLOW = [name for name, t in TARGETS.items() if t.slow]
 
 
 def assert_clean(report) -> None:
