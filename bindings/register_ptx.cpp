@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -174,14 +175,34 @@ void register_ptx(py::module_& m) {
       [](sim::Simulator& s, const PtxTables& t, const py::list& launches, uint32_t version,
          uint32_t regs_per_thread, py::object max_cycles) {
         std::vector<sim::WorkItem> items;
+        std::vector<std::pair<py::object, std::shared_ptr<std::string>>> fills;  // host arrays to fill
         uint32_t id = 1;
         for (py::handle h : launches) {
           py::dict d = h.cast<py::dict>();
-          if (d.contains("copy_bytes")) {  // a host-to-device copy, timed by the copy engine
+          if (d.contains("copy_bytes")) {  // a copy, timed by a copy engine
             sim::WorkItem it;
-            it.kind = sim::WorkItem::Kind::MemcpyHtoD;
+            const bool to_host = d.contains("to_host") && d["to_host"].cast<bool>();
+            it.kind = to_host ? sim::WorkItem::Kind::MemcpyDtoH : sim::WorkItem::Kind::MemcpyHtoD;
             it.address = d["address"].cast<uint64_t>();
             it.bytes = d["copy_bytes"].cast<uint64_t>();
+            // stream None: synchronous (cudaMemcpy); else on that stream.
+            if (d.contains("stream") && !d["stream"].is_none()) {
+              it.async = true;
+              it.stream = d["stream"].cast<uint64_t>();
+            }
+            // The bytes move when the copy starts in the run: "host" (to
+            // host) is filled from a buffer read then; "data" (to device)
+            // is written then. Without either, the data is in place already.
+            auto mem = d.contains("memory") ? d["memory"].cast<std::shared_ptr<ptx::DeviceMemory>>() : nullptr;
+            if (mem && to_host && d.contains("host")) {
+              auto buf = std::make_shared<std::string>(it.bytes, '\0');
+              it.on_start = [mem, buf, addr = it.address] { mem->read(addr, buf->data(), buf->size()); };
+              fills.emplace_back(d["host"], buf);
+            } else if (mem && !to_host && d.contains("data")) {
+              auto buf = std::make_shared<std::string>(d["data"].cast<std::string>());
+              if (buf->size() != it.bytes) throw py::value_error("copy data is not copy_bytes long");
+              it.on_start = [mem, buf, addr = it.address] { mem->write(addr, buf->data(), buf->size()); };
+            }
             items.push_back(std::move(it));
             continue;
           }
@@ -200,6 +221,11 @@ void register_ptx(py::module_& m) {
         {
           py::gil_scoped_release release;
           r = s.run(sim::workload_from_items(std::move(items)), opts);
+        }
+        for (auto& [host, buf] : fills) {  // device-to-host copies the run reached
+          py::buffer_info info = host.cast<py::buffer>().request(true);
+          const size_t n = std::min<size_t>(buf->size(), size_t(info.size) * size_t(info.itemsize));
+          std::memcpy(info.ptr, buf->data(), n);
         }
         return run_result_to_python(r);
       },

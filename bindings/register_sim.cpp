@@ -111,6 +111,14 @@ py::dict to_python(const RunResult& r) {
   d["max_warps_per_sm"] = r.max_warps_per_sm;
   d["core_period_ps"] = r.core_period_ps;
   d["stats"] = r.stats ? py::cast(r.stats) : py::none();
+  py::list copies;  // every copy the run timed, in command order
+  for (const accelsim::sim::CopyRecord& c : r.copies)
+    copies.append(py::dict(py::arg("direction") = c.to_host ? "DtoH" : "HtoD", py::arg("address") = c.address,
+                           py::arg("bytes") = c.bytes,
+                           py::arg("stream") = c.async ? py::object(py::int_(c.stream)) : py::object(py::none()),
+                           py::arg("start_cycle") = c.start_cycle, py::arg("end_cycle") = c.end_cycle,
+                           py::arg("cycles") = c.end_cycle - c.start_cycle, py::arg("completed") = c.done));
+  d["copies"] = copies;
   return d;
 }
 

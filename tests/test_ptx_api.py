@@ -104,7 +104,10 @@ def test_streams_overlap_and_results():
     assert max(k["start_cycle"]) < min(k["end_cycle"])
     for s, y in enumerate(ys):
         np.testing.assert_array_equal(y.copy_to_host(), np.full(n, s + 1, np.float32))
-    assert dev.synchronize() is res
+    # each synchronous copy_to_host was a run of its own: a timed DtoH copy
+    last = dev.synchronize()
+    assert last is dev.results[-1] and last.num_kernels == 0
+    assert [c["direction"] for c in last.copies] == ["DtoH"]
 
 
 def test_kernel_by_unmangled_name_and_repr():

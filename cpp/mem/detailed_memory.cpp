@@ -42,7 +42,8 @@ DetailedMemory::DetailedMemory(const config::GpuConfig& cfg, uint32_t num_sms)
       rep_active_(num_sms),
       sms_(num_sms, nullptr),
       copy_(uint32_t(cfg.l2_line), kGranuleBytes,  // copies arrive as 32 B granule writes
-            uint64_t(std::llround(1000.0 * double(period_ps(cfg.core_clock)) / double(cfg.copy_bandwidth)))) {
+            uint64_t(std::llround(1000.0 * double(period_ps(cfg.core_clock)) / double(cfg.copy_bandwidth)))),
+      copy_out_(copy_) {  // the same link rate the other way (PCIe / NVLink are full duplex)
   if (uint32_t(cfg.sm_count) != num_sms)
     throw ConfigError("sm_count", "detailed memory built for a different SM count");
   const uint32_t per = uint32_t(cfg.l2_slices_per_partition);
@@ -219,24 +220,24 @@ void DetailedMemory::run_icnt(uint64_t cycle, uint64_t t) {
 
 // ---- L2 cycle: copy engine, slices, replies out, misses towards DRAM ---------
 
-void DetailedMemory::inject_copy(uint64_t t) {
-  while (copy_.injecting() && copy_.next_ps() <= t && !pool_.full()) {
-    const CopyEngine::Chunk c = copy_.peek();
+void DetailedMemory::inject_copy(CopyEngine& e, bool to_host, uint64_t t) {
+  while (e.injecting() && e.next_ps() <= t && !pool_.full()) {
+    const CopyEngine::Chunk c = e.peek();
     const uint32_t s = amap_.global_slice(c.line_addr);
     L2Slice& sl = slices_[s];
     if (!sl.can_accept()) break;
     InFlight r;
     r.line_addr = c.line_addr;
-    r.sm = kCopySource;
+    r.sm = to_host ? kCopyReadSource : kCopySource;
     r.slice = uint16_t(s);
-    r.kind = kMemWrite;
+    r.kind = to_host ? kMemRead : kMemWrite;
     r.sector_mask = r.pending = uint8_t(1u << c.sector);
     r.bytes = ByteMask::range(c.first_byte, c.bytes);
     const uint32_t id = pool_.alloc();
     pool_[id] = r;
     sl.accept(id, t);
     wake_slice(s, t);
-    copy_.advance(c);
+    e.advance(c);
   }
 }
 
@@ -245,9 +246,9 @@ void DetailedMemory::drain_done(L2Slice& s, uint64_t t) {
   while (!q.empty()) {
     const uint32_t id = q.front();
     const InFlight& r = pool_[id];
-    if (r.sm == kCopySource) {
+    if (r.sm == kCopySource || r.sm == kCopyReadSource) {
+      (r.sm == kCopySource ? copy_ : copy_out_).finished();
       pool_.release(id);
-      copy_.finished();
     } else {
       const uint32_t bytes = reply_bytes(r);
       if (!icnt_.reply().push(s.id(), r.sm, bytes, IcntPacket{id})) {
@@ -266,8 +267,12 @@ void DetailedMemory::run_l2(uint64_t cycle, uint64_t t) {
   const uint64_t P = period_[kL2];
   uint64_t next = kIdle;
   if (copy_.injecting()) {
-    inject_copy(t);
+    inject_copy(copy_, false, t);
     if (copy_.injecting()) next = std::max(copy_.next_ps(), t + P);
+  }
+  if (copy_out_.injecting()) {
+    inject_copy(copy_out_, true, t);
+    if (copy_out_.injecting()) next = std::min(next, std::max(copy_out_.next_ps(), t + P));
   }
   const uint32_t per = uint32_t(cfg_.l2_slices_per_partition);
   for (uint32_t s = 0; s < slices_.size(); ++s) {
@@ -316,18 +321,20 @@ uint64_t DetailedMemory::copy_to_device(uint64_t address, uint64_t bytes, uint64
   return advance_copy(now, UINT64_MAX);
 }
 
-void DetailedMemory::start_copy(uint64_t address, uint64_t bytes, uint64_t now) {
+void DetailedMemory::start_copy(uint64_t address, uint64_t bytes, uint64_t now, bool to_host) {
   if (!cfg_.memcpy_timing || bytes == 0) return;
   const uint64_t t = now * core_period_;
-  copy_.start(address, bytes, t);
+  (to_host ? copy_out_ : copy_).start(address, bytes, t);
   wake(kL2, t);
 }
 
 uint64_t DetailedMemory::advance_copy(uint64_t now, uint64_t limit) {
   uint64_t c = now;
-  while (copy_.busy() && c < limit) {
+  const bool in = copy_.busy(), out = copy_out_.busy();
+  auto all_busy = [&] { return (!in || copy_.busy()) && (!out || copy_out_.busy()) && (in || out); };
+  while (all_busy() && c < limit) {
     tick(c);
-    if (!copy_.busy()) break;
+    if (!all_busy()) break;
     const uint64_t n = next_event();
     if (n == kNever) throw Error("gpu.copy_engine: copy stalled with nothing scheduled");
     c = std::min(limit, std::max(c + 1, n));
@@ -379,7 +386,7 @@ MemorySummary DetailedMemory::summary() const {
 }
 
 bool DetailedMemory::idle() const {
-  if (!icnt_.idle() || copy_.busy()) return false;
+  if (!icnt_.idle() || copy_.busy() || copy_out_.busy()) return false;
   for (const L2Slice& s : slices_)
     if (!s.idle() || !s.cache().miss_queue().empty()) return false;
   for (const MemoryPartition& p : parts_)

@@ -4,7 +4,8 @@
 //        --latency pipe--> DRAM channel (per partition) --fills--> L2 slice
 //   L2 slice --reply crossbar--> SM response queue
 //
-// plus the copy engine, which writes MemcpyHtoD data into L2. Three clock
+// plus the copy engines: one writes host-to-device data into L2, the other
+// reads device-to-host data out of it (PCIe is full duplex). Three clock
 // domains (interconnect, L2, DRAM) run at their own periods; time is kept in
 // picoseconds. Each component has a wake-up time and is ticked only when it
 // has work, and the whole model jumps over idle stretches. The three domains
@@ -77,10 +78,16 @@ class DetailedMemory : public MemPort, public Clocked {
   uint64_t copy_to_device(uint64_t address, uint64_t bytes, uint64_t now);
   // The same in pieces, so a run can stop inside a long copy (cycle budget,
   // Ctrl-C): start_copy, then advance_copy until copying() is false. Each
-  // advance returns the core cycle reached, at most `limit` unless done.
-  void start_copy(uint64_t address, uint64_t bytes, uint64_t now);
+  // advance returns the core cycle reached, at most `limit` unless done, and
+  // returns early once an engine busy at the call has finished its copy.
+  // `to_host`: a device-to-host copy on the second engine, which reads each
+  // sector through L2 (a miss fetches it from DRAM) at the link rate; it is
+  // done when the last read has been served. Each engine runs one copy at a
+  // time; the two run side by side, and beside kernels.
+  void start_copy(uint64_t address, uint64_t bytes, uint64_t now, bool to_host = false);
   uint64_t advance_copy(uint64_t now, uint64_t limit);
-  bool copying() const { return copy_.busy(); }
+  bool copying() const { return copy_.busy() || copy_out_.busy(); }
+  bool copying(bool to_host) const { return to_host ? copy_out_.busy() : copy_.busy(); }
 
   MemorySummary summary() const;
   // Per-stream families (l2.accesses/fails/atomics, dram.ops, icnt.flits and
@@ -108,7 +115,7 @@ class DetailedMemory : public MemPort, public Clocked {
   void run_icnt(uint64_t cycle, uint64_t t);
   void run_l2(uint64_t cycle, uint64_t t);
   void run_dram(uint64_t cycle, uint64_t t);
-  void inject_copy(uint64_t t);
+  void inject_copy(CopyEngine& e, bool to_host, uint64_t t);
   void drain_done(L2Slice& s, uint64_t t);
   uint32_t request_bytes(const InFlight& r) const;
   uint32_t reply_bytes(const InFlight& r) const;
@@ -157,7 +164,8 @@ class DetailedMemory : public MemPort, public Clocked {
   std::vector<uint64_t> slice_wake_, part_wake_;  // ps
   ActiveSet req_active_, rep_active_;
   std::vector<ResponseQueue*> sms_;
-  CopyEngine copy_;
+  CopyEngine copy_;      // host to device: sector writes into L2
+  CopyEngine copy_out_;  // device to host: sector reads out of L2
   uint64_t *flits_ = nullptr, *stalls_ = nullptr;  // [stream][direction]
 };
 

@@ -14,6 +14,7 @@ namespace accelsim::mem {
 
 // Source id of requests made by the copy engine (not an SM; no reply).
 inline constexpr uint16_t kCopySource = 0xFFFF;
+inline constexpr uint16_t kCopyReadSource = 0xFFFE;  // device-to-host copy engine
 
 struct InFlight {
   ByteMask bytes;          // writes/atomics: line-relative bytes written

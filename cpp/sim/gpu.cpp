@@ -61,9 +61,9 @@ void Gpu::memcpy_to_device(uint64_t address, uint64_t bytes) {
   run_copy(UINT64_MAX);
 }
 
-void Gpu::begin_copy(uint64_t address, uint64_t bytes) {
-  if (simple_ && cfg_.memcpy_timing) simple_->warm(address, bytes, now_);
-  if (detailed_) detailed_->start_copy(address, bytes, now_);
+void Gpu::begin_copy(uint64_t address, uint64_t bytes, bool to_host) {
+  if (simple_ && cfg_.memcpy_timing && !to_host) simple_->warm(address, bytes, now_);
+  if (detailed_) detailed_->start_copy(address, bytes, now_, to_host);
 }
 
 // In slices of kCopySlice cycles, the wall clock read between them: a
@@ -72,6 +72,18 @@ void Gpu::begin_copy(uint64_t address, uint64_t bytes) {
 bool Gpu::run_copy(uint64_t cycle_limit, Poller* poller) {
   constexpr uint64_t kCopySlice = 2048;
   while (detailed_ && detailed_->copying()) {
+    if (now_ >= cycle_limit || (poller && poller->check_now())) return false;
+    const uint64_t slice_end = cycle_limit - now_ <= kCopySlice ? cycle_limit : now_ + kCopySlice;
+    now_ = detailed_->advance_copy(now_, slice_end);
+  }
+  return true;
+}
+
+bool Gpu::run_copies(uint64_t cycle_limit, Poller* poller) {
+  constexpr uint64_t kCopySlice = 2048;
+  const bool in = copying(false), out = copying(true);
+  auto all_busy = [&] { return (in || out) && (!in || copying(false)) && (!out || copying(true)); };
+  while (all_busy()) {
     if (now_ >= cycle_limit || (poller && poller->check_now())) return false;
     const uint64_t slice_end = cycle_limit - now_ <= kCopySlice ? cycle_limit : now_ + kCopySlice;
     now_ = detailed_->advance_copy(now_, slice_end);
@@ -161,6 +173,7 @@ bool Gpu::run_until_kernel_done(uint64_t cycle_limit, std::vector<stats::KernelR
     if (tick_sms(progress_at)) dispatcher_.cta_retired();
     watchdog.progress(progress_at);
     if (collect_finished(finished)) return true;
+    if (watch_copies_ && watched_copy_done()) return true;
     uint64_t next = next_cycle();
     if (next > watchdog.deadline() && now_ >= first_start()) report_deadlock(watchdog.last_progress());
     if (next >= livelock_look_at_) check_livelock();

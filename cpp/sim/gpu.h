@@ -62,8 +62,17 @@ class Gpu {
   // The same in steps a run can stop between: begin_copy, then run_copy
   // until it returns true (copy done); false when the clock reached
   // `cycle_limit` or `poller` asked to stop first.
-  void begin_copy(uint64_t address, uint64_t bytes);
+  // `to_host`: a device-to-host copy (the second copy engine; reads L2).
+  void begin_copy(uint64_t address, uint64_t bytes, bool to_host = false);
   bool run_copy(uint64_t cycle_limit, Poller* poller = nullptr);
+  // Copies on streams (cudaMemcpyAsync): run with no kernel in flight until
+  // a copy under way at the call has finished (true), or the limit / poller
+  // stops it (false).
+  bool run_copies(uint64_t cycle_limit, Poller* poller = nullptr);
+  bool copying(bool to_host) const { return detailed_ && detailed_->copying(to_host); }
+  // Copies run_until_kernel_done also returns for when they finish: bit 0
+  // the host-to-device engine, bit 1 device-to-host (0: kernels only).
+  void watch_copies(uint8_t mask) { watch_copies_ = mask; }
   // Warp instructions issued so far (all SMs and streams; progress reports).
   uint64_t warp_instructions() const;
 
@@ -95,6 +104,9 @@ class Gpu {
   uint64_t next_cycle() const;
   void finish(Active& a, bool complete);
   bool collect_finished(std::vector<stats::KernelRecord*>& finished);
+  bool watched_copy_done() const {
+    return ((watch_copies_ & 1) && !copying(false)) || ((watch_copies_ & 2) && !copying(true));
+  }
   uint64_t first_start() const;
   [[noreturn]] void report_deadlock(uint64_t last_progress) const;
   uint64_t useful_work() const;
@@ -114,6 +126,7 @@ class Gpu {
   CtaDispatcher dispatcher_;
   std::vector<Active> active_;
   uint64_t now_ = 0;
+  uint8_t watch_copies_ = 0;
   size_t events_family_ = 0;  // index of sm.events (a kernel's SmCounters row)
   // Livelock watchdog: the useful-work count, when it last changed, and the
   // next cycle at which to look (a few looks per window, never per cycle).

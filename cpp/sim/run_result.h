@@ -16,8 +16,18 @@ struct RunOptions {
   std::vector<uint32_t> kernels;     // kernel ids to simulate (trace ids); empty = all
 };
 
+// A copy the run timed (in command order): its direction, where, how much,
+// its stream (async copies) and when the copy engine ran it. `done` is false
+// for a copy a cut-short run did not finish (or reach: start = end then).
+struct CopyRecord {
+  bool to_host = false, async = false, done = false;
+  uint64_t address = 0, bytes = 0, stream = 0;
+  uint64_t start_cycle = 0, end_cycle = 0;
+};
+
 struct RunResult {
   std::vector<stats::KernelRecord> kernels;
+  std::vector<CopyRecord> copies;
   uint64_t total_cycles = 0;
   bool completed = true;     // false when max_cycles or an interrupt cut the run short
   bool interrupted = false;  // the run's poll hook asked it to stop (Ctrl-C)

@@ -13,11 +13,12 @@ namespace {
 // Dense slot per distinct stream id, in order of first appearance.
 void assign_slots(Workload& w) {
   for (WorkItem& it : w.items) {
-    if (it.kind != WorkItem::Kind::Kernel) continue;
-    ++w.kernels;
-    auto pos = std::find(w.streams.begin(), w.streams.end(), it.info.stream);
+    if (it.is_copy() && !it.async) continue;  // synchronous copies have no stream
+    if (!it.is_copy()) ++w.kernels;
+    const uint64_t stream = it.is_copy() ? it.stream : it.info.stream;
+    auto pos = std::find(w.streams.begin(), w.streams.end(), stream);
     it.slot = uint32_t(pos - w.streams.begin());
-    if (pos == w.streams.end()) w.streams.push_back(it.info.stream);
+    if (pos == w.streams.end()) w.streams.push_back(stream);
   }
   if (w.streams.size() > 256)
     throw ConfigError("streams", "a workload may use at most 256 streams, this one uses " +

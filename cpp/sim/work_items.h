@@ -3,6 +3,7 @@
 // run knows its streams (and sizes their counter slots) before it starts.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,13 +15,24 @@
 namespace accelsim::sim {
 
 struct WorkItem {
-  enum class Kind { Kernel, MemcpyHtoD };
+  enum class Kind { Kernel, MemcpyHtoD, MemcpyDtoH };
   Kind kind = Kind::Kernel;
   trace::KernelInfo info;                  // Kernel: its header
   std::string path;                        // Kernel from a trace: opened at launch
   std::unique_ptr<KernelSource> source;    // Kernel given in memory
-  uint32_t slot = 0;                       // Kernel: stream slot (dense per stream)
-  uint64_t address = 0, bytes = 0;         // MemcpyHtoD
+  uint32_t slot = 0;                       // Kernel, async copy: stream slot (dense per stream)
+  uint64_t address = 0, bytes = 0;         // copies: device address, size
+  // Copies: false = synchronous (cudaMemcpy: waits for all earlier work,
+  // and later work waits for it); true = on stream `stream`
+  // (cudaMemcpyAsync: ordered with that stream's kernels and copies only).
+  bool async = false;
+  uint64_t stream = 0;
+  // Copies: called as the copy starts, i.e. after every command it waits
+  // for (PTX mode moves the bytes then, so a copy sees what the kernels
+  // before it on its stream wrote). Runs on the simulating thread.
+  std::function<void()> on_start;
+  bool is_copy() const { return kind != Kind::Kernel; }
+  bool to_host() const { return kind == Kind::MemcpyDtoH; }
 };
 
 struct Workload {
@@ -34,7 +46,7 @@ Workload workload_from_commands(const std::string& path);
 // Kernels given directly, in order.
 Workload workload_from_sources(std::vector<std::unique_ptr<KernelSource>>& kernels);
 // Kernels (with their source) and copies given directly, in command order
-// (PTX mode: host-to-device copies between launches).
+// (PTX mode: copies either way between launches, synchronous or on streams).
 Workload workload_from_items(std::vector<WorkItem> items);
 
 // The item's kernel source: opened from its trace, or handed over.

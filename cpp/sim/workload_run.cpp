@@ -43,6 +43,45 @@ size_t WorkloadRun::add_record(const WorkItem& item) {
   return result_.kernels.size() - 1;
 }
 
+size_t WorkloadRun::add_copy(const WorkItem& item) {
+  CopyRecord& c = result_.copies.emplace_back();
+  c.to_host = item.to_host();
+  c.async = item.async;
+  c.address = item.address;
+  c.bytes = item.bytes;
+  c.stream = item.stream;
+  c.start_cycle = c.end_cycle = gpu_.now();
+  return result_.copies.size() - 1;
+}
+
+// An async copy starts on its engine; finish_copies notices its end.
+void WorkloadRun::launch_copy(const WorkItem& item, size_t record) {
+  result_.copies[record].start_cycle = gpu_.now();
+  if (item.on_start) item.on_start();
+  gpu_.begin_copy(item.address, item.bytes, item.to_host());
+  copy_[item.to_host()] = CopyInFlight{true, record, item.slot};
+  stream_busy_[item.slot] = 1;
+  gpu_.watch_copies(uint8_t((copy_[0].active ? 1 : 0) | (copy_[1].active ? 2 : 0)));
+}
+
+// Async copies whose engine is idle again are done (a copy with nothing to
+// time, e.g. without memcpy_timing, ends where it starts). True if any.
+bool WorkloadRun::finish_copies() {
+  bool any = false;
+  for (int dir = 0; dir < 2; ++dir) {
+    CopyInFlight& c = copy_[dir];
+    if (!c.active || gpu_.copying(dir == 1)) continue;
+    CopyRecord& rec = result_.copies[c.record];
+    rec.end_cycle = gpu_.now();
+    rec.done = true;
+    stream_busy_[c.slot] = 0;
+    c.active = false;
+    any = true;
+  }
+  gpu_.watch_copies(uint8_t((copy_[0].active ? 1 : 0) | (copy_[1].active ? 2 : 0)));
+  return any;
+}
+
 // A kernel not chosen: its record says so (and its counters stay zero).
 void WorkloadRun::skip(stats::KernelRecord& rec, const WorkItem& item) {
   rec.skipped = true;
@@ -58,13 +97,22 @@ bool WorkloadRun::admit() {
   const size_t window = size_t(gpu_.config().max_concurrent_kernels);
   while (next_ < work_.items.size() && pending_.size() + gpu_.kernels_in_flight() < window) {
     WorkItem& item = work_.items[next_];
-    if (item.kind == WorkItem::Kind::MemcpyHtoD) {
+    if (item.is_copy() && item.async) {
+      pending_.push_back(Pending{next_, add_copy(item)});
+    } else if (item.is_copy()) {
       // cudaMemcpy is synchronous on the legacy default stream: it starts
       // once everything before it has finished, and later commands wait.
-      if (!pending_.empty() || gpu_.kernels_in_flight() > 0) break;
-      if (!copy_started_) gpu_.begin_copy(item.address, item.bytes);
+      if (!pending_.empty() || gpu_.kernels_in_flight() > 0 || copies_in_flight()) break;
+      if (!copy_started_) {
+        copy_record_ = add_copy(item);
+        if (item.on_start) item.on_start();
+        gpu_.begin_copy(item.address, item.bytes, item.to_host());
+      }
       copy_started_ = true;
-      if (!gpu_.run_copy(opts_.max_cycles, &poller_)) return false;
+      const bool finished = gpu_.run_copy(opts_.max_cycles, &poller_);
+      result_.copies[copy_record_].end_cycle = gpu_.now();
+      if (!finished) return false;
+      result_.copies[copy_record_].done = true;
       copy_started_ = false;
     } else if (!selected(item.info)) {
       skip(result_.kernels[add_record(item)], item);
@@ -77,15 +125,22 @@ bool WorkloadRun::admit() {
   return true;
 }
 
-// Launches, in command order, every admitted kernel whose stream is idle and
-// has no earlier kernel still waiting.
+// Launches, in command order, every admitted kernel or copy whose stream is
+// idle and has no earlier command still waiting (a copy also needs its
+// engine free).
 void WorkloadRun::launch_ready() {
   std::fill(stream_blocked_.begin(), stream_blocked_.end(), 0);
   for (auto it = pending_.begin(); it != pending_.end();) {
     WorkItem& item = work_.items[it->item];
-    if (stream_busy_[item.slot] || stream_blocked_[item.slot]) {
+    if (stream_busy_[item.slot] || stream_blocked_[item.slot] ||
+        (item.is_copy() && copy_[item.to_host()].active)) {
       stream_blocked_[item.slot] = 1;
       ++it;
+      continue;
+    }
+    if (item.is_copy()) {
+      launch_copy(item, it->record);
+      it = pending_.erase(it);
       continue;
     }
     size_t index = it->record;
@@ -116,11 +171,27 @@ bool WorkloadRun::stop_run(bool interrupted) {
     rec.status = stats::KernelStatus::NotReached;
     rec.launch_cycle = rec.start_cycle = rec.first_cta_cycle = rec.end_cycle = gpu_.now();
   };
-  for (const Pending& p : pending_) not_reached(result_.kernels[p.record]);
+  for (const Pending& p : pending_) {
+    if (!work_.items[p.item].is_copy()) {
+      not_reached(result_.kernels[p.record]);
+    } else {
+      CopyRecord& c = result_.copies[p.record];
+      c.start_cycle = c.end_cycle = gpu_.now();
+    }
+  }
   pending_.clear();
+  for (CopyInFlight& c : copy_)
+    if (c.active) result_.copies[c.record].end_cycle = gpu_.now();
+  // A synchronous copy cut off has its record already (it is at next_).
+  bool cut_copy = copy_started_;
+  copy_started_ = false;
   for (; next_ < work_.items.size(); ++next_) {
     const WorkItem& item = work_.items[next_];
-    if (item.kind != WorkItem::Kind::Kernel) continue;
+    if (item.is_copy()) {
+      if (!cut_copy) add_copy(item);
+      cut_copy = false;
+      continue;
+    }
     stats::KernelRecord& rec = result_.kernels[add_record(item)];
     if (selected(item.info)) {
       not_reached(rec);
@@ -162,7 +233,14 @@ bool WorkloadRun::step() {
   while (true) {
     if (!admit()) return stop_run(poller_.stopped());
     launch_ready();
-    if (gpu_.kernels_in_flight() == 0) return finish_run();  // nothing left to run
+    if (finish_copies()) continue;  // their streams may go on
+    if (gpu_.kernels_in_flight() == 0) {
+      if (!copies_in_flight()) return finish_run();  // nothing left to run
+      const bool in_budget = gpu_.run_copies(opts_.max_cycles, &poller_);
+      result_.total_cycles = gpu_.now();
+      if (!in_budget) return stop_run(poller_.stopped());
+      continue;
+    }
     std::vector<stats::KernelRecord*> done;
     bool in_budget = gpu_.run_until_kernel_done(opts_.max_cycles, done, &poller_);
     result_.total_cycles = gpu_.now();

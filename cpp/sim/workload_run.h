@@ -1,8 +1,10 @@
 // A workload in progress: a fresh GPU and the workload's commands, scheduled
 // by stream. Commands are read in order into a launch window of at most
-// max_concurrent_kernels kernels; a copy is applied when it is read; a kernel
-// starts once no earlier kernel of its stream is unfinished, so kernels of
-// one stream run in order and kernels of different streams overlap. Kernels
+// max_concurrent_kernels kernels; a synchronous copy runs when it is read,
+// once all earlier work has finished; a kernel or an async copy starts once
+// no earlier command of its stream is unfinished (and, for a copy, its
+// direction's copy engine is free), so commands of one stream run in order
+// and those of different streams overlap, copies with kernels included. Kernels
 // not selected (RunOptions::kernels) are recorded as skipped, not simulated.
 // step() returns whenever kernels finish, so a caller (Python) regains
 // control between kernels; inside a step, the cycle budget is honoured at
@@ -52,6 +54,10 @@ class WorkloadRun {
   bool admit();
   void launch_ready();
   size_t add_record(const WorkItem& item);
+  size_t add_copy(const WorkItem& item);
+  void launch_copy(const WorkItem& item, size_t record);
+  bool finish_copies();
+  bool copies_in_flight() const { return copy_[0].active || copy_[1].active; }
   void skip(stats::KernelRecord& rec, const WorkItem& item);
   bool finish_run();
   bool stop_run(bool interrupted);
@@ -63,8 +69,14 @@ class WorkloadRun {
   RunResult result_;
   size_t next_ = 0;                       // next command to read
   struct Pending {
-    size_t item, record;
+    size_t item, record;  // record: into result_.kernels, or result_.copies for a copy
   };
+  struct CopyInFlight {  // an async copy on its engine (0: to device, 1: to host)
+    bool active = false;
+    size_t record = 0;
+    uint32_t slot = 0;
+  };
+  CopyInFlight copy_[2];
   std::deque<Pending> pending_;           // admitted kernels not launched yet
   std::vector<uint8_t> stream_busy_;      // per slot: a kernel of it is in flight
   std::vector<uint8_t> stream_blocked_;   // scratch for launch_ready (no allocation)
@@ -73,7 +85,8 @@ class WorkloadRun {
   PollHook hook_;
   Poller poller_;
   uint32_t kernels_done_ = 0;
-  bool copy_started_ = false;  // the copy at next_ is under way
+  bool copy_started_ = false;  // the synchronous copy at next_ is under way
+  size_t copy_record_ = 0;     // its record
   bool done_ = false;
 };
 

@@ -324,3 +324,32 @@ TEST_CASE("690-per-stream-families-agree-with-the-components-own-counters") {
   CHECK_EQ(fl.at({0, 0}), req);
   CHECK_EQ(fl.at({0, 1}), rep);
 }
+
+TEST_CASE("691-device-to-host-copy-reads-through-l2-beside-a-host-to-device-copy") {
+  config::GpuConfig cfg = detailed_config();
+  const uint64_t fresh = 0x7f4a3c000000ull, copied = 0x7f4a3d000000ull;
+  // Data never written: every sector comes from DRAM.
+  sim::Gpu cold(cfg);
+  cold.begin_copy(fresh, 4096, true);
+  CHECK(cold.run_copy(UINT64_MAX));
+  CHECK_EQ(cold.detailed_memory()->summary().dram_reads, 4096u / 32u);
+  CHECK(cold.now() >= 4096 / uint64_t(cfg.copy_bandwidth));
+  // Data a host-to-device copy just left in L2: no DRAM read, and the copy
+  // takes the link time, as the other direction does.
+  sim::Gpu warm(cfg);
+  warm.memcpy_to_device(copied, 4096);
+  const uint64_t h2d = warm.now();
+  warm.begin_copy(copied, 4096, true);
+  CHECK(warm.copying(true));
+  CHECK(warm.run_copy(UINT64_MAX));
+  CHECK_EQ(warm.detailed_memory()->summary().dram_reads, 0u);
+  const uint64_t d2h = warm.now() - h2d;
+  CHECK(d2h + 64 >= h2d);
+  CHECK(d2h <= h2d + 200);
+  // Both engines at once (full-duplex link): about one copy's time, not two.
+  sim::Gpu both(cfg);
+  both.begin_copy(copied, 4096, false);
+  both.begin_copy(fresh, 4096, true);
+  while (both.copying(false) || both.copying(true)) CHECK(both.run_copies(UINT64_MAX));
+  CHECK(both.now() < h2d + d2h - h2d / 2);
+}

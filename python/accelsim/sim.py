@@ -99,6 +99,13 @@ class SimResult(StatsResultMixin):
         return self.extra["_kernels"]
 
     @property
+    def copies(self) -> list[dict]:
+        """The copies the run timed, in command order: ``direction`` ("HtoD"
+        or "DtoH"), ``address``, ``bytes``, ``stream`` (None: synchronous),
+        ``start_cycle``, ``end_cycle``, ``cycles``, ``completed``."""
+        return list(self.extra.get("copies", []))
+
+    @property
     def num_kernels(self) -> int:
         return len(self.columns["id"])
 
@@ -223,7 +230,8 @@ class Simulator:
         return SimResult(columns=columns, total_cycles=raw["total_cycles"],
                          completed=raw["completed"], config_name=self.config_name, workload=path,
                          sm_count=raw["sm_count"], core_period_ps=raw["core_period_ps"],
-                         wall_time_s=wall, extra={"trace_warnings": affected}, _stats=raw["stats"],
+                         wall_time_s=wall, extra={"trace_warnings": affected,
+                                                  "copies": list(raw.get("copies", []))}, _stats=raw["stats"],
                          interrupted=raw.get("interrupted", False))
 
     def _with_threads(self, threads) -> "_core.Simulator":

@@ -10,7 +10,28 @@ from accelsim import _core
 from accelsim.errors import PtxError
 from accelsim.ptx._tables import tables
 
-__all__ = ["Device", "DeviceArray"]
+__all__ = ["Device", "DeviceArray", "Stream"]
+
+
+class Stream:
+    """A stream of one Device (like cudaStream_t / cupy.cuda.Stream): pass
+    it as ``stream=`` to launches and copies. Commands of one stream run in
+    order; those of different streams overlap in the timing run, copies
+    with kernels included. ``int(stream)`` is its id."""
+
+    def __init__(self, device: "Device", sid: int):
+        self.device, self.id = device, int(sid)
+
+    def __int__(self) -> int:
+        return self.id
+
+    def synchronize(self):
+        """Runs the device's queued work (the whole device: the simulator
+        times all streams together) and returns that run's SimResult."""
+        return self.device.synchronize()
+
+    def __repr__(self) -> str:
+        return f"<accelsim.ptx.Stream {self.id} of {self.device!r}>"
 
 
 class DeviceArray:
@@ -28,22 +49,36 @@ class DeviceArray:
     def nbytes(self) -> int:
         return self.size * self.dtype.itemsize
 
-    def copy_to_host(self) -> np.ndarray:
-        """The array's contents (runs every queued launch first, as a
-        synchronous cudaMemcpy does)."""
-        self.device._flush()
-        raw = self.device._mem.read(self.ptr, self.nbytes)
-        return np.frombuffer(raw, dtype=self.dtype).reshape(self.shape).copy()
+    def copy_to_host(self, stream=None) -> np.ndarray:
+        """The array's contents, copied device-to-host on the copy engine
+        (timed like any copy). ``stream=None``: synchronous, as cudaMemcpy:
+        every queued command runs first and the data is returned. With a
+        stream (cudaMemcpyAsync into pinned memory): the copy is queued on
+        it, in order with that stream's launches, and the returned array is
+        filled when the queue runs (synchronize() or any synchronous copy);
+        until then it holds zeros."""
+        host = np.zeros(self.shape, dtype=self.dtype)
+        if self.nbytes:
+            self.device._copy(self.ptr, self.nbytes, stream, to_host=host)
+            if stream is None:
+                self.device._flush()
+        return host
 
     get = copy_to_host
 
-    def copy_from_host(self, array) -> None:
+    def copy_from_host(self, array, stream=None) -> None:
+        """Host-to-device copy into this array, timed on the copy engine in
+        order with the queued launches: ``stream=None`` as cudaMemcpy (after
+        all queued work), else on that stream as cudaMemcpyAsync. The bytes
+        land when the copy runs, so launches queued before it still see the
+        old contents."""
         a = np.ascontiguousarray(array, dtype=self.dtype)
         if a.size != self.size:
             raise PtxError(f"copy of {a.size} elements into a device array of {self.size}")
-        self.device._flush()
-        self.device._mem.write(self.ptr, a.reshape(-1))
-        self.device._copied(self.ptr, a.nbytes)
+        if a.nbytes:
+            self.device._copy(self.ptr, a.nbytes, stream, data=a.tobytes())
+
+    set = copy_from_host
 
     def __repr__(self) -> str:
         return f"<DeviceArray {self.shape} {self.dtype} at {self.ptr:#x}>"
@@ -81,6 +116,7 @@ class Device:
         self._pending: list[dict] = []
         self._results: list = []
         self._globals: dict[int, list[int]] = {}
+        self._next_stream = 0
         self.sm_count = int(self.sim._values.get("sm_count", 80)) if isinstance(self.sim._values, dict) else 80
 
     # --- memory ---
@@ -96,18 +132,44 @@ class Device:
             self._mem.fill(a.ptr, 0, a.nbytes)
         return a
 
-    def to_device(self, array) -> DeviceArray:
+    def to_device(self, array, stream=None) -> DeviceArray:
+        """A new device array holding ``array``: a host-to-device copy timed
+        on the copy engine (synchronous, or on ``stream``)."""
         a = np.ascontiguousarray(array)
         d = self.empty(a.shape, a.dtype)
         if a.nbytes:
-            self._mem.write(d.ptr, a.reshape(-1))
-            self._copied(d.ptr, a.nbytes)
+            self._mem.write(d.ptr, a.reshape(-1))  # a new buffer: nothing can read it earlier
+            self._copy(d.ptr, a.nbytes, stream)
         return d
 
-    def _copied(self, address: int, nbytes: int) -> None:
-        """A host-to-device copy: its data is in place now; the next run times
-        it on the copy engine, in order with the launches (cudaMemcpy)."""
-        self._pending.append({"address": int(address), "copy_bytes": int(nbytes)})
+    def stream(self) -> Stream:
+        """A new stream (ids 1, 2, ...; stream 0 is the default)."""
+        self._next_stream += 1
+        return Stream(self, self._next_stream)
+
+    def _stream_id(self, stream) -> int | None:
+        if stream is None:
+            return None
+        if isinstance(stream, Stream):
+            if stream.device is not self:
+                raise PtxError(f"{stream!r} belongs to another device")
+            return stream.id
+        if isinstance(stream, (int, np.integer)) and not isinstance(stream, bool) and 0 <= stream < 1 << 63:
+            return int(stream)
+        raise PtxError(f"stream must be a Stream of this device or a non-negative int, not {stream!r}")
+
+    def _copy(self, address: int, nbytes: int, stream, *, to_host=None, data=None) -> None:
+        """Queues a copy for the copy engine (cudaMemcpy when ``stream`` is
+        None, else cudaMemcpyAsync on it). ``to_host``: a device-to-host copy
+        into that array, read when the copy starts in the run; ``data``:
+        host-to-device bytes, written then; neither: the bytes are in place."""
+        d = {"address": int(address), "copy_bytes": int(nbytes), "stream": self._stream_id(stream),
+             "memory": self._mem, "to_host": to_host is not None}
+        if to_host is not None:
+            d["host"] = to_host
+        if data is not None:
+            d["data"] = data
+        self._pending.append(d)
 
     def texture_object(self, array: DeviceArray) -> np.uint64:
         """A cudaTextureObject_t over a 1-D device array of float32, int32 or
@@ -134,7 +196,8 @@ class Device:
             self._globals[key] = addrs
         return self._globals[key]
 
-    def _launch(self, kernel, grid, block, params: bytes, stream: int, shared: int) -> None:
+    def _launch(self, kernel, grid, block, params: bytes, stream, shared: int) -> None:
+        stream = self._stream_id(stream) or 0
         regs = self.regs_per_thread
         if self._ptxas:
             from accelsim.ptx.ptxas import register_counts
@@ -162,6 +225,7 @@ class Device:
                         core_period_ps=raw["core_period_ps"], wall_time_s=wall, _stats=raw["stats"])
         res.extra["launches"] = [{k: v for k, v in d.items() if k not in ("memory", "module", "_module")}
                                  for d in launches if "copy_bytes" not in d]
+        res.extra["copies"] = list(raw.get("copies", []))
         self._results.append(res)
         return res
 

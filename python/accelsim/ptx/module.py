@@ -124,7 +124,7 @@ class _Launcher:
         if not isinstance(shared, (int, np.integer)) or not 0 <= shared <= 1 << 20:
             raise PtxError(f"kernel {self.kernel.name}: shared_mem must be a byte count in [0, 1 MiB], "
                            f"got {shared!r}")
-        dev._launch(self.kernel, self.grid, self.block, params, int(stream), int(shared))
+        dev._launch(self.kernel, self.grid, self.block, params, stream, int(shared))
 
 
 def _dim3(v, kernel: str, what: str) -> tuple[int, int, int]:

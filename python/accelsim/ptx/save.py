@@ -54,6 +54,16 @@ def _block(coord, raw: bytes, warp_begin, addrs: bytes, names) -> ThreadBlock:
     return ThreadBlock(coord=tuple(coord), warps=warps)
 
 
+def _apply_copy(d: dict) -> None:
+    """A queued copy's data movement, in command order (the trace is written
+    by emulating the launches one after another)."""
+    if d.get("to_host") and "host" in d:
+        raw = d["memory"].read(d["address"], d["copy_bytes"])
+        d["host"].reshape(-1).view(np.uint8)[:] = np.frombuffer(raw, dtype=np.uint8)
+    elif "data" in d:
+        d["memory"].write(d["address"], np.frombuffer(d["data"], dtype=np.uint8))
+
+
 def write_launches(folder, launches: list[dict], version: int, regs_per_thread: int) -> Path:
     """Emulates ``launches`` (updating device memory as a run would) and
     writes them as a trace folder; returns the kernelslist.g path."""
@@ -64,8 +74,13 @@ def write_launches(folder, launches: list[dict], version: int, regs_per_thread: 
     names = _opcode_names(version)
     listing, n = [], 0
     for d in launches:
-        if "copy_bytes" in d:  # a host-to-device copy, as the tracer lists it
-            listing.append(f"MemcpyHtoD,0x{d['address']:016x},{d['copy_bytes']}")
+        if "copy_bytes" in d:
+            _apply_copy(d)
+            if not d.get("to_host"):  # a host-to-device copy, as the tracer lists it
+                listing.append(f"MemcpyHtoD,0x{d['address']:016x},{d['copy_bytes']}")
+            # The format has no device-to-host command (the tracer records
+            # none, and the reference simulator would read one as a kernel
+            # file name): those copies are done here but not listed.
             continue
         n += 1
         src = _core.PtxBlocks(tables(), d, version, regs_per_thread, n)
