@@ -79,6 +79,60 @@ class Simulator:
     def run(self, path: str, max_cycles: int | None = None,
             kernels: list[int] | None = None) -> dict[str, Any]: ...
 
+# ---- PTX front end (register_ptx.cpp) -------------------------------------------
+# Anything exposing the buffer protocol (a contiguous NumPy array, bytes,
+# memoryview); typing.Buffer needs Python 3.12, so spelled out here.
+_Buffer = npt.NDArray[Any] | bytes | bytearray | memoryview
+
+class PtxTables:
+    """The opcode table (parsing), lowering table and ISA registry (records)."""
+    def __init__(self, opcodes: str, lowering: str, isa_dir: str) -> None: ...
+
+class PtxModule:
+    @staticmethod
+    def parse(text: str, path: str, tables: PtxTables) -> PtxModule:
+        """Parses PTX text (raises accelsim.PtxError naming path, line, column)."""
+    @property
+    def path(self) -> str: ...
+    @property
+    def version(self) -> str: ...
+    @property
+    def target(self) -> str: ...
+    @property
+    def sm(self) -> int: ...
+    def kernels(self) -> list[dict[str, Any]]:
+        """Each defined .entry: name, line, params (name, type, size, align,
+        offset, pointer), param_bytes, shared_bytes, local_bytes, registers."""
+    def globals(self) -> list[dict[str, Any]]:
+        """Each module-scope .global / .const: name, size, align, const, init (bytes)."""
+
+class DeviceMemory:
+    def __init__(self) -> None: ...
+    def allocate(self, bytes: SupportsIndex) -> int: ...
+    def write(self, addr: SupportsIndex, data: _Buffer, /) -> None: ...
+    def read(self, addr: SupportsIndex, n: SupportsIndex, /) -> bytes: ...
+    def fill(self, addr: SupportsIndex, value: SupportsIndex, n: SupportsIndex, /) -> None: ...
+    def add_texture(self, ptr: SupportsIndex, count: SupportsIndex, elem_bytes: SupportsIndex,
+                    kind: str, /) -> int:
+        """A texture object handle over linear memory; kind "f", "i" or "u"."""
+    @property
+    def bytes_allocated(self) -> int: ...
+
+class PtxBlocks:
+    """One launch's thread blocks, emulated one at a time (save_trace)."""
+    def __init__(self, tables: PtxTables, launch: dict[str, Any], binary_version: SupportsIndex,
+                 regs_per_thread: SupportsIndex, id: SupportsIndex) -> None: ...
+    def header(self) -> dict[str, Any]:
+        """name, id, grid, block, shmem, nregs, binary_version, stream, shmem_base, local_base."""
+    def next_block(self) -> tuple[tuple[int, int, int], bytes, list[int], bytes] | None:
+        """(coord, raw records, warp begins, addresses); None after the last block."""
+
+def run_ptx(simulator: Simulator, tables: PtxTables, launches: list[dict[str, Any]],
+            binary_version: SupportsIndex, regs_per_thread: SupportsIndex,
+            max_cycles: int | None = None) -> dict[str, Any]:
+    """Times queued launches and copies (dicts as accelsim.ptx.Device queues
+    them) on the simulator; the result dict of Simulator.run."""
+
 # Bindings added after these stubs were written read as Any rather than as
 # errors, until they are declared above.
 def __getattr__(name: str) -> Any: ...

@@ -14,7 +14,7 @@ See docs/ptx.md for what is supported.
 from __future__ import annotations
 
 from accelsim.errors import PtxError
-from accelsim.ptx.device import Device, DeviceArray
+from accelsim.ptx.device import Device, DeviceArray, Stream
 from accelsim.ptx.module import Kernel, Module
 
-__all__ = ["Device", "DeviceArray", "Kernel", "Module", "PtxError"]
+__all__ = ["Device", "DeviceArray", "Kernel", "Module", "PtxError", "Stream"]

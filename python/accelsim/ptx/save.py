@@ -93,7 +93,7 @@ def write_launches(folder, launches: list[dict], version: int, regs_per_thread: 
             for line in header_lines(k, 5, True):
                 out.write(line + "\n")
             while (b := src.next_block()) is not None:
-                blk = _block(*b, names)  # type: ignore[call-arg]  # b: (coord, records, warp begins, addresses)
+                blk = _block(*b, names)  # b: (coord, records, warp begins, addresses)
                 for line in block_lines(blk, version=5, lineinfo=True, mode=None):
                     out.write(line + "\n")
         listing.append(path.name)
