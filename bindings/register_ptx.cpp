@@ -14,6 +14,7 @@
 #include "ptx/module.h"
 #include "ptx/opcode_table.h"
 #include "ptx/program.h"
+#include "sim/gpu_session.h"
 #include "sim/ptx_kernel_source.h"
 #include "sim/simulator.h"
 
@@ -173,10 +174,11 @@ void register_ptx(py::module_& m) {
   m.def(
       "run_ptx",
       [](sim::Simulator& s, const PtxTables& t, const py::list& launches, uint32_t version,
-         uint32_t regs_per_thread, py::object max_cycles) {
+         uint32_t regs_per_thread, py::object max_cycles, std::shared_ptr<sim::GpuSession> session,
+         uint32_t first_id) {
         std::vector<sim::WorkItem> items;
         std::vector<std::pair<py::object, std::shared_ptr<std::string>>> fills;  // host arrays to fill
-        uint32_t id = 1;
+        uint32_t id = first_id;
         for (py::handle h : launches) {
           py::dict d = h.cast<py::dict>();
           if (d.contains("copy_bytes")) {  // a copy, timed by a copy engine
@@ -220,7 +222,8 @@ void register_ptx(py::module_& m) {
         sim::RunResult r;
         {
           py::gil_scoped_release release;
-          r = s.run(sim::workload_from_items(std::move(items)), opts);
+          sim::Workload w = sim::workload_from_items(std::move(items));
+          r = session ? session->run(std::move(w), opts) : s.run(std::move(w), opts);
         }
         for (auto& [host, buf] : fills) {  // device-to-host copies the run reached
           py::buffer_info info = host.cast<py::buffer>().request(true);
@@ -230,5 +233,15 @@ void register_ptx(py::module_& m) {
         return run_result_to_python(r);
       },
       py::arg("simulator"), py::arg("tables"), py::arg("launches"), py::arg("binary_version"),
-      py::arg("regs_per_thread"), py::arg("max_cycles") = py::none());
+      py::arg("regs_per_thread"), py::arg("max_cycles") = py::none(), py::arg("session") = nullptr,
+      py::arg("first_id") = 1);
+
+  // One GPU kept across runs (a Device's synchronize() calls): see sim/gpu_session.h.
+  py::class_<sim::GpuSession, std::shared_ptr<sim::GpuSession>>(m, "GpuSession")
+      .def(py::init([](const sim::Simulator& s, size_t max_streams) {
+             return std::make_shared<sim::GpuSession>(s.config(), max_streams);
+           }),
+           py::arg("simulator"), py::arg("max_streams") = 32)
+      .def_property_readonly("now", &sim::GpuSession::now)
+      .def_property_readonly("resets", &sim::GpuSession::resets);
 }

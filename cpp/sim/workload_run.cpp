@@ -14,11 +14,19 @@ std::shared_ptr<stats::RunStats> stats_for(const Workload& w) {
 
 WorkloadRun::WorkloadRun(const config::GpuConfig& cfg, std::shared_ptr<const isa::IsaRegistry> isa,
                          Workload workload, const RunOptions& opts)
+    // (the workload is bound by reference: it moves only once the GPU is built)
+    : WorkloadRun(std::make_shared<Gpu>(cfg, nullptr, stats_for(workload)), std::move(isa), std::move(workload),
+                  opts) {}
+
+WorkloadRun::WorkloadRun(std::shared_ptr<Gpu> gpu, std::shared_ptr<const isa::IsaRegistry> isa,
+                         Workload&& workload, const RunOptions& opts)
     : isa_(std::move(isa)),
       work_(std::move(workload)),
       opts_(opts),
-      gpu_(cfg, nullptr, stats_for(work_)),
-      result_(empty_result(cfg)),
+      gpu_ptr_(std::move(gpu)),
+      gpu_(*gpu_ptr_),
+      first_row_(gpu_.stats()->kernels->rows()),
+      result_(empty_result(gpu_.config())),
       stream_busy_(work_.streams.size(), 0),
       stream_blocked_(work_.streams.size(), 0) {
   result_.kernels.reserve(work_.kernels);  // records stay put: the GPU points at them
@@ -39,7 +47,7 @@ size_t WorkloadRun::add_record(const WorkItem& item) {
   rec.name = item.info.name;
   rec.stream = item.info.stream;
   rec.stream_slot = item.slot;
-  gpu_.stats()->kernels->add_row();
+  gpu_.stats()->kernels->add_row();  // row first_row_ + record index
   return result_.kernels.size() - 1;
 }
 
@@ -145,7 +153,7 @@ void WorkloadRun::launch_ready() {
     }
     size_t index = it->record;
     sources_[index] = open_kernel(item, isa_.get());
-    gpu_.launch(*sources_[index], result_.kernels[index], item.slot, index);
+    gpu_.launch(*sources_[index], result_.kernels[index], item.slot, first_row_ + index);
     stream_busy_[item.slot] = 1;
     it = pending_.erase(it);
   }

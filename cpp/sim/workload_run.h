@@ -30,6 +30,10 @@ class WorkloadRun {
  public:
   WorkloadRun(const config::GpuConfig& cfg, std::shared_ptr<const isa::IsaRegistry> isa,
               Workload workload, const RunOptions& opts);
+  // On a GPU that may have run before (GpuSession): its clock, caches and
+  // statistics go on; the workload's slots must be slots of gpu's stats.
+  WorkloadRun(std::shared_ptr<Gpu> gpu, std::shared_ptr<const isa::IsaRegistry> isa, Workload&& workload,
+              const RunOptions& opts);
   // Runs until at least one kernel finished. False when none was left (or
   // the cycle budget had already run out).
   bool step();
@@ -65,7 +69,9 @@ class WorkloadRun {
   std::shared_ptr<const isa::IsaRegistry> isa_;
   Workload work_;
   RunOptions opts_;
-  Gpu gpu_;
+  std::shared_ptr<Gpu> gpu_ptr_;
+  Gpu& gpu_;
+  size_t first_row_ = 0;                  // the GPU's kernel-table row of record 0
   RunResult result_;
   size_t next_ = 0;                       // next command to read
   struct Pending {

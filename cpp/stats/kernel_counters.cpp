@@ -1,5 +1,7 @@
 #include "stats/kernel_counters.h"
 
+#include <algorithm>
+
 #include "base/error.h"
 #include "stats/counter_reduce.h"
 
@@ -35,6 +37,13 @@ void KernelCounters::finish(size_t row, const Mark& mark) {
     uint64_t* out = data_[i].data() + row * width_[i];
     for (size_t c = 0; c < width_[i]; ++c) out[c] = now[c] - mark.at_start[i][c];
   }
+}
+
+void KernelCounters::copy_row(const KernelCounters& from, size_t row) {
+  if (from.width_ != width_ || row >= from.rows_) throw Error("kernel row copied between different tables");
+  const size_t r = add_row();
+  for (size_t i = 0; i < data_.size(); ++i)
+    std::copy_n(from.data_[i].data() + row * width_[i], width_[i], data_[i].data() + r * width_[i]);
 }
 
 }  // namespace accelsim::stats

@@ -29,6 +29,9 @@ class KernelCounters {
   // Row `row` = now - at_start for the mark's slot.
   void finish(size_t row, const Mark& mark);
 
+  // Appends a copy of `from`'s row `row` (a registry with the same families).
+  void copy_row(const KernelCounters& from, size_t row);
+
   // [rows x category_size(family i)], row-major.
   std::span<const uint64_t> family_rows(size_t i) const { return data_[i]; }
   const CounterRegistry& registry() const { return reg_; }

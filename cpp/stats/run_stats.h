@@ -18,6 +18,13 @@ struct RunStats {
   std::unique_ptr<KernelCounters> kernels;
 
   void seal() { kernels = std::make_unique<KernelCounters>(registry); }
+
+  // What happened since `start` (a snapshot of this registry) as a RunStats
+  // of its own: every family's counters minus the snapshot, the stream
+  // dimension cut to the first `slots` slots, and the kernel-table rows from
+  // `first_row` on (row 0 of the result). One GPU kept across several runs
+  // (sim::GpuSession) gives each run its own statistics this way.
+  std::shared_ptr<RunStats> since(const Snapshot& start, size_t first_row, size_t slots) const;
 };
 
 }  // namespace accelsim::stats

@@ -127,11 +127,23 @@ class PtxBlocks:
     def next_block(self) -> tuple[tuple[int, int, int], bytes, list[int], bytes] | None:
         """(coord, raw records, warp begins, addresses); None after the last block."""
 
+class GpuSession:
+    """One GPU kept across runs (a Device): clock and caches go on."""
+    def __init__(self, simulator: Simulator, max_streams: SupportsIndex = 32) -> None: ...
+    @property
+    def now(self) -> int:
+        """Core cycles simulated over all the session's runs."""
+    @property
+    def resets(self) -> int:
+        """Runs that had to start on a fresh GPU (after a cut-short or failed run)."""
+
 def run_ptx(simulator: Simulator, tables: PtxTables, launches: list[dict[str, Any]],
             binary_version: SupportsIndex, regs_per_thread: SupportsIndex,
-            max_cycles: int | None = None) -> dict[str, Any]:
+            max_cycles: int | None = None, session: GpuSession | None = None,
+            first_id: SupportsIndex = 1) -> dict[str, Any]:
     """Times queued launches and copies (dicts as accelsim.ptx.Device queues
-    them) on the simulator; the result dict of Simulator.run."""
+    them) on the simulator, or on ``session``'s GPU; kernels are numbered
+    from ``first_id``. The result dict of Simulator.run."""
 
 # Bindings added after these stubs were written read as Any rather than as
 # errors, until they are declared above.

@@ -117,6 +117,8 @@ class Device:
         self._results: list = []
         self._globals: dict[int, list[int]] = {}
         self._next_stream = 0
+        self._gpu = _core.GpuSession(self.sim._core)  # one GPU for the device's life
+        self._kernels_run = 0
         self.sm_count = int(self.sim._values.get("sm_count", 80)) if isinstance(self.sim._values, dict) else 80
 
     # --- memory ---
@@ -218,7 +220,9 @@ class Device:
 
         launches, self._pending = self._pending, []
         start = time.perf_counter()
-        raw = _core.run_ptx(self.sim._core, tables(), launches, self.arch, self.regs_per_thread)
+        raw = _core.run_ptx(self.sim._core, tables(), launches, self.arch, self.regs_per_thread,
+                            session=self._gpu, first_id=self._kernels_run + 1)
+        self._kernels_run += sum(1 for d in launches if "copy_bytes" not in d)
         wall = time.perf_counter() - start
         res = SimResult(columns=raw["kernels"], total_cycles=raw["total_cycles"], completed=raw["completed"],
                         config_name=self.config_name, workload="ptx", sm_count=raw["sm_count"],
@@ -230,14 +234,23 @@ class Device:
         return res
 
     def synchronize(self):
-        """Runs every queued launch on the timing model (a fresh GPU per run,
-        like Simulator.run) and returns that run's SimResult. A copy_to_host
-        with launches queued runs them first; such a run's result is returned
-        by the next synchronize() when nothing was queued since. Every result
-        stays in ``results``; None if nothing ever ran."""
+        """Runs every queued launch and copy on the timing model and returns
+        that run's SimResult (None if nothing ever ran; the last result when
+        nothing was queued since). A Device is one GPU: each run goes on
+        where the previous one stopped (clock, L1/L2 contents, DRAM state),
+        so data a previous run left in L2 is hit. A result covers its own run:
+        ``total_cycles`` is the cycles it took, its kernels and copies carry
+        times on the device's clock, its counters count only that run.
+        Synchronous copies (copy_to_host(), and copies queued before them)
+        run when they are called; every result stays in ``results``."""
         if self._pending:
             self._flush()
         return self._results[-1] if self._results else None
+
+    @property
+    def cycles(self) -> int:
+        """The device's clock: core cycles simulated over all its runs."""
+        return int(self._gpu.now)
 
     @property
     def results(self) -> list:
