@@ -190,9 +190,9 @@ bool WorkloadRun::stop_run(bool interrupted) {
   pending_.clear();
   for (CopyInFlight& c : copy_)
     if (c.active) result_.copies[c.record].end_cycle = gpu_.now();
-  // A synchronous copy cut off has its record already (it is at next_).
+  // A synchronous copy cut off has its record already (it is at next_);
+  // copy_started_ stays set, so progress() still says where the run stopped.
   bool cut_copy = copy_started_;
-  copy_started_ = false;
   for (; next_ < work_.items.size(); ++next_) {
     const WorkItem& item = work_.items[next_];
     if (item.is_copy()) {
