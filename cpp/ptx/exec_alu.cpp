@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "ptx/emulator.h"
+#include "ptx/half_ops.h"
 #include "ptx/ptx_error.h"
 
 namespace accelsim::ptx {
@@ -296,6 +297,18 @@ void CtaEmulator::float_op(uint32_t w, const Inst& in, uint32_t mask) {
 
 void CtaEmulator::alu(uint32_t w, const Inst& in, uint32_t mask) {
   Ty t = in.type;
+  if (half::is_half(t)) {  // f16 / bf16 / f16x2: ptx/half_ops.cpp
+    Warp& wp = warps_[w];
+    const auto& o = in.ops;
+    for (uint32_t m = mask; m; m &= m - 1) {
+      uint32_t l = uint32_t(__builtin_ctz(m));
+      uint64_t a = o.size() > 1 ? value(wp, w, o[1], l) : 0, b = o.size() > 2 ? value(wp, w, o[2], l) : 0;
+      uint64_t c = o.size() > 3 ? value(wp, w, o[3], l) : 0, r = 0;
+      if (!half::arith(in.op, t, in.mods, a, b, c, r)) fault(w, l, in, "no half-precision semantics for this instruction");
+      reg(wp, o[0].reg, l) = r;
+    }
+    return;
+  }
   if ((in.op == Op::kMul || in.op == Op::kMad) && (in.mods & kMWide)) t = in.type;  // source type
   switch (t) {
     case kF32: return float_op<float>(w, in, mask);
@@ -391,7 +404,12 @@ void CtaEmulator::convert(uint32_t w, const Inst& in, uint32_t mask) {
   for (uint32_t m = mask; m; m &= m - 1) {
     uint32_t l = uint32_t(__builtin_ctz(m));
     uint64_t v = value(wp, w, in.ops[1], l), r = 0;
-    if (!ty_float(from) && !ty_float(to)) {
+    if (half::is_half(to) || half::is_half(from)) {  // exact, rounded once: ptx/half_ops.cpp
+      if (half::is_half(from) && !ty_float(to))
+        r = float_to_int(half::operand(from, v), to, in.mods);
+      else if (!half::convert(to, from, in.mods, v, r))
+        fault(w, l, in, "no half-precision semantics for this conversion");
+    } else if (!ty_float(from) && !ty_float(to)) {
       r = int_to_int(v, from, to, sat);
     } else if (ty_float(from) && !ty_float(to)) {
       r = from == kF32 ? float_to_int(ftz ? flush(as<float>(v)) : as<float>(v), to, in.mods)
@@ -470,6 +488,15 @@ void CtaEmulator::compare(uint32_t w, const Inst& in, uint32_t mask) {
         break;
       }
       case kF64: t = cmp_values(as<double>(a), as<double>(b), in.cmp); break;
+      case kF16: case kBF16: {
+        double x = half::operand(in.type, a), y = half::operand(in.type, b);
+        if (ftz && in.type == kF16) {  // subnormal halves compare as zero
+          if (std::fabs(x) < 0x1p-14) x = std::copysign(0.0, x);
+          if (std::fabs(y) < 0x1p-14) y = std::copysign(0.0, y);
+        }
+        t = cmp_values(x, y, in.cmp);
+        break;
+      }
       case kS16: t = cmp_values(as<int16_t>(a), as<int16_t>(b), in.cmp); break;
       case kS32: t = cmp_values(as<int32_t>(a), as<int32_t>(b), in.cmp); break;
       case kS64: t = cmp_values(as<int64_t>(a), as<int64_t>(b), in.cmp); break;

@@ -302,6 +302,30 @@ const LoweringTable::Row* LoweringTable::find(const Inst& in) const {
   return best;
 }
 
+// The half-precision forms the emulator executes (ptx/half_ops.cpp); moves,
+// loads and stores of halves are plain 16/32-bit data.
+static bool half_supported(const Inst& in) {
+  auto half = [](Ty t) { return t == kF16 || t == kF16x2 || t == kBF16; };
+  if (!half(in.type) && !half(in.type2)) return true;
+  switch (in.op) {
+    case Op::kMov: case Op::kLd: case Op::kLdu: case Op::kSt:
+    case Op::kAdd: case Op::kSub: case Op::kMul: case Op::kFma: case Op::kNeg: case Op::kAbs:
+    case Op::kMin: case Op::kMax:
+      break;  // register operands only (PTX has no half-precision literals)
+    case Op::kCvt:  // no packing cvt (two sources) and no round-to-integer in half precision
+      return in.type != kF16x2 && in.type2 != kF16x2 && in.ops.size() == 2 &&
+             !(half(in.type) && (in.mods & (kMRni | kMRzi | kMRmi | kMRpi)));
+    case Op::kSetp:  // one predicate per value: not the f16x2 form
+      if (in.type == kF16x2) return false;
+      break;
+    default:
+      return false;
+  }
+  for (const Operand& o : in.ops)
+    if (o.kind == Operand::kImm) return false;
+  return true;
+}
+
 std::shared_ptr<const Program> prepare(std::shared_ptr<const Module> module, const std::string& kernel,
                                        const isa::IsaTable& isa, const LoweringTable& lowering,
                                        uint32_t binary_version) {
@@ -319,8 +343,7 @@ std::shared_ptr<const Program> prepare(std::shared_ptr<const Module> module, con
     if (in.op == Op::kTex && (in.spelling.find(".1d") == std::string::npos || in.ops[1].sym >= 0 ||
                               in.ops[1].nvec != 1))
       unsupported("tex other than tex.1d on a texture object");
-    if (in.type == kF16 || in.type == kF16x2 || in.type == kBF16 || in.type2 == kF16 || in.type2 == kBF16)
-      unsupported("f16/bf16 arithmetic");
+    if (!half_supported(in)) unsupported("this f16/bf16 instruction");
     if (in.op == Op::kBar && !in.ops.empty() && in.ops[0].kind != Operand::kImm) unsupported("a register barrier id");
     if (in.op == Op::kBar && in.ops.size() > 1) unsupported("bar.sync with a thread count");
     for (size_t k = 0; k < in.ops.size(); ++k) {
