@@ -117,7 +117,7 @@ class Device:
         self._results: list = []
         self._globals: dict[int, list[int]] = {}
         self._next_stream = 0
-        self._gpu = _core.GpuSession(self.sim._core)  # one GPU for the device's life
+        self._gpu: _core.GpuSession | None = None  # one GPU for the device's life, built on first run
         self._kernels_run = 0
         self.sm_count = int(self.sim._values.get("sm_count", 80)) if isinstance(self.sim._values, dict) else 80
 
@@ -220,6 +220,8 @@ class Device:
 
         launches, self._pending = self._pending, []
         start = time.perf_counter()
+        if self._gpu is None:
+            self._gpu = _core.GpuSession(self.sim._core)
         raw = _core.run_ptx(self.sim._core, tables(), launches, self.arch, self.regs_per_thread,
                             session=self._gpu, first_id=self._kernels_run + 1)
         self._kernels_run += sum(1 for d in launches if "copy_bytes" not in d)
@@ -250,7 +252,7 @@ class Device:
     @property
     def cycles(self) -> int:
         """The device's clock: core cycles simulated over all its runs."""
-        return int(self._gpu.now)
+        return int(self._gpu.now) if self._gpu is not None else 0
 
     @property
     def results(self) -> list:
