@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import accelsim
+from accelsim import PtxError
 from accelsim.ptx import Device, Module
 
 EXAMPLES = Path(accelsim.__file__).parent / "ptx" / "examples"
@@ -60,3 +62,21 @@ def test_streams_keep_their_identity_across_runs():
     assert [r["stream"] for r in a.to_dict()["streams"]] == [2]
     assert sorted(r["stream"] for r in b.to_dict()["streams"]) == [1, 2]
     assert sorted(b.kernels["stream"]) == [1, 2]
+
+
+def test_a_failed_run_leaves_the_device_usable_on_a_fresh_gpu():
+    m = Module(EXAMPLES / "basic.ptx")
+    dev = Device("QV100")
+    a, c = dev.zeros(64, np.float32), dev.zeros(64, np.float32)
+    m.get_function("vectorAdd")[1, 64](a, a, c, np.int32(64))
+    first = dev.synchronize()
+    m.get_function("vectorAdd")[2, 64](a, a, c, np.int32(128))  # n larger than the buffers
+    with pytest.raises(PtxError, match="out of bounds"):
+        dev.synchronize()
+    x = dev.to_device(np.arange(64, dtype=np.float32))
+    m.get_function("vectorAdd")[1, 64](x, x, c, np.int32(64))
+    again = dev.synchronize()
+    np.testing.assert_array_equal(c.copy_to_host(), 2 * np.arange(64, dtype=np.float32))
+    assert again is not first and again.completed
+    assert dev._gpu is not None and dev._gpu.resets == 1  # the half-run GPU was replaced
+    assert dev.cycles < first.total_cycles + again.total_cycles + dev.results[-1].total_cycles
