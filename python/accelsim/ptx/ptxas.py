@@ -10,6 +10,7 @@ then the ``nvidia-cuda-nvcc`` / ``nvidia-cuda-nvdisasm`` wheels
 from __future__ import annotations
 
 import functools
+import importlib.util
 import os
 import re
 import shutil
@@ -36,11 +37,8 @@ def tool_candidates(name: str) -> list[str]:
     for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
         if root and (Path(root) / "bin" / name).is_file():
             found.append(str(Path(root) / "bin" / name))
-    try:
-        import nvidia  # namespace package of NVIDIA's PyPI wheels
-        roots = list(nvidia.__path__)
-    except ImportError:
-        roots = []
+    spec = importlib.util.find_spec("nvidia")  # namespace package of NVIDIA's PyPI wheels
+    roots = list(spec.submodule_search_locations or []) if spec else []
     for root in roots:  # nvidia/cu13/bin (CUDA 13 wheels), nvidia/cuda_nvcc/bin (CUDA 12)
         for p in sorted(Path(root).glob(f"*/bin/{name}"), reverse=True):
             if os.access(p, os.X_OK):

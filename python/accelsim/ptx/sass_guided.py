@@ -9,7 +9,6 @@ instead of the generic lowering table (configs/ptx/lowering.txt)."""
 from __future__ import annotations
 
 import functools
-import math
 import re
 import subprocess
 import tempfile
@@ -157,6 +156,24 @@ def _strip_padding(insts: list[SassInst]) -> list[SassInst]:
     return insts[:end]
 
 
+def _copies(runs: list[list[SassInst]]) -> int:
+    """How many copies of a line's SASS ptxas made (1: none). An opcode found
+    once in each of c separate runs is one instruction copied c times; the
+    largest such c whose opcodes make at least half the line's SASS wins
+    (a sequence that scheduling merely split shares few opcodes that way)."""
+    count = Counter(i.opcode for run in runs for i in run)
+    in_runs = Counter(op for run in runs for op in {i.opcode for i in run})
+    total = sum(count.values())
+    cands: Counter[int] = Counter()
+    for op, c in count.items():
+        if c >= 2 and in_runs[op] == c:
+            cands[c] += c
+    for k in sorted(cands, reverse=True):
+        if 2 * cands[k] >= total:
+            return k
+    return 1
+
+
 def line_map(funcs: list[SassFunction]) -> tuple[dict[int, list[str]], dict[str, int]]:
     """({PTX line: SASS opcodes recorded per execution}, counts of what the
     rules below changed) for the SASS of ``funcs`` (a kernel and the .funcs
@@ -164,11 +181,10 @@ def line_map(funcs: list[SassFunction]) -> tuple[dict[int, list[str]], dict[str,
 
     * SASS naming no line of ours goes with the line before it (at a
       function's start: the first line after it), as the prologue does.
-    * A line whose SASS ptxas duplicated (unrolling, tail duplication) shows
-      every opcode a multiple k of times in k or more separate runs: one copy
-      is recorded per execution.
+    * A line whose SASS ptxas duplicated (unrolling, tail duplication) is
+      recorded as one copy per execution (``_copies`` finds the copy count).
     * Padding after the last EXIT is dropped (never executes)."""
-    stats = Counter()
+    stats: Counter[str] = Counter()
     per_line: dict[int, list[list[SassInst]]] = {}  # line -> runs of consecutive SASS
     for f in funcs:
         insts = _strip_padding(f.insts)
@@ -191,10 +207,9 @@ def line_map(funcs: list[SassFunction]) -> tuple[dict[int, list[str]], dict[str,
     out: dict[int, list[str]] = {}
     for line, runs in per_line.items():
         ops = [i.opcode for run in runs for i in run]
-        counts = Counter(ops)
-        k = functools.reduce(math.gcd, counts.values())
-        if k > 1 and len(runs) >= k:
-            keep = {op: c // k for op, c in counts.items()}
+        k = _copies(runs)
+        if k > 1:
+            keep = {op: -(-c // k) for op, c in Counter(ops).items()}  # ceil: one copy's worth
             kept = []
             for op in ops:
                 if keep[op]:
@@ -234,9 +249,11 @@ def sass_map(ptx_text: str, gpu_arch: int, path: str = "<ptx>") -> SassMap:
     funcs = parse_nvdisasm(r.stdout, path=f"nvdisasm output for {path}")
     resources = parse_ptxas_verbose(log, f"sm_{arch}")
     entries = set(resources)
-    helpers = [f for name, f in funcs.items() if name not in entries]  # non-inlined .funcs
     lines, stats = {}, {}
     for name in entries:
+        # non-inlined .funcs: shared, or cloned per kernel as "$kernel$func"
+        helpers = [f for h, f in funcs.items()
+                   if h not in entries and (not h.startswith("$") or h.startswith(f"${name}$"))]
         group = ([funcs[name]] if name in funcs else []) + helpers
         lines[name], stats[name] = line_map(group)
     return SassMap(arch, lines, resources, stats, r.stdout)
