@@ -85,6 +85,20 @@ def test_spin_lock_sample_and_helper_function():
     assert any(op.startswith("CALL") for v in lines.values() for op in v)
 
 
+def test_ptxas_slow_path_subroutine_is_not_recorded():
+    """f32 division: the fast path (MUFU.RCP, FFMAs, FCHK, the CALL behind it)
+    stays with the div's line; the out-of-line slow path ptxas appends is dropped."""
+    funcs = sg.parse_nvdisasm(sample("fdiv_slowpath"))
+    insts = funcs["saxpy"].insts
+    slow = [i for i in insts if "slowpath" in i.routine]
+    assert len(slow) > 50 and all(i.line is not None for i in slow)
+    assert all(i.routine == "saxpy" for i in insts if i not in slow)
+    lines, stats = sg.line_map([funcs["saxpy"]])
+    assert stats["slow_path_dropped"] == len(slow) - stats["padding_dropped"]  # padding: its tail
+    assert "FCHK" in lines[48] and "CALL.REL.NOINC" in lines[48] and len(lines[48]) < 20
+    assert not any(op.startswith("RET") for v in lines.values() for op in v)
+
+
 def test_ptxas_verbose_parsing():
     log = """ptxas info    : 0 bytes gmem
 ptxas info    : Function properties for helper

@@ -36,6 +36,10 @@ _INST = re.compile(r"^\s*/\*([0-9a-fA-F]+)\*/\s*(.*?)\s*;")
 _BODY = re.compile(r"^\{?\s*(@!?U?P(?:T|\d+)\s+)?([A-Z][A-Z0-9_]*(?:\.[A-Za-z0-9_]+)*)(.*)$")
 _LABEL = re.compile(r"^\s*(\.L[\w$.]*|[\w$.]+):\s*$")
 _TARGET_LABEL = re.compile(r"`\(([^)]+)\)")
+_ROUTINE = re.compile(r"^\s*\.type\s+([^,\s]+)\s*,\s*@function")
+# ptxas's out-of-line paths for rare operands (division by denormals, huge
+# ratios...): called behind a check (FCHK), not on every execution
+_SLOW_PATH = re.compile(r"^\$__internal_\d+_\$__cuda_\w*(slowpath|mediumpath)")
 
 
 def require_tools() -> tuple[str, str]:
@@ -98,6 +102,7 @@ class SassInst:
     pred: str = ""       # guard, e.g. "@!P0"
     operands: str = ""
     label: str | None = None  # label just before it
+    routine: str = ""         # the function or ptxas subroutine it belongs to
 
 
 @dataclass
@@ -114,10 +119,14 @@ def parse_nvdisasm(text: str, path: str = "<nvdisasm>", file_name: str = PTX_FIL
     cur: SassFunction | None = None
     line: int | None = None
     label: str | None = None
+    routine = ""
     for n, raw in enumerate(text.splitlines(), 1):
         if m := _SECTION.match(raw):
             cur = funcs.setdefault(m.group(1), SassFunction(m.group(1)))
-            line, label = None, None
+            line, label, routine = None, None, m.group(1)
+            continue
+        if m := _ROUTINE.match(raw):
+            routine = m.group(1)
             continue
         if "//##" in raw:
             m = _MARKER.match(raw)
@@ -138,7 +147,7 @@ def parse_nvdisasm(text: str, path: str = "<nvdisasm>", file_name: str = PTX_FIL
         if cur is None:
             raise PtxError(f"{path}:{n}: SASS instruction outside a .text section", path=path, line=n)
         cur.insts.append(SassInst(int(m.group(1), 16), body.group(2), line, (body.group(1) or "").strip(),
-                                  body.group(3).strip(), label))
+                                  body.group(3).strip(), label, routine))
         label = None
     return funcs
 
@@ -183,12 +192,17 @@ def line_map(funcs: list[SassFunction]) -> tuple[dict[int, list[str]], dict[str,
       function's start: the first line after it), as the prologue does.
     * A line whose SASS ptxas duplicated (unrolling, tail duplication) is
       recorded as one copy per execution (``_copies`` finds the copy count).
-    * Padding after the last EXIT is dropped (never executes)."""
+    * Padding after the last EXIT is dropped (never executes), and so are
+      ptxas's out-of-line slow paths (``$__internal_N_$__cuda_*slowpath``):
+      they run only for rare operands, behind a check the fast path records."""
     stats: Counter[str] = Counter()
     per_line: dict[int, list[list[SassInst]]] = {}  # line -> runs of consecutive SASS
     for f in funcs:
         insts = _strip_padding(f.insts)
         stats["padding_dropped"] += len(f.insts) - len(insts)
+        fast = [i for i in insts if not _SLOW_PATH.match(i.routine)]
+        stats["slow_path_dropped"] += len(insts) - len(fast)
+        insts = fast
         first = next((i.line for i in insts if i.line is not None), None)
         prev_line, prev_idx = first, -2
         for idx, inst in enumerate(insts):
