@@ -37,9 +37,10 @@ _BODY = re.compile(r"^\{?\s*(@!?U?P(?:T|\d+)\s+)?([A-Z][A-Z0-9_]*(?:\.[A-Za-z0-9
 _LABEL = re.compile(r"^\s*(\.L[\w$.]*|[\w$.]+):\s*$")
 _TARGET_LABEL = re.compile(r"`\(([^)]+)\)")
 _ROUTINE = re.compile(r"^\s*\.type\s+([^,\s]+)\s*,\s*@function")
-# ptxas's out-of-line paths for rare operands (division by denormals, huge
-# ratios...): called behind a check (FCHK), not on every execution
-_SLOW_PATH = re.compile(r"^\$__internal_\d+_\$__cuda_\w*(slowpath|mediumpath)")
+# ptxas's out-of-line subroutines (f32/f64 division and sqrt slow paths,
+# 64-bit integer division): each is called behind a check (FCHK, "are the
+# high words zero") that sends common operands down the inline fast path
+_SLOW_PATH = re.compile(r"^\$__internal_\d+_\$__cuda_")
 
 
 def require_tools() -> tuple[str, str]:
@@ -193,8 +194,8 @@ def line_map(funcs: list[SassFunction]) -> tuple[dict[int, list[str]], dict[str,
     * A line whose SASS ptxas duplicated (unrolling, tail duplication) is
       recorded as one copy per execution (``_copies`` finds the copy count).
     * Padding after the last EXIT is dropped (never executes), and so are
-      ptxas's out-of-line slow paths (``$__internal_N_$__cuda_*slowpath``):
-      they run only for rare operands, behind a check the fast path records."""
+      ptxas's out-of-line subroutines (``$__internal_N_$__cuda_*``): they run
+      only for operands a check (which the fast path records) sends there."""
     stats: Counter[str] = Counter()
     per_line: dict[int, list[list[SassInst]]] = {}  # line -> runs of consecutive SASS
     for f in funcs:
