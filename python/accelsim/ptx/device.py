@@ -82,7 +82,8 @@ class Device:
             from accelsim.ptx.ptxas import find_ptxas
 
             if find_ptxas() is None:
-                raise PtxError("regs_per_thread='ptxas' needs ptxas (CUDA toolkit or the nvidia-cuda-nvcc wheel)")
+                raise PtxError("regs_per_thread='ptxas' needs ptxas: pip install 'accelsim[ptx]' (the nvidia-cuda-nvcc "
+                               "wheel) or put a CUDA toolkit's bin folder on PATH / $CUDA_HOME")
             self._ptxas = True
             regs_per_thread = 32  # for kernels ptxas does not report
         else:
