@@ -15,6 +15,7 @@
 #include "ptx/opcode_table.h"
 #include "ptx/program.h"
 #include "sim/gpu_session.h"
+#include "ptx/sass_guided.h"
 #include "sim/ptx_kernel_source.h"
 #include "sim/simulator.h"
 
@@ -55,7 +56,14 @@ std::shared_ptr<const ptx::Launch> make_launch(const PtxTables& t, const std::sh
   auto L = std::make_shared<ptx::Launch>();
   L->kernel = d["kernel"].cast<std::string>();
   std::shared_ptr<const isa::IsaTable> table(t.isa, &t.isa->for_version(version, "<ptx>", 0));
-  L->prog = ptx::prepare(m, L->kernel, *table, t.lowering, version);
+  std::unique_ptr<ptx::SassGuide> sass;  // records="sass": {PTX line: [SASS opcodes]}
+  if (d.contains("sass")) {
+    sass = std::make_unique<ptx::SassGuide>();
+    sass->source = d.contains("sass_source") ? d["sass_source"].cast<std::string>() : m->path;
+    sass->by_line = d["sass"].cast<std::unordered_map<uint32_t, std::vector<std::string>>>();
+  }
+  L->prog = ptx::prepare(m, L->kernel, *table, t.lowering, version, sass.get());
+  if (d.contains("static_shared")) L->static_shared = d["static_shared"].cast<int64_t>();
   auto dim = [](py::handle h) {
     auto v = h.cast<std::vector<uint32_t>>();
     return ptx::Dim{v.at(0), v.at(1), v.at(2)};

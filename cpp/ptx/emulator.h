@@ -33,6 +33,7 @@ struct Launch {
   uint64_t max_warp_insts = uint64_t(1) << 24;  // per warp: beyond it, a spin is reported
   uint32_t sm_count = 80;
   uint64_t shmem_base = 0, local_base = 0;      // generic-address windows (KernelInfo)
+  int64_t static_shared = -1;  // ptxas's static shared bytes for occupancy; -1: the PTX's
 };
 
 // Records of one block, grouped by warp as ThreadBlockTrace wants them.

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "ptx/ptx_error.h"
+#include "ptx/sass_guided.h"
 
 namespace accelsim::ptx {
 
@@ -328,7 +329,7 @@ static bool half_supported(const Inst& in) {
 
 std::shared_ptr<const Program> prepare(std::shared_ptr<const Module> module, const std::string& kernel,
                                        const isa::IsaTable& isa, const LoweringTable& lowering,
-                                       uint32_t binary_version) {
+                                       uint32_t binary_version, const SassGuide* sass) {
   const Function* fn = module->find(kernel);
   if (!fn || !fn->entry) throw PtxError(module->path, 0, 0, kernel, "no .entry kernel of this name in the module");
   auto p = std::make_shared<Program>();
@@ -429,6 +430,7 @@ std::shared_ptr<const Program> prepare(std::shared_ptr<const Module> module, con
     p->mem_tmpl.push_back(mem);
     p->tmpl_begin.push_back(uint32_t(p->tmpl.size()));
   }
+  if (sass) apply_sass_guide(*p, isa, *sass);
   return p;
 }
 

@@ -52,11 +52,14 @@ struct Program {
   uint32_t binary_version = 0;
 };
 
+struct SassGuide;  // ptx/sass_guided.h
+
 // Throws PtxError for a kernel that does not exist or uses what the emulator
-// does not support yet (naming the instruction's line).
+// does not support yet (naming the instruction's line). With `sass`, the
+// records are the SASS it names per PTX line (records="sass").
 std::shared_ptr<const Program> prepare(std::shared_ptr<const Module> module, const std::string& kernel,
                                        const isa::IsaTable& isa, const LoweringTable& lowering,
-                                       uint32_t binary_version);
+                                       uint32_t binary_version, const SassGuide* sass = nullptr);
 
 // Bits of an immediate operand as a value of type `ty`.
 uint64_t imm_bits(const Operand& o, Ty ty);

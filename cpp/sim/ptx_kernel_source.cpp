@@ -13,7 +13,8 @@ PtxKernelSource::PtxKernelSource(std::shared_ptr<const ptx::Launch> launch,
   info_.id = id;
   info_.grid = {L.grid.x, L.grid.y, L.grid.z};
   info_.block = {L.block.x, L.block.y, L.block.z};
-  info_.shmem_bytes = (fn.shared_bytes + fn.dyn_shared_align - 1) / fn.dyn_shared_align * fn.dyn_shared_align +
+  const uint32_t static_shared = L.static_shared >= 0 ? uint32_t(L.static_shared) : fn.shared_bytes;
+  info_.shmem_bytes = (static_shared + fn.dyn_shared_align - 1) / fn.dyn_shared_align * fn.dyn_shared_align +
                       L.dyn_shared;
   info_.nregs = regs_per_thread;
   info_.binary_version = L.prog->binary_version;

@@ -33,6 +33,8 @@ class Stream:
     def __repr__(self) -> str:
         return f"<accelsim.ptx.Stream {self.id} of {self.device!r}>"
 
+_RECORD_MODES = ("lowered", "sass")
+
 
 class DeviceArray:
     """A buffer in a Device's memory with a shape and dtype (like a CuPy
@@ -89,18 +91,34 @@ class Device:
     Simulator); ``arch`` the SASS generation whose ISA table records use
     (70 = Volta). ``regs_per_thread`` sets occupancy: PTX registers are
     virtual, so either a fixed count (default 32) or ``"ptxas"``: each kernel's
-    count as ptxas allocates it (for sm_75, the oldest target CUDA 13 has;
-    needs ptxas on PATH, $CUDA_HOME or /usr/local/cuda)."""
+    registers and static shared memory as ptxas allocates them (for sm_75, the
+    oldest target CUDA 13 has, or the PTX's .target if newer; needs ptxas on
+    PATH, $CUDA_HOME, /usr/local/cuda or the nvidia-cuda-nvcc wheel).
+    ``records`` picks what the timing model sees per executed PTX
+    instruction: ``"lowered"`` (configs/ptx/lowering.txt) or ``"sass"``: the
+    real SASS ptxas made of that PTX line (needs ptxas and nvdisasm:
+    ``pip install 'accelsim[ptx]'``; implies ``regs_per_thread="ptxas"``
+    unless a count is given; docs/ptx_sass_guided.md)."""
 
-    def __init__(self, config="QV100", *, arch: int = 70, regs_per_thread: int | str = 32,
-                 max_warp_insts: int = 1 << 24):
+    def __init__(self, config="QV100", *, arch: int = 70, regs_per_thread: int | str | None = None,
+                 max_warp_insts: int = 1 << 24, records: str = "lowered"):
         from accelsim.sim import Simulator
 
+        if records not in _RECORD_MODES:
+            raise PtxError(f"records must be one of {', '.join(map(repr, _RECORD_MODES))}, not {records!r}")
+        self.records = records
+        if records == "sass":
+            from accelsim.ptx.sass_guided import require_tools
+
+            require_tools()
+        if regs_per_thread is None:
+            regs_per_thread = "ptxas" if records == "sass" else 32
         if regs_per_thread == "ptxas":
             from accelsim.ptx.ptxas import find_ptxas
 
             if find_ptxas() is None:
-                raise PtxError("regs_per_thread='ptxas' needs ptxas (CUDA toolkit or the nvidia-cuda-nvcc wheel)")
+                raise PtxError("regs_per_thread='ptxas' needs ptxas: pip install 'accelsim[ptx]' (the nvidia-cuda-nvcc "
+                               "wheel) or put a CUDA toolkit's bin folder on PATH / $CUDA_HOME")
             self._ptxas = True
             regs_per_thread = 32  # for kernels ptxas does not report
         else:
@@ -201,11 +219,31 @@ class Device:
     def _launch(self, kernel, grid, block, params: bytes, stream, shared: int) -> None:
         stream = self._stream_id(stream) or 0
         regs = self.regs_per_thread
-        if self._ptxas:
-            from accelsim.ptx.ptxas import register_counts
+        extra: dict = {}
+        resources = None
+        if self.records == "sass":
+            from accelsim.ptx.sass_guided import sass_map
 
-            regs = (register_counts(kernel.module.text) or {}).get(kernel.name, regs)
+            smap = sass_map(kernel.module.text, self.arch, kernel.module.name)
+            extra["sass"] = smap.lines.get(kernel.name, {})
+            extra["sass_source"] = f"SASS (sm_{smap.arch}) of {kernel.module.name}"
+            resources = smap.resources.get(kernel.name)
+        elif self._ptxas:
+            from accelsim.ptx.ptxas import kernel_resources
+            from accelsim.ptx.sass_guided import ptx_target
+
+            # the GPU's own arch where some ptxas still targets it (sm_70: the
+            # CUDA 12 wheel, for PTX whose .target allows it), else sm_75
+            target = ptx_target(kernel.module.text)
+            res = (kernel_resources(kernel.module.text, f"sm_{max(self.arch, target)}")
+                   or kernel_resources(kernel.module.text, f"sm_{max(75, self.arch, target)}") or {})
+            resources = res.get(kernel.name)
+        if self._ptxas and resources is not None:
+            regs = resources.registers
+            extra["static_shared"] = resources.shared_bytes
+            extra["ptxas"] = resources
         self._pending.append({
+            **extra,
             "regs": int(regs),
             "module": kernel.module._core, "kernel": kernel.name, "grid": grid, "block": block,
             "shared_mem": shared, "params": params, "globals": self._module_globals(kernel.module),
@@ -229,7 +267,7 @@ class Device:
         res = SimResult(columns=raw["kernels"], total_cycles=raw["total_cycles"], completed=raw["completed"],
                         config_name=self.config_name, workload="ptx", sm_count=raw["sm_count"],
                         core_period_ps=raw["core_period_ps"], wall_time_s=wall, _stats=raw["stats"])
-        res.extra["launches"] = [{k: v for k, v in d.items() if k not in ("memory", "module", "_module")}
+        res.extra["launches"] = [{k: v for k, v in d.items() if k not in ("memory", "module", "_module", "sass")}
                                  for d in launches if "copy_bytes" not in d]
         res.extra["copies"] = list(raw.get("copies", []))
         self._results.append(res)

@@ -1,0 +1,274 @@
+"""SASS-guided PTX mode (``Device(records="sass")``, docs/ptx_sass_guided.md):
+which real SASS instructions ptxas made of each PTX line.
+
+The module's PTX is rewritten so every instruction carries a ``.loc`` naming
+its own PTX line, compiled with ``ptxas -lineinfo`` and disassembled with
+``nvdisasm -g``; every SASS instruction then names the PTX line it came from.
+The emulator records, for each executed PTX instruction, those SASS opcodes
+instead of the generic lowering table (configs/ptx/lowering.txt)."""
+from __future__ import annotations
+
+import functools
+import re
+import subprocess
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from accelsim.errors import PtxError
+from accelsim.ptx.ptxas import KernelResources, find_tool, parse_ptxas_verbose, run_ptxas
+
+__all__ = ["SassInst", "SassFunction", "SassMap", "annotate_ptx", "parse_nvdisasm", "line_map",
+           "sass_map", "sass_arch", "require_tools", "OLDEST_NVDISASM_ARCH"]
+
+# nvdisasm 13 refuses SM70 ("deprecated, use CUDA 13.0 or earlier"); Volta
+# runs therefore take Turing SASS (same instruction set family, docs).
+OLDEST_NVDISASM_ARCH = 75
+PTX_FILE_NAME = "accelsim_ptx_lines.ptx"
+
+_TARGET = re.compile(r"^\s*\.target\s+sm_(\d+)", re.M)
+_LOC_FILE = re.compile(r"^\.(loc|file)\s")
+_LABEL_LINE = re.compile(r"^[\w$.%]+\s*:$")
+_SECTION = re.compile(r"^\s*\.section\s+\.text\.([^,\s]+)")
+_MARKER = re.compile(r'^\s*//## File "([^"]*)", line (\d+)')
+_INST = re.compile(r"^\s*/\*([0-9a-fA-F]+)\*/\s*(.*?)\s*;")
+_BODY = re.compile(r"^\{?\s*(@!?U?P(?:T|\d+)\s+)?([A-Z][A-Z0-9_]*(?:\.[A-Za-z0-9_]+)*)(.*)$")
+_LABEL = re.compile(r"^\s*(\.L[\w$.]*|[\w$.]+):\s*$")
+_TARGET_LABEL = re.compile(r"`\(([^)]+)\)")
+_ROUTINE = re.compile(r"^\s*\.type\s+([^,\s]+)\s*,\s*@function")
+# ptxas's out-of-line subroutines (f32/f64 division and sqrt slow paths,
+# 64-bit integer division): each is called behind a check (FCHK, "are the
+# high words zero") that sends common operands down the inline fast path
+_SLOW_PATH = re.compile(r"^\$__internal_\d+_\$__cuda_")
+
+
+def require_tools() -> tuple[str, str]:
+    """(ptxas, nvdisasm) paths, or a PtxError saying what to install."""
+    ptxas, nvdisasm = find_tool("ptxas"), find_tool("nvdisasm")
+    missing = [n for n, p in (("ptxas", ptxas), ("nvdisasm", nvdisasm)) if p is None]
+    if missing:
+        raise PtxError(f"records='sass' needs {' and '.join(missing)}: pip install 'accelsim[ptx]' "
+                       "(the nvidia-cuda-nvcc and nvidia-cuda-nvdisasm wheels; no GPU or toolkit needed) "
+                       "or put a CUDA toolkit's bin folder on PATH / $CUDA_HOME")
+    return ptxas, nvdisasm  # type: ignore[return-value]
+
+
+def ptx_target(ptx_text: str) -> int:
+    m = _TARGET.search(ptx_text)
+    return int(m.group(1)) if m else 0
+
+
+def sass_arch(gpu_arch: int, ptx_text: str) -> int:
+    """The SASS generation disassembled for a GPU of ``gpu_arch`` (70 =
+    Volta): its own, unless nvdisasm cannot read it or the PTX targets a
+    newer one (ptxas compiles PTX only for its .target or later)."""
+    return max(int(gpu_arch), OLDEST_NVDISASM_ARCH, ptx_target(ptx_text))
+
+
+# --- 1. PTX with one .loc per instruction ---------------------------------
+
+def annotate_ptx(ptx_text: str) -> str:
+    """The PTX with its own .file/.loc lines removed and ``.loc 1 N 0``
+    before every instruction (N = the instruction's line in ``ptx_text``),
+    so line numbers in the SASS are lines of the text the user gave."""
+    out: list[str] = []
+    depth, at_start = 0, True  # inside a body; the next code starts a statement
+    for n, raw in enumerate(ptx_text.splitlines(), 1):
+        code = raw.split("//", 1)[0].strip()
+        if _LOC_FILE.match(code):
+            out.append("")  # keeps the line count; a stale .loc would mislead ptxas
+            continue
+        if code and depth > 0 and at_start and not code.startswith((".", "{", "}")) \
+                and not _LABEL_LINE.match(code):
+            out.append(f"\t.loc 1 {n} 0")
+        out.append(raw)
+        if code:
+            depth += code.count("{") - code.count("}")
+            at_start = code.endswith((";", "{", "}", ":"))
+    text = "\n".join(out) + "\n"
+    m = re.search(r"^\s*\.address_size[^\n]*\n", text, re.M) or re.search(r"^\s*\.target[^\n]*\n", text, re.M)
+    if m is None:
+        raise PtxError("PTX without a .target directive cannot be compiled by ptxas")
+    return text[:m.end()] + f'.file 1 "{PTX_FILE_NAME}"\n' + text[m.end():]
+
+
+# --- 2. nvdisasm -g output -----------------------------------------------
+
+@dataclass(frozen=True)
+class SassInst:
+    address: int
+    opcode: str          # with modifiers: "LDG.E.SYS"
+    line: int | None     # PTX line, None when the SASS names no line of ours
+    pred: str = ""       # guard, e.g. "@!P0"
+    operands: str = ""
+    label: str | None = None  # label just before it
+    routine: str = ""         # the function or ptxas subroutine it belongs to
+
+
+@dataclass
+class SassFunction:
+    name: str
+    insts: list[SassInst] = field(default_factory=list)
+
+
+def parse_nvdisasm(text: str, path: str = "<nvdisasm>", file_name: str = PTX_FILE_NAME) -> dict[str, SassFunction]:
+    """{function: SassFunction} from ``nvdisasm -g`` text. Lines outside
+    .text sections, directives and comments are skipped; a malformed
+    instruction or line marker is a PtxError naming ``path`` and the line."""
+    funcs: dict[str, SassFunction] = {}
+    cur: SassFunction | None = None
+    line: int | None = None
+    label: str | None = None
+    routine = ""
+    for n, raw in enumerate(text.splitlines(), 1):
+        if m := _SECTION.match(raw):
+            cur = funcs.setdefault(m.group(1), SassFunction(m.group(1)))
+            line, label, routine = None, None, m.group(1)
+            continue
+        if m := _ROUTINE.match(raw):
+            routine = m.group(1)
+            continue
+        if "//##" in raw:
+            m = _MARKER.match(raw)
+            if m is None:
+                raise PtxError(f"{path}:{n}: unreadable line marker: {raw.strip()[:80]!r}", path=path, line=n)
+            same_file = Path(m.group(1)).name == file_name
+            line = int(m.group(2)) if same_file and int(m.group(2)) > 0 else None
+            continue
+        if m := _LABEL.match(raw):
+            label = m.group(1)
+            continue
+        if not raw.lstrip().startswith("/*"):
+            continue
+        m = _INST.match(raw)
+        body = _BODY.match(m.group(2)) if m else None
+        if body is None or m is None:
+            raise PtxError(f"{path}:{n}: unreadable SASS instruction: {raw.strip()[:80]!r}", path=path, line=n)
+        if cur is None:
+            raise PtxError(f"{path}:{n}: SASS instruction outside a .text section", path=path, line=n)
+        cur.insts.append(SassInst(int(m.group(1), 16), body.group(2), line, (body.group(1) or "").strip(),
+                                  body.group(3).strip(), label, routine))
+        label = None
+    return funcs
+
+
+def _strip_padding(insts: list[SassInst]) -> list[SassInst]:
+    """Drops the never-executed tail ptxas appends after the last EXIT: a
+    branch to itself and alignment NOPs."""
+    end = len(insts)
+    while end and insts[end - 1].opcode == "NOP":
+        end -= 1
+    if end and insts[end - 1].opcode == "BRA" and insts[end - 1].label:
+        t = _TARGET_LABEL.search(insts[end - 1].operands)
+        if t and t.group(1) == insts[end - 1].label:
+            end -= 1
+    return insts[:end]
+
+
+def _copies(runs: list[list[SassInst]]) -> int:
+    """How many copies of a line's SASS ptxas made (1: none). An opcode found
+    once in each of c separate runs is one instruction copied c times; the
+    largest such c whose opcodes make at least half the line's SASS wins
+    (a sequence that scheduling merely split shares few opcodes that way)."""
+    count = Counter(i.opcode for run in runs for i in run)
+    in_runs = Counter(op for run in runs for op in {i.opcode for i in run})
+    total = sum(count.values())
+    cands: Counter[int] = Counter()
+    for op, c in count.items():
+        if c >= 2 and in_runs[op] == c:
+            cands[c] += c
+    for k in sorted(cands, reverse=True):
+        if 2 * cands[k] >= total:
+            return k
+    return 1
+
+
+def line_map(funcs: list[SassFunction]) -> tuple[dict[int, list[str]], dict[str, int]]:
+    """({PTX line: SASS opcodes recorded per execution}, counts of what the
+    rules below changed) for the SASS of ``funcs`` (a kernel and the .funcs
+    it may call).
+
+    * SASS naming no line of ours goes with the line before it (at a
+      function's start: the first line after it), as the prologue does.
+    * A line whose SASS ptxas duplicated (unrolling, tail duplication) is
+      recorded as one copy per execution (``_copies`` finds the copy count).
+    * Padding after the last EXIT is dropped (never executes), and so are
+      ptxas's out-of-line subroutines (``$__internal_N_$__cuda_*``): they run
+      only for operands a check (which the fast path records) sends there."""
+    stats: Counter[str] = Counter()
+    per_line: dict[int, list[list[SassInst]]] = {}  # line -> runs of consecutive SASS
+    for f in funcs:
+        insts = _strip_padding(f.insts)
+        stats["padding_dropped"] += len(f.insts) - len(insts)
+        fast = [i for i in insts if not _SLOW_PATH.match(i.routine)]
+        stats["slow_path_dropped"] += len(insts) - len(fast)
+        insts = fast
+        first = next((i.line for i in insts if i.line is not None), None)
+        prev_line, prev_idx = first, -2
+        for idx, inst in enumerate(insts):
+            line = inst.line
+            if line is None:
+                stats["no_line"] += 1
+                line = prev_line
+            if line is None:
+                continue
+            runs = per_line.setdefault(line, [])
+            if runs and prev_line == line and prev_idx == idx - 1:
+                runs[-1].append(inst)
+            else:
+                runs.append([inst])
+            prev_line, prev_idx = line, idx
+    out: dict[int, list[str]] = {}
+    for line, runs in per_line.items():
+        ops = [i.opcode for run in runs for i in run]
+        k = _copies(runs)
+        if k > 1:
+            keep = {op: -(-c // k) for op, c in Counter(ops).items()}  # ceil: one copy's worth
+            kept = []
+            for op in ops:
+                if keep[op]:
+                    kept.append(op)
+                    keep[op] -= 1
+            stats["duplicates_dropped"] += len(ops) - len(kept)
+            ops = kept
+        out[line] = ops
+    return out, dict(stats)
+
+
+# --- 3. the whole pipeline, cached per module text and arch ------------------
+
+@dataclass
+class SassMap:
+    arch: int                                   # SASS generation disassembled
+    lines: dict[str, dict[int, list[str]]]      # kernel -> PTX line -> SASS opcodes
+    resources: dict[str, KernelResources]
+    stats: dict[str, dict[str, int]]
+    sass: str                                   # the nvdisasm text (for inspection)
+
+
+@functools.lru_cache(maxsize=32)
+def sass_map(ptx_text: str, gpu_arch: int, path: str = "<ptx>") -> SassMap:
+    """Compiles and disassembles the module once per (text, arch)."""
+    _, nvdisasm = require_tools()
+    arch = sass_arch(gpu_arch, ptx_text)
+    rc, log, cubin = run_ptxas(annotate_ptx(ptx_text), f"sm_{arch}", ("-lineinfo",), keep_cubin=True)
+    if rc != 0 or cubin is None:
+        raise PtxError(f"ptxas could not compile {path} for sm_{arch}:\n{log.strip()[-2000:]}", path=path)
+    with tempfile.TemporaryDirectory(prefix="accelsim-nvdisasm-") as tmp:
+        cfile = Path(tmp) / "m.cubin"
+        cfile.write_bytes(cubin)
+        r = subprocess.run([nvdisasm, "-g", "-c", str(cfile)], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise PtxError(f"nvdisasm could not disassemble {path} (sm_{arch}): {r.stderr.strip()}", path=path)
+    funcs = parse_nvdisasm(r.stdout, path=f"nvdisasm output for {path}")
+    resources = parse_ptxas_verbose(log, f"sm_{arch}")
+    entries = set(resources)
+    lines, stats = {}, {}
+    for name in entries:
+        # non-inlined .funcs: shared, or cloned per kernel as "$kernel$func"
+        helpers = [f for h, f in funcs.items()
+                   if h not in entries and (not h.startswith("$") or h.startswith(f"${name}$"))]
+        group = ([funcs[name]] if name in funcs else []) + helpers
+        lines[name], stats[name] = line_map(group)
+    return SassMap(arch, lines, resources, stats, r.stdout)
