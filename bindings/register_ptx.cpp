@@ -48,12 +48,20 @@ py::dict kernel_dict(const ptx::Function& f) {
   return d;
 }
 
+// The launch's "records" entry (checked by accelsim.ptx.Device).
+ptx::RecordMode record_mode(const py::dict& d) {
+  std::string mode = d.contains("records") ? d["records"].cast<std::string>() : "lowered";
+  if (mode == "ptx") return ptx::RecordMode::kPtx;
+  if (mode != "lowered") throw py::value_error("records must be 'lowered' or 'ptx', not '" + mode + "'");
+  return ptx::RecordMode::kLowered;
+}
+
 std::shared_ptr<const ptx::Launch> make_launch(const PtxTables& t, const std::shared_ptr<const ptx::Module>& m,
                                                const py::dict& d, uint32_t version) {
   auto L = std::make_shared<ptx::Launch>();
   L->kernel = d["kernel"].cast<std::string>();
   std::shared_ptr<const isa::IsaTable> table(t.isa, &t.isa->for_version(version, "<ptx>", 0));
-  L->prog = ptx::prepare(m, L->kernel, *table, t.lowering, version);
+  L->prog = ptx::prepare(m, L->kernel, *table, t.lowering, version, record_mode(d));
   auto dim = [](py::handle h) {
     auto v = h.cast<std::vector<uint32_t>>();
     return ptx::Dim{v.at(0), v.at(1), v.at(2)};
@@ -76,14 +84,17 @@ std::shared_ptr<const ptx::Launch> make_launch(const PtxTables& t, const std::sh
 
 void register_ptx(py::module_& m) {
   py::class_<PtxTables, std::shared_ptr<PtxTables>>(m, "PtxTables")
-      .def(py::init([](const std::string& opcodes, const std::string& lowering, const std::string& isa_dir) {
+      .def(py::init([](const std::string& opcodes, const std::string& lowering, const std::string& isa_dir,
+                       const std::vector<std::pair<std::string, std::string>>& unit_overrides) {
              auto t = std::make_shared<PtxTables>();
              t->opcodes = ptx::OpcodeTable::load(opcodes);
              t->lowering = ptx::LoweringTable::load(lowering);
-             t->isa = std::make_shared<isa::IsaRegistry>(isa_dir);
+             // a config's opcode_units, applied as the SASS path applies them
+             t->isa = std::make_shared<isa::IsaRegistry>(isa_dir, unit_overrides);
              return t;
            }),
-           py::arg("opcodes"), py::arg("lowering"), py::arg("isa_dir"));
+           py::arg("opcodes"), py::arg("lowering"), py::arg("isa_dir"),
+           py::arg("unit_overrides") = std::vector<std::pair<std::string, std::string>>{});
 
   py::class_<ptx::Module, std::shared_ptr<ptx::Module>>(m, "PtxModule")
       .def_static(

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config/gpu_config.h"
+#include "isa/ptx_latency.h"
 
 namespace accelsim::sm {
 
@@ -50,6 +51,11 @@ class UnitSet {
   int free_pipeline(int kind, uint64_t now) const;
   // Occupy it; returns the cycle the result is written.
   uint64_t occupy(int kind, int pipe, uint64_t now);
+  // Same with an instruction's own cycles (PTX-mode latency classes).
+  uint64_t occupy(int kind, int pipe, uint64_t now, const isa::UnitTiming& t) {
+    kinds_[kind].next_free[pipe] = now + t.initiation;
+    return now + t.latency;
+  }
   // Earliest cycle after `now` when a busy pipeline frees (UINT64_MAX if none).
   uint64_t next_free_after(uint64_t now) const;
   void reset();

@@ -55,10 +55,16 @@ class Device:
     (70 = Volta). ``regs_per_thread`` sets occupancy: PTX registers are
     virtual, so either a fixed count (default 32) or ``"ptxas"``: each kernel's
     count as ptxas allocates it (for sm_75, the oldest target CUDA 13 has;
-    needs ptxas on PATH, $CUDA_HOME or /usr/local/cuda)."""
+    needs ptxas on PATH, $CUDA_HOME or /usr/local/cuda). ``records`` chooses
+    what each executed PTX instruction gives the timing model: "lowered" (the
+    SASS sequence of configs/ptx/lowering.txt) or "ptx" (one record per PTX
+    instruction, timed by the config's ptx_latency_* / ptx_initiation_*
+    classes as GPGPU-Sim's PTX mode; docs/ptx.md)."""
+
+    RECORD_MODES = ("lowered", "ptx")
 
     def __init__(self, config="QV100", *, arch: int = 70, regs_per_thread: int | str = 32,
-                 max_warp_insts: int = 1 << 24):
+                 max_warp_insts: int = 1 << 24, records: str = "lowered"):
         from accelsim.sim import Simulator
 
         if regs_per_thread == "ptxas":
@@ -72,7 +78,12 @@ class Device:
             self._ptxas = False
         if not isinstance(regs_per_thread, (int, np.integer)) or not 1 <= regs_per_thread <= 255:
             raise PtxError(f"regs_per_thread must be 1..255 or 'ptxas', not {regs_per_thread!r}")
+        if records not in self.RECORD_MODES:
+            raise PtxError(f"records must be one of {', '.join(map(repr, self.RECORD_MODES))}, not {records!r}")
+        self.records = records
         self.sim = Simulator(config)
+        units = self.sim._values.get("opcode_units") if isinstance(self.sim._values, dict) else None
+        self._tables = tables(tuple(sorted((units or {}).items())))
         self.config_name = self.sim.config_name
         self.arch = int(arch)
         self.regs_per_thread = int(regs_per_thread)
@@ -145,7 +156,7 @@ class Device:
             "module": kernel.module._core, "kernel": kernel.name, "grid": grid, "block": block,
             "shared_mem": shared, "params": params, "globals": self._module_globals(kernel.module),
             "memory": self._mem, "stream": stream, "sm_count": self.sm_count,
-            "max_warp_insts": self.max_warp_insts, "_module": kernel.module,
+            "max_warp_insts": self.max_warp_insts, "_module": kernel.module, "records": self.records,
         })
 
     def _flush(self):
@@ -155,7 +166,7 @@ class Device:
 
         launches, self._pending = self._pending, []
         start = time.perf_counter()
-        raw = _core.run_ptx(self.sim._core, tables(), launches, self.arch, self.regs_per_thread)
+        raw = _core.run_ptx(self.sim._core, self._tables, launches, self.arch, self.regs_per_thread)
         wall = time.perf_counter() - start
         res = SimResult(columns=raw["kernels"], total_cycles=raw["total_cycles"], completed=raw["completed"],
                         config_name=self.config_name, workload="ptx", sm_count=raw["sm_count"],
