@@ -95,7 +95,8 @@ def _rows(res) -> list[dict]:
     k = res.kernels
     # cycles: as SimResult reports them (from the launch, 5,000 cycles of launch
     # latency on QV100 included); busy: from the first thread block to the end
-    return [{"name": str(r.name), "warp_instructions": int(r.warp_instructions), "cycles": int(r.cycles),
+    return [{"name": str(r.name), "warp_instructions": int(r.warp_instructions),
+             "thread_instructions": int(r.thread_instructions), "cycles": int(r.cycles),
              "busy_cycles": int(r.end_cycle - r.first_cta_cycle)} for r in k.itertuples()]
 
 
@@ -121,3 +122,163 @@ def vecadd_trace(folder, n: int = 1 << 16, config="QV100") -> list[dict]:
     from accelsim.tracegen.examples import write_vecadd
 
     return trace_rows(write_vecadd(folder, n=n, block=256), config)
+
+
+# --- the tables of docs/ptx_vs_sass.md ------------------------------------------------
+
+BFS_TRACE = "bfs_rodinia31_sm70"
+# Accel-Sim (the reference simulator) on the same trace with its SM7_QV100 config:
+# gpu_sim_cycle per kernel (shared data README); a simulator's answer, not hardware.
+ACCELSIM_BFS_CYCLES = [11161, 5660, 10656, 5541, 10531, 5620, 10528, 5640, 10952, 5640, 9916, 5599, 7889,
+                       5496, 6215, 5286]
+VECADD_N = 1 << 16
+BEGIN, END = "<!-- vs_sass:begin (python -m accelsim.ptx.vs_sass --write) -->", "<!-- vs_sass:end -->"
+
+
+# The graphs differ (graph4096 itself is not bundled), so per-level counts
+# differ; per-thread path lengths do not. Thread instructions of each kernel
+# are fitted as  threads*p0 + frontier*p1 + edges*p2 + updates*p3  (expand) and
+# threads*q0 + advanced*q1 (advance), with the events counted in the trace
+# (active lanes at these PCs of the traced sm_70 SASS) and by NumPy for ours.
+TRACE_EVENT_PCS = {"expand": (0x0C0, 0x190, 0x1F0), "advance": (0x0D0,)}  # after the frontier test,
+# the edge-loop head, the store path; advance: after the next-frontier test
+
+
+def trace_events(folder: Path) -> list[tuple]:
+    """Per kernel of the BFS trace, the event counts of TRACE_EVENT_PCS."""
+    import re
+
+    events = []
+    lists = [ln.strip() for ln in (folder / "kernelslist.g").read_text().splitlines()]
+    for i, name in enumerate(ln for ln in lists if ln.endswith(".traceg")):
+        lanes: dict[int, int] = {}
+        for line in (folder / name).read_text().splitlines():
+            m = re.match(r"([0-9a-f]{4}) ([0-9a-f]{8}) ", line)
+            if m:
+                pc = int(m.group(1), 16)
+                lanes[pc] = lanes.get(pc, 0) + bin(int(m.group(2), 16)).count("1")
+        pcs = TRACE_EVENT_PCS["expand" if i % 2 == 0 else "advance"]
+        events.append(tuple(lanes.get(pc, 0) for pc in pcs))
+    return events
+
+
+def graph_events(graph) -> list[tuple]:
+    """The same events for our graph: per level, (frontier, edges scanned,
+    edges to not-yet-visited nodes) then (nodes advanced)."""
+    starts, counts, adj = graph
+    cost = bfs_levels(*graph)
+    events = []
+    for level in range(int(cost.max()) + 1):
+        front = np.flatnonzero(cost == level)
+        nbrs = np.concatenate([adj[starts[v]:starts[v] + counts[v]] for v in front])
+        updates = int(((cost[nbrs] < 0) | (cost[nbrs] > level)).sum())
+        events += [(len(front), len(nbrs), updates), (int((cost == level + 1).sum()),)]
+    return events
+
+
+def path_lengths(rows: list[dict], events: list[tuple], threads: int) -> dict:
+    """Least-squares per-event thread-instruction counts (exact when the
+    kernels' paths are as modelled; `residual` says how far from exact)."""
+    out = {}
+    for par, kind in ((0, "expand"), (1, "advance")):
+        a = np.array([[threads, *events[i]] for i in range(par, len(rows), 2)], float)
+        y = np.array([rows[i]["thread_instructions"] for i in range(par, len(rows), 2)], float)
+        x = np.linalg.lstsq(a, y, rcond=None)[0]
+        out[kind] = [float(v) for v in x]
+        out[kind + "_residual"] = float(np.abs(a @ x - y).max())
+    return out
+
+
+def measure(shared_data: Path, config="QV100") -> dict:
+    """Every number of the doc's tables: BFS per kernel (trace replay, PTX mode
+    lowered and ptx) and vectorAdd (tracegen replay, PTX mode both ways)."""
+    import tempfile
+
+    graph = rodinia_graph()
+    lowered, cost = bfs_ptx(config, "lowered", graph)
+    ptx, cost2 = bfs_ptx(config, "ptx", graph)
+    want = bfs_levels(*graph)
+    if not (np.array_equal(cost, want) and np.array_equal(cost2, want)):
+        raise AssertionError("BFS in PTX mode computed wrong costs")
+    trace = trace_rows(shared_data / "traces" / BFS_TRACE / "kernelslist.g", config)
+    with tempfile.TemporaryDirectory() as d:
+        vec_trace = vecadd_trace(d, VECADD_N, config)
+    folder = shared_data / "traces" / BFS_TRACE
+    t_events, g_events = trace_events(folder), graph_events(graph)
+    n = len(graph[0])
+    paths = {"trace": path_lengths(trace, t_events, n), "lowered": path_lengths(lowered, g_events, n),
+             "ptx": path_lengths(ptx, g_events, n)}
+    return {"bfs": {"trace": trace, "lowered": lowered, "ptx": ptx, "paths": paths, "trace_events": t_events,
+                    "threads": n},
+            "vecadd": {"trace": vec_trace, "lowered": vecadd_ptx(VECADD_N, config, "lowered"),
+                       "ptx": vecadd_ptx(VECADD_N, config, "ptx")}}
+
+
+def _f(v) -> str:
+    return f"{v:,}"
+
+
+def render(m: dict) -> str:
+    """The measured tables as Markdown, between the doc's markers."""
+    b = m["bfs"]
+    out = [BEGIN, "", "| # | kernel | warp insts: SASS trace | PTX lowered | PTX ptx "
+           "| cycles: SASS trace | PTX lowered | PTX ptx | Accel-Sim on the trace "
+           "| busy cycles: SASS trace | PTX lowered | PTX ptx |", "|" + "---|" * 12]
+    tot = [0] * 10
+    for i, (t, lo, p) in enumerate(zip(b["trace"], b["lowered"], b["ptx"])):
+        kind = "expand" if i % 2 == 0 else "advance"
+        cells = [t["warp_instructions"], lo["warp_instructions"], p["warp_instructions"], t["cycles"],
+                 lo["cycles"], p["cycles"], ACCELSIM_BFS_CYCLES[i], t["busy_cycles"], lo["busy_cycles"],
+                 p["busy_cycles"]]
+        out.append(f"| {i + 1} | {kind} | " + " | ".join(_f(c) for c in cells) + " |")
+        tot = [a + c for a, c in zip(tot, cells)]
+    out.append("| total | | " + " | ".join(f"**{_f(c)}**" for c in tot) + " |")
+    out += ["", "Thread instructions per event (least-squares fit over the 8 kernels of each kind; "
+            "exact: residual < 0.001):", "",
+            "| | expand: per thread | per frontier node | per edge scanned | per neighbour updated "
+            "| advance: per thread | per node advanced | on graph4096's events |", "|" + "---|" * 8]
+    n, t_events = b["threads"], b["trace_events"]
+    for label, key in (("SASS trace", "trace"), ("PTX lowered", "lowered"), ("PTX ptx", "ptx")):
+        pl = b["paths"][key]
+        if max(pl["expand_residual"], pl["advance_residual"]) > 1e-3:
+            raise AssertionError(f"{key}: thread instructions do not fit the path model")
+        on_trace = sum(sum(c * e for c, e in zip(pl["expand" if i % 2 == 0 else "advance"], (n, *ev)))
+                       for i, ev in enumerate(t_events))
+        cells = [f"{c:.0f}" for c in pl["expand"] + pl["advance"]] + [_f(round(on_trace))]
+        out.append(f"| {label} | " + " | ".join(cells) + " |")
+    v = m["vecadd"]
+    out += ["", f"vectorAdd, n = {VECADD_N:,} (256 threads per block):", "",
+            "| | warp insts | per warp | cycles | busy cycles |", "|---|---|---|---|---|"]
+    for label, key in (("SASS trace (tracegen vecadd)", "trace"), ("PTX lowered", "lowered"),
+                       ("PTX ptx", "ptx")):
+        r = v[key][0]
+        warps = VECADD_N // 32
+        out.append(f"| {label} | {_f(r['warp_instructions'])} | {r['warp_instructions'] / warps:.1f} "
+                   f"| {_f(r['cycles'])} | {_f(r['busy_cycles'])} |")
+    out += ["", END]
+    return "\n".join(out)
+
+
+def main(argv=None) -> int:
+    import argparse
+    import re
+
+    ap = argparse.ArgumentParser(description="PTX mode vs SASS-trace replay tables (docs/ptx_vs_sass.md)")
+    ap.add_argument("--data", default="/work/shared/data", help="folder holding traces/" + BFS_TRACE)
+    ap.add_argument("--write", metavar="DOC", help="replace the tables between the markers of DOC")
+    args = ap.parse_args(argv)
+    text = render(measure(Path(args.data)))
+    if not args.write:
+        print(text)
+        return 0
+    doc = Path(args.write)
+    old = doc.read_text()
+    pattern = re.escape(BEGIN) + ".*?" + re.escape(END)
+    if not re.search(pattern, old, flags=re.S):
+        raise SystemExit(f"{doc}: no {BEGIN} ... {END} section")
+    doc.write_text(re.sub(pattern, lambda _: text, old, flags=re.S))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

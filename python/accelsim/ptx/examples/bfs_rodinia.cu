@@ -16,8 +16,9 @@ extern "C" __global__ void bfs_expand(const GraphNode* nodes, const int* edges, 
   int v = blockIdx.x * 512 + threadIdx.x;
   if (v >= node_count || !frontier[v]) return;
   frontier[v] = false;
-  int begin = nodes[v].first_edge;
-  for (int e = begin; e < begin + nodes[v].edge_count; ++e) {
+  // the bound is read from the node each pass, as Rodinia's loop does (a cost
+  // store may alias the node, so the compiler reloads it after one)
+  for (int e = nodes[v].first_edge; e < nodes[v].first_edge + nodes[v].edge_count; ++e) {
     int u = edges[e];
     if (!visited[u]) {
       cost[u] = cost[v] + 1;
