@@ -6,6 +6,7 @@ sm_70 vecAdd trace. Each function returns per-kernel rows: name, warp
 instructions, cycles."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -264,7 +265,8 @@ def main(argv=None) -> int:
     import re
 
     ap = argparse.ArgumentParser(description="PTX mode vs SASS-trace replay tables (docs/ptx_vs_sass.md)")
-    ap.add_argument("--data", default="/work/shared/data", help="folder holding traces/" + BFS_TRACE)
+    ap.add_argument("--data", default=os.environ.get("ACCELSIM_SHARED_DATA", "../shared/data"),
+                    help="folder holding traces/" + BFS_TRACE + " (default: $ACCELSIM_SHARED_DATA or ../shared/data)")
     ap.add_argument("--write", metavar="DOC", help="replace the tables between the markers of DOC")
     args = ap.parse_args(argv)
     text = render(measure(Path(args.data)))
