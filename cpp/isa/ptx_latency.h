@@ -20,6 +20,10 @@ enum PtxLatClass : uint8_t {
   kLatClasses
 };
 
+// Entries of a per-unit timing table indexed by class (masked: any byte is safe).
+constexpr uint32_t kLatTableSize = 32;
+static_assert(kLatClasses <= kLatTableSize);
+
 struct UnitTiming {
   uint32_t latency = 1, initiation = 1;
 };

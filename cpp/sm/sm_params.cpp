@@ -19,8 +19,8 @@ FetchParams fetch_params(const config::GpuConfig& cfg) {
 
 // GPGPU-Sim's PTX-mode table: the config's ptx_latency_* / ptx_initiation_*
 // per class; 24-bit multiplies take one cycle more than mul / mad.
-std::array<isa::UnitTiming, 256> ptx_timing(const config::GpuConfig& cfg) {
-  std::array<isa::UnitTiming, 256> t{};
+std::array<isa::UnitTiming, isa::kLatTableSize> ptx_timing(const config::GpuConfig& cfg) {
+  std::array<isa::UnitTiming, isa::kLatTableSize> t{};
   auto set = [&](isa::PtxLatClass c, int64_t lat, int64_t init) {
     t[c] = isa::UnitTiming{uint32_t(lat), uint32_t(init)};
   };

@@ -40,8 +40,8 @@ struct SmParams {
   bool dual_issue_diff_units = false;
   std::vector<UnitKind> units;      // execution unit kinds, pipelines per SM
   // Cycles per PtxLatClass for records="ptx" records (index 0, kLatUnit, is
-  // unused: those use their unit's). 256 entries so any record byte is safe.
-  std::array<isa::UnitTiming, 256> ptx_timing{};
+  // unused: those use their unit's).
+  std::array<isa::UnitTiming, isa::kLatTableSize> ptx_timing{};
   // the L1D / shared memory split at a kernel boundary
   bool adaptive_l1_shmem = false;
   int64_t unified_l1_shmem_size = 0;  // bytes, L1D + shared
