@@ -200,5 +200,6 @@ class Device:
         return write_launches(folder, launches, self.arch, self.regs_per_thread)
 
     def __repr__(self) -> str:
-        return f"<accelsim.Device {self.config_name} sm_{self.arch}>"
+        mode = "" if self.records == "lowered" else f" records={self.records!r}"
+        return f"<accelsim.Device {self.config_name} sm_{self.arch}{mode}>"
 
