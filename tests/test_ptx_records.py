@@ -14,35 +14,11 @@ from accelsim import _core
 from accelsim.errors import ConfigError, PtxError
 from accelsim.ptx import Device, Module
 from accelsim.ptx.save import _opcode_names
+from accelsim.ptx.vs_sass import DIV_CHAIN
 from accelsim.trace._records import RAW_DTYPE
 
 EXAMPLES = Path(accelsim.__file__).parent / "ptx" / "examples"
 
-# One warp: a dependent chain of n f32 divisions, then one store.
-CHAIN = """
-.version 7.0
-.target sm_70
-.address_size 64
-.visible .entry chain(.param .u64 out, .param .u32 n)
-{
-  .reg .pred %p<2>;
-  .reg .f32 %f<3>;
-  .reg .b32 %r<3>;
-  .reg .b64 %rd<3>;
-  ld.param.u64 %rd1, [out];
-  ld.param.u32 %r1, [n];
-  mov.f32 %f1, 0f3F800000;
-  mov.u32 %r2, 0;
-LOOP:
-  div.rn.f32 %f1, %f1, 0f3F000000;
-  add.s32 %r2, %r2, 1;
-  setp.lt.u32 %p1, %r2, %r1;
-  @%p1 bra LOOP;
-  cvta.to.global.u64 %rd2, %rd1;
-  st.global.f32 [%rd2], %f1;
-  ret;
-}
-"""
 
 # One instruction of each class (GPGPU-Sim's set_opcode_and_latency).
 CLASSES = """
@@ -133,7 +109,7 @@ def _chain_cycles(records: str, **cfg) -> tuple[int, int, float]:
     config = accelsim.load_config("QV100").with_overrides(cfg) if cfg else "QV100"
     dev = Device(config, records=records)
     out = dev.zeros(1, np.float32)
-    Module(CHAIN).get_function("chain")[1, 32](out, np.int32(40))
+    Module(DIV_CHAIN).get_function("chain")[1, 32](out, np.int32(40))
     res = dev.synchronize()
     return int(res.kernels["warp_instructions"].sum()), int(res.total_cycles), float(out.copy_to_host()[0])
 

@@ -118,6 +118,55 @@ def vecadd_ptx(n: int = 1 << 16, config="QV100", records: str = "lowered") -> li
     return rows
 
 
+# One warp: a chain of n dependent f32 divisions, then one store. Where the
+# record modes part: lowered, each division is its SASS sequence (MUFU.RCP, 4
+# FFMA, FCHK) on the SASS units; ptx, one record of ptx_latency_fp_div cycles.
+DIV_CHAIN = """
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry chain(.param .u64 out, .param .u32 n)
+{
+  .reg .pred %p<2>;
+  .reg .f32 %f<3>;
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [n];
+  mov.f32 %f1, 0f3F800000;
+  mov.u32 %r2, 0;
+LOOP:
+  div.rn.f32 %f1, %f1, 0f3F000000;
+  add.s32 %r2, %r2, 1;
+  setp.lt.u32 %p1, %r2, %r1;
+  @%p1 bra LOOP;
+  cvta.to.global.u64 %rd2, %rd1;
+  st.global.f32 [%rd2], %f1;
+  ret;
+}
+"""
+
+
+def div_chain(n: int = 40, config="QV100", records: str = "lowered") -> tuple[list[dict], float]:
+    """DIV_CHAIN on one warp: per-kernel rows and the result (2 ** n)."""
+    dev = Device(config, records=records)
+    out = dev.zeros(1, np.float32)
+    Module(DIV_CHAIN).get_function("chain")[1, 32](out, np.int32(n))
+    return _rows(dev.synchronize()), float(out.copy_to_host()[0])
+
+
+def sincos_ptx(n: int = 40960, config="QV100", records: str = "lowered") -> list[dict]:
+    """sincos_f64 (examples/more.cu: libdevice sin and cos, f64) on n values."""
+    dev = Device(config, records=records)
+    x = np.linspace(-3, 3, n)
+    dx, ds, dc = dev.to_device(x), dev.zeros(n, np.float64), dev.zeros(n, np.float64)
+    Module(EXAMPLES / "more.ptx").get_function("sincos_f64")[(n + 255) // 256, 256](dx, ds, dc, np.int32(n))
+    rows = _rows(dev.synchronize())
+    if not np.allclose(ds.copy_to_host(), np.sin(x), rtol=0, atol=1e-15):
+        raise AssertionError("sincos_f64 in PTX mode computed a wrong result")
+    return rows
+
+
 def vecadd_trace(folder, n: int = 1 << 16, config="QV100") -> list[dict]:
     """accelsim.tracegen's vecadd (a real sm_70 vecAdd's SASS) replayed."""
     from accelsim.tracegen.examples import write_vecadd
@@ -212,7 +261,9 @@ def measure(shared_data: Path, config="QV100") -> dict:
     return {"bfs": {"trace": trace, "lowered": lowered, "ptx": ptx, "paths": paths, "trace_events": t_events,
                     "threads": n},
             "vecadd": {"trace": vec_trace, "lowered": vecadd_ptx(VECADD_N, config, "lowered"),
-                       "ptx": vecadd_ptx(VECADD_N, config, "ptx")}}
+                       "ptx": vecadd_ptx(VECADD_N, config, "ptx")},
+            "modes": {mode: {"div_chain": div_chain(40, config, mode)[0][0], "sincos_f64": sincos_ptx(
+                40960, config, mode)[0]} for mode in ("lowered", "ptx")}}
 
 
 def _f(v) -> str:
@@ -256,6 +307,15 @@ def render(m: dict) -> str:
         warps = VECADD_N // 32
         out.append(f"| {label} | {_f(r['warp_instructions'])} | {r['warp_instructions'] / warps:.1f} "
                    f"| {_f(r['cycles'])} | {_f(r['busy_cycles'])} |")
+    md = m["modes"]
+    out += ["", "The record modes alone (no SASS trace of these): one warp dividing 40 times in a dependent "
+            "chain, and sincos_f64 on 40,960 doubles:", "",
+            "| | warp insts | cycles | busy cycles |", "|---|---|---|---|"]
+    for kernel in ("div_chain", "sincos_f64"):
+        for mode in ("lowered", "ptx"):
+            r = md[mode][kernel]
+            out.append(f"| {kernel}, PTX {mode} | {_f(r['warp_instructions'])} | {_f(r['cycles'])} "
+                       f"| {_f(r['busy_cycles'])} |")
     out += ["", END]
     return "\n".join(out)
 
