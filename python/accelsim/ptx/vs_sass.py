@@ -229,7 +229,7 @@ def graph_events(graph) -> list[tuple]:
 def path_lengths(rows: list[dict], events: list[tuple], threads: int) -> dict:
     """Least-squares per-event thread-instruction counts (exact when the
     kernels' paths are as modelled; `residual` says how far from exact)."""
-    out = {}
+    out: dict[str, object] = {}
     for par, kind in ((0, "expand"), (1, "advance")):
         a = np.array([[threads, *events[i]] for i in range(par, len(rows), 2)], float)
         y = np.array([rows[i]["thread_instructions"] for i in range(par, len(rows), 2)], float)
