@@ -51,6 +51,16 @@ py::dict kernel_dict(const ptx::Function& f) {
   return d;
 }
 
+// The launch's "records" entry (checked by accelsim.ptx.Device).
+ptx::RecordMode record_mode(const py::dict& d) {
+  std::string mode = d.contains("records") ? d["records"].cast<std::string>() : "lowered";
+  if (mode == "ptx") return ptx::RecordMode::kPtx;
+  // "sass" starts from the lowered templates; the launch's SASS guide replaces them
+  if (mode != "lowered" && mode != "sass")
+    throw py::value_error("records must be 'lowered', 'ptx' or 'sass', not '" + mode + "'");
+  return ptx::RecordMode::kLowered;
+}
+
 std::shared_ptr<const ptx::Launch> make_launch(const PtxTables& t, const std::shared_ptr<const ptx::Module>& m,
                                                const py::dict& d, uint32_t version) {
   auto L = std::make_shared<ptx::Launch>();
@@ -62,7 +72,7 @@ std::shared_ptr<const ptx::Launch> make_launch(const PtxTables& t, const std::sh
     sass->source = d.contains("sass_source") ? d["sass_source"].cast<std::string>() : m->path;
     sass->by_line = d["sass"].cast<std::unordered_map<uint32_t, std::vector<std::string>>>();
   }
-  L->prog = ptx::prepare(m, L->kernel, *table, t.lowering, version, sass.get());
+  L->prog = ptx::prepare(m, L->kernel, *table, t.lowering, version, record_mode(d), sass.get());
   if (d.contains("static_shared")) L->static_shared = d["static_shared"].cast<int64_t>();
   auto dim = [](py::handle h) {
     auto v = h.cast<std::vector<uint32_t>>();
@@ -86,14 +96,17 @@ std::shared_ptr<const ptx::Launch> make_launch(const PtxTables& t, const std::sh
 
 void register_ptx(py::module_& m) {
   py::class_<PtxTables, std::shared_ptr<PtxTables>>(m, "PtxTables")
-      .def(py::init([](const std::string& opcodes, const std::string& lowering, const std::string& isa_dir) {
+      .def(py::init([](const std::string& opcodes, const std::string& lowering, const std::string& isa_dir,
+                       const std::vector<std::pair<std::string, std::string>>& unit_overrides) {
              auto t = std::make_shared<PtxTables>();
              t->opcodes = ptx::OpcodeTable::load(opcodes);
              t->lowering = ptx::LoweringTable::load(lowering);
-             t->isa = std::make_shared<isa::IsaRegistry>(isa_dir);
+             // a config's opcode_units, applied as the SASS path applies them
+             t->isa = std::make_shared<isa::IsaRegistry>(isa_dir, unit_overrides);
              return t;
            }),
-           py::arg("opcodes"), py::arg("lowering"), py::arg("isa_dir"));
+           py::arg("opcodes"), py::arg("lowering"), py::arg("isa_dir"),
+           py::arg("unit_overrides") = std::vector<std::pair<std::string, std::string>>{});
 
   py::class_<ptx::Module, std::shared_ptr<ptx::Module>>(m, "PtxModule")
       .def_static(

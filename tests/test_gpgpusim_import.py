@@ -42,7 +42,32 @@ def test_qv100_values(shared):
     assert units["sfu"]["latency"] == 20 and units["sfu"]["initiation"] == 8
     assert units["bra"]["classes"] == ["branch"] and units["tensor"]["classes"] == ["tensor"]
     reasons = {u.option: u.reason for u in cfg.unmodelled}
-    assert "ptx_opcode_latency_int" in reasons and "gpgpu_tex_cache:l1" in reasons
+    assert "gpgpu_tex_cache:l1" in reasons
+    # the PTX-mode latency classes (records="ptx") are imported, not unmodelled
+    assert not any(o.startswith("ptx_opcode_") for o in reasons)
+    assert (cfg.ptx_latency_int_div, cfg.ptx_initiation_int_div, cfg.ptx_latency_int_shfl) == (145, 8, 21)
+    assert (cfg.ptx_latency_fp_div, cfg.ptx_latency_dp_div, cfg.ptx_initiation_dp_div) == (39, 330, 130)
+    assert (cfg.ptx_latency_sfu, cfg.ptx_initiation_sfu, cfg.ptx_latency_tensor) == (100, 8, 64)
+
+
+def test_ptx_opcode_lists(tmp_path):
+    """GPGPU-Sim's -ptx_opcode_* comma lists fill the ptx_latency_* /
+    ptx_initiation_* parameters in order; a short list keeps the defaults of
+    the rest (reported), a long one or a zero is an error naming the option."""
+    f = tmp_path / "g.config"
+    f.write_text("-ptx_opcode_latency_int 7,8,9,10,200\n-ptx_opcode_initiation_fp 3,3,3,3,9\n"
+                 "-ptx_opcode_latency_tesnor 32\n")
+    cfg = accelsim.import_gpgpusim_config(f)
+    assert (cfg.ptx_latency_int_add, cfg.ptx_latency_int_max, cfg.ptx_latency_int_div) == (7, 8, 200)
+    assert cfg.ptx_latency_int_shfl == 21 and cfg.ptx_initiation_fp_div == 9 and cfg.ptx_latency_tensor == 32
+    reasons = {u.option: u.reason for u in cfg.unmodelled}
+    assert "ptx_latency_int_shfl" in reasons["ptx_opcode_latency_int"]
+    f.write_text("-ptx_opcode_latency_fp 1,2,3,4,5,6\n")
+    with pytest.raises(accelsim.ConfigError, match="ptx_opcode_latency_fp"):
+        accelsim.import_gpgpusim_config(f)
+    f.write_text("-ptx_opcode_latency_sfu 0\n")
+    with pytest.raises(accelsim.ConfigError, match="ptx_latency_sfu"):
+        accelsim.import_gpgpusim_config(f)
 
 
 def test_kepler_coalescer_and_units(shared):

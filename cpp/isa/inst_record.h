@@ -61,7 +61,8 @@ struct InstRecord {
   uint8_t flags;         // InstFlags
   uint8_t nsrc;
   uint8_t warp;          // warp index inside the thread block
-  uint8_t pad[2];
+  uint8_t lat_class;     // PtxLatClass (isa/ptx_latency.h); 0: the unit's own latency
+  uint8_t pad;
 };
 static_assert(sizeof(InstRecord) == 40, "keep the record compact");
 

@@ -396,7 +396,7 @@ void CtaEmulator::mem_access(uint32_t w, const Inst& in, uint32_t mask) {
     lane_addr_[l] = shown;
     if (!rec_space)
       rec_space = sp == kSpShared ? isa::kMemShared : sp == kSpLocal ? isa::kMemLocal
-                  : sp == kSpConst ? isa::kMemConst : isa::kMemGlobal;
+                  : sp == kSpConst || sp == kSpParam ? isa::kMemConst : isa::kMemGlobal;
   }
   record(w, int32_t(&in - P.insts.data()), mask, in, rec_space);
 }

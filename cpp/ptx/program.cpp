@@ -7,6 +7,7 @@
 
 #include "ptx/ptx_error.h"
 #include "ptx/sass_guided.h"
+#include "ptx/ptx_records.h"
 
 namespace accelsim::ptx {
 
@@ -103,8 +104,6 @@ std::vector<int32_t> post_dominators(const std::vector<Inst>& insts) {
   return ipdom;
 }
 
-uint16_t packed_reg(int32_t reg) { return uint16_t(reg % 250 + 1); }
-
 uint32_t align_to(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 
 // The kernel and the .funcs it reaches, callees after callers; recursion is
@@ -193,6 +192,8 @@ void link(const Module& m, const Function* kernel, Program& p) {
   }
 }
 
+}  // namespace
+
 bool writes_reg(Op op) {
   switch (op) {
     case Op::kSt: case Op::kRed: case Op::kBra: case Op::kRet: case Op::kExit: case Op::kBar:
@@ -200,6 +201,79 @@ bool writes_reg(Op op) {
       return false;
     default:
       return true;
+  }
+}
+
+uint16_t packed_reg(int32_t reg) { return uint16_t(reg % 250 + 1); }
+
+const LoweringTable::Row& lowering_row(const LoweringTable& lowering, const Inst& in) {
+  const LoweringTable::Row* row = lowering.find(in);
+  if (!row)
+    throw PtxError(lowering.path(), 0, 0, in.spelling,
+                   "no lowering row for this instruction (PTX line " + std::to_string(in.line) + ")");
+  return *row;
+}
+
+int sass_opcode(const isa::IsaTable& isa, const LoweringTable& lowering, const LoweringTable::Row& row,
+                const std::vector<std::string>& alts) {
+  for (const std::string& a : alts)
+    if (int id = isa.find(a); id >= 0) return id;
+  throw PtxError(lowering.path(), row.line, 0, alts.front(), "SASS opcode not in the ISA table " + isa.name());
+}
+
+isa::InstRecord operand_record(const Inst& in, const isa::IsaTable& isa, uint16_t id, bool first) {
+  const isa::OpcodeInfo& info = isa.info(id);
+  isa::InstRecord r{};
+  r.opcode = id;
+  r.unit = info.unit;
+  r.mem_space = info.mem_space;
+  r.flags = info.flags;
+  if (writes_reg(in.op) && !in.ops.empty()) {
+    const Operand& d = in.ops[0];
+    if (d.kind == Operand::kReg) r.dst = packed_reg(d.reg);
+    if (d.kind == Operand::kVec && d.vec[0] >= 0) r.dst = packed_reg(d.vec[0]);
+  }
+  if (first) {
+    for (size_t k = writes_reg(in.op) ? 1 : 0; k < in.ops.size() && r.nsrc < 4; ++k) {
+      const Operand& o = in.ops[k];
+      if (o.kind == Operand::kReg) r.src[r.nsrc++] = packed_reg(o.reg);
+      if (o.kind == Operand::kAddr && o.reg >= 0) r.src[r.nsrc++] = packed_reg(o.reg);
+      if (o.kind == Operand::kVec)
+        for (int e = 0; e < o.nvec && r.nsrc < 4; ++e)
+          if (o.vec[e] >= 0) r.src[r.nsrc++] = packed_reg(o.vec[e]);
+    }
+  } else if (r.dst != isa::kNoReg) {
+    r.src[r.nsrc++] = r.dst;  // the sequence's steps depend on each other
+  }
+  if (in.pred >= 0 && r.nsrc < 4) r.src[r.nsrc++] = packed_reg(in.pred);
+  if (info.mem_space != isa::kMemNone) {
+    // as the trace decoder sizes it: constant-bank reads count 4 bytes
+    r.access_bytes = info.mem_space == isa::kMemConst ? 4 : uint8_t(std::max(1, ty_bytes(in.type)) * in.vec);
+    if (in.mods & kMCg) r.flags |= isa::kFlagBypassL1;
+  }
+  return r;
+}
+
+namespace {
+
+// Each PTX instruction as the SASS sequence configs/ptx/lowering.txt gives;
+// addresses go to the sequence's first memory opcode.
+void lowered_templates(Program& p, const isa::IsaTable& isa, const LoweringTable& lowering) {
+  p.tmpl_begin.push_back(0);
+  for (const Inst& in : p.insts) {
+    const LoweringTable::Row& row = lowering_row(lowering, in);
+    int16_t mem = -1;
+    for (const auto& alts : row.sass) {
+      uint16_t id = uint16_t(sass_opcode(isa, lowering, row, alts));
+      isa::InstRecord r = operand_record(in, isa, id, p.tmpl.size() == p.tmpl_begin.back());
+      if (r.mem_space != isa::kMemNone) {
+        if (mem < 0) mem = int16_t(p.tmpl.size() - p.tmpl_begin.back());
+        else r.access_bytes = 0, r.flags &= uint8_t(~isa::kFlagBypassL1);  // only the first carries addresses
+      }
+      p.tmpl.push_back(r);
+    }
+    p.mem_tmpl.push_back(mem);
+    p.tmpl_begin.push_back(uint32_t(p.tmpl.size()));
   }
 }
 
@@ -329,7 +403,7 @@ static bool half_supported(const Inst& in) {
 
 std::shared_ptr<const Program> prepare(std::shared_ptr<const Module> module, const std::string& kernel,
                                        const isa::IsaTable& isa, const LoweringTable& lowering,
-                                       uint32_t binary_version, const SassGuide* sass) {
+                                       uint32_t binary_version, RecordMode records, const SassGuide* sass) {
   const Function* fn = module->find(kernel);
   if (!fn || !fn->entry) throw PtxError(module->path, 0, 0, kernel, "no .entry kernel of this name in the module");
   auto p = std::make_shared<Program>();
@@ -380,57 +454,11 @@ std::shared_ptr<const Program> prepare(std::shared_ptr<const Module> module, con
     }
   }
   p->ipdom = post_dominators(p->insts);
-  p->tmpl_begin.push_back(0);
-  for (const Inst& in : p->insts) {
-    const LoweringTable::Row* row = lowering.find(in);
-    if (!row)
-      throw PtxError(lowering.path(), 0, 0, in.spelling,
-                     "no lowering row for this instruction (PTX line " + std::to_string(in.line) + ")");
-    int16_t mem = -1;
-    for (const auto& alts : row->sass) {
-      int id = -1;
-      for (const std::string& a : alts)
-        if ((id = isa.find(a)) >= 0) break;
-      if (id < 0)
-        throw PtxError(lowering.path(), row->line, 0, alts.front(),
-                       "SASS opcode not in the ISA table " + isa.name());
-      const isa::OpcodeInfo& info = isa.info(uint16_t(id));
-      isa::InstRecord r{};
-      r.opcode = uint16_t(id);
-      r.unit = info.unit;
-      r.mem_space = info.mem_space;
-      r.flags = info.flags;
-      bool first = p->tmpl.size() == p->tmpl_begin.back();
-      if (writes_reg(in.op) && !in.ops.empty()) {
-        const Operand& d = in.ops[0];
-        if (d.kind == Operand::kReg) r.dst = packed_reg(d.reg);
-        if (d.kind == Operand::kVec && d.vec[0] >= 0) r.dst = packed_reg(d.vec[0]);
-      }
-      if (first) {
-        for (size_t k = writes_reg(in.op) ? 1 : 0; k < in.ops.size() && r.nsrc < 4; ++k) {
-          const Operand& o = in.ops[k];
-          if (o.kind == Operand::kReg) r.src[r.nsrc++] = packed_reg(o.reg);
-          if (o.kind == Operand::kAddr && o.reg >= 0) r.src[r.nsrc++] = packed_reg(o.reg);
-          if (o.kind == Operand::kVec)
-            for (int e = 0; e < o.nvec && r.nsrc < 4; ++e)
-              if (o.vec[e] >= 0) r.src[r.nsrc++] = packed_reg(o.vec[e]);
-        }
-      } else if (r.dst != isa::kNoReg) {
-        r.src[r.nsrc++] = r.dst;  // the sequence's steps depend on each other
-      }
-      if (in.pred >= 0 && r.nsrc < 4) r.src[r.nsrc++] = packed_reg(in.pred);
-      if (info.mem_space != isa::kMemNone && mem < 0) {
-        mem = int16_t(p->tmpl.size() - p->tmpl_begin.back());
-        // as the trace decoder sizes it: constant-bank reads count 4 bytes
-        r.access_bytes = info.mem_space == isa::kMemConst ? 4 : uint8_t(std::max(1, ty_bytes(in.type)) * in.vec);
-        if (in.mods & kMCg) r.flags |= isa::kFlagBypassL1;
-      }
-      p->tmpl.push_back(r);
-    }
-    p->mem_tmpl.push_back(mem);
-    p->tmpl_begin.push_back(uint32_t(p->tmpl.size()));
-  }
-  if (sass) apply_sass_guide(*p, isa, *sass);
+  if (records == RecordMode::kPtx)
+    ptx_class_templates(*p, isa, lowering);  // ptx/ptx_records.cpp
+  else
+    lowered_templates(*p, isa, lowering);
+  if (sass) apply_sass_guide(*p, isa, *sass);  // records="sass": replaces the templates
   return p;
 }
 

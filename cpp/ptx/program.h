@@ -53,13 +53,32 @@ struct Program {
 };
 
 struct SassGuide;  // ptx/sass_guided.h
+// What each executed PTX instruction records for the timing model:
+// kLowered, the SASS sequence of configs/ptx/lowering.txt; kPtx, one record
+// per PTX instruction with GPGPU-Sim's PTX latency classes (ptx_records.h).
+enum class RecordMode : uint8_t { kLowered, kPtx };
 
 // Throws PtxError for a kernel that does not exist or uses what the emulator
 // does not support yet (naming the instruction's line). With `sass`, the
 // records are the SASS it names per PTX line (records="sass").
 std::shared_ptr<const Program> prepare(std::shared_ptr<const Module> module, const std::string& kernel,
                                        const isa::IsaTable& isa, const LoweringTable& lowering,
-                                       uint32_t binary_version, const SassGuide* sass = nullptr);
+                                       uint32_t binary_version, RecordMode records = RecordMode::kLowered,
+                                       const SassGuide* sass = nullptr);
+
+// Building blocks of the record builders (lowered, ptx_records.cpp).
+// PTX virtual register -> scoreboard register (may add false dependencies, never drops one).
+uint16_t packed_reg(int32_t reg);
+bool writes_reg(Op op);
+// The instruction's lowering row; PtxError naming the PTX line if none.
+const LoweringTable::Row& lowering_row(const LoweringTable& lowering, const Inst& in);
+// First of the alternatives A|B the ISA table has; PtxError naming the row if none.
+int sass_opcode(const isa::IsaTable& isa, const LoweringTable& lowering, const LoweringTable::Row& row,
+                const std::vector<std::string>& alts);
+// A record of SASS opcode `id` for `in`: unit, memory space and flags from the
+// ISA table; destination; sources (the PTX operands when `first`, else the
+// previous step's result) and the guard predicate; memory access size.
+isa::InstRecord operand_record(const Inst& in, const isa::IsaTable& isa, uint16_t id, bool first);
 
 // Bits of an immediate operand as a value of type `ty`.
 uint64_t imm_bits(const Operand& o, Ty ty);

@@ -18,7 +18,7 @@ Sm::Sm(const SmParams& params, uint16_t id, MemPort* below)
   uint32_t schedulers = p_.schedulers;
   uint32_t sets = p_.sub_core_model ? schedulers : 1;
   unit_sets_.resize(sets);
-  for (auto& s : unit_sets_) s.build(p_.units, sets);
+  for (auto& s : unit_sets_) s.build(p_.units, sets, p_.ptx_timing);
   SchedulerParams sp{p_.two_level_active_warps};
   for (uint32_t i = 0; i < schedulers; ++i)
     subcores_.push_back(SubCore{make_scheduler(p_.scheduler, sp), &unit_sets_[i % sets]});

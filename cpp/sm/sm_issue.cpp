@@ -100,7 +100,7 @@ bool Sm::issue_one(Warp& w, uint16_t slot, SubCore& sc, uint64_t now) {
       if (kind == UnitMap::kNoUnit) break;  // no unit executes it: behaves as a NOP
       int pipe = sc.units->free_pipeline(kind, now);
       if (pipe < 0) return count_stall(w, stats::StallReason::UNIT_BUSY), false;
-      uint64_t ready = sc.units->occupy(kind, pipe, now);
+      uint64_t ready = sc.units->occupy(kind, pipe, now, in.lat_class);
       if (in.dst != isa::kNoReg) {
         w.scoreboard.reserve(in.dst);
         ++w.pending_writes;

@@ -16,6 +16,36 @@ FetchParams fetch_params(const config::GpuConfig& cfg) {
   f.l1i_sets = std::max<uint32_t>(1, uint32_t(cfg.l1i_size / (int64_t(f.l1i_line) * f.l1i_assoc)));
   return f;
 }
+
+// GPGPU-Sim's PTX-mode table: the config's ptx_latency_* / ptx_initiation_*
+// per class; 24-bit multiplies take one cycle more than mul / mad.
+std::array<isa::UnitTiming, isa::kLatTableSize> ptx_timing(const config::GpuConfig& cfg) {
+  std::array<isa::UnitTiming, isa::kLatTableSize> t{};
+  auto set = [&](isa::PtxLatClass c, int64_t lat, int64_t init) {
+    t[c] = isa::UnitTiming{uint32_t(lat), uint32_t(init)};
+  };
+  set(isa::kLatIntAdd, cfg.ptx_latency_int_add, cfg.ptx_initiation_int_add);
+  set(isa::kLatIntMax, cfg.ptx_latency_int_max, cfg.ptx_initiation_int_max);
+  set(isa::kLatIntMul, cfg.ptx_latency_int_mul, cfg.ptx_initiation_int_mul);
+  set(isa::kLatIntMad, cfg.ptx_latency_int_mad, cfg.ptx_initiation_int_mad);
+  set(isa::kLatIntDiv, cfg.ptx_latency_int_div, cfg.ptx_initiation_int_div);
+  set(isa::kLatIntShfl, cfg.ptx_latency_int_shfl, cfg.ptx_initiation_int_shfl);
+  set(isa::kLatIntMul24, cfg.ptx_latency_int_mul + 1, cfg.ptx_initiation_int_mul + 1);
+  set(isa::kLatIntMad24, cfg.ptx_latency_int_mad + 1, cfg.ptx_initiation_int_mad + 1);
+  set(isa::kLatFpAdd, cfg.ptx_latency_fp_add, cfg.ptx_initiation_fp_add);
+  set(isa::kLatFpMax, cfg.ptx_latency_fp_max, cfg.ptx_initiation_fp_max);
+  set(isa::kLatFpMul, cfg.ptx_latency_fp_mul, cfg.ptx_initiation_fp_mul);
+  set(isa::kLatFpMad, cfg.ptx_latency_fp_mad, cfg.ptx_initiation_fp_mad);
+  set(isa::kLatFpDiv, cfg.ptx_latency_fp_div, cfg.ptx_initiation_fp_div);
+  set(isa::kLatDpAdd, cfg.ptx_latency_dp_add, cfg.ptx_initiation_dp_add);
+  set(isa::kLatDpMax, cfg.ptx_latency_dp_max, cfg.ptx_initiation_dp_max);
+  set(isa::kLatDpMul, cfg.ptx_latency_dp_mul, cfg.ptx_initiation_dp_mul);
+  set(isa::kLatDpMad, cfg.ptx_latency_dp_mad, cfg.ptx_initiation_dp_mad);
+  set(isa::kLatDpDiv, cfg.ptx_latency_dp_div, cfg.ptx_initiation_dp_div);
+  set(isa::kLatSfu, cfg.ptx_latency_sfu, cfg.ptx_initiation_sfu);
+  set(isa::kLatTensor, cfg.ptx_latency_tensor, cfg.ptx_initiation_tensor);
+  return t;
+}
 }  // namespace
 
 SmParams sm_params(const config::GpuConfig& cfg) {
@@ -32,6 +62,7 @@ SmParams sm_params(const config::GpuConfig& cfg) {
   p.issue_width = uint32_t(cfg.issue_width);
   p.dual_issue_diff_units = cfg.dual_issue_diff_units;
   p.units = unit_kinds_from_config(cfg);
+  p.ptx_timing = ptx_timing(cfg);
   p.adaptive_l1_shmem = cfg.adaptive_l1_shmem;
   p.unified_l1_shmem_size = cfg.unified_l1_shmem_size;
   p.l1d_size = cfg.l1d_size;

@@ -4,11 +4,13 @@
 // sm_params() derives it from a GpuConfig; nothing else in the SM reads the
 // GPU's config.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "config/gpu_config.h"
+#include "isa/ptx_latency.h"
 #include "ldst/ldst_params.h"
 #include "sm/exec/unit_set.h"
 
@@ -37,6 +39,9 @@ struct SmParams {
   uint32_t issue_width = 1;
   bool dual_issue_diff_units = false;
   std::vector<UnitKind> units;      // execution unit kinds, pipelines per SM
+  // Cycles per PtxLatClass for records="ptx" records (index 0, kLatUnit, is
+  // unused: those use their unit's).
+  std::array<isa::UnitTiming, isa::kLatTableSize> ptx_timing{};
   // the L1D / shared memory split at a kernel boundary
   bool adaptive_l1_shmem = false;
   int64_t unified_l1_shmem_size = 0;  // bytes, L1D + shared

@@ -100,3 +100,28 @@ TEST_CASE("358-shared-model-units-are-shared-between-schedulers") {
   uint64_t a = issue_cycle(log, 0, 0), c = issue_cycle(log, 1, 0);
   CHECK_EQ(a > c ? a - c : c - a, 4u);
 }
+
+// PTX-mode records (records="ptx") carry a latency class; the SM times them
+// with the config's ptx_latency_* / ptx_initiation_* instead of the unit's.
+TEST_CASE("360-ptx-latency-class-sets-latency-and-initiation") {
+  config::GpuConfig cfg = small_config();
+  cfg.ptx_latency_fp_div = 39;
+  cfg.ptx_initiation_fp_div = 7;
+  auto div = [](int dst, std::initializer_list<int> srcs) {
+    InstRecord in = alu(isa::kUnitSp, dst, srcs);
+    in.lat_class = isa::kLatFpDiv;
+    return in;
+  };
+  BlockBuilder dep(1);  // dependent: the second waits for the first's 39-cycle result
+  dep.add(0, div(1, {2})).add(0, div(3, {1})).add(0, exit_inst());
+  auto log = run_block(cfg, dep);
+  CHECK_EQ(issue_cycle(log, 0, 16) - issue_cycle(log, 0, 0), 39u);
+  BlockBuilder ind(1);  // independent: the pipeline is busy for the 7-cycle initiation interval
+  ind.add(0, div(1, {2})).add(0, div(3, {4})).add(0, exit_inst());
+  log = run_block(cfg, ind);
+  CHECK_EQ(issue_cycle(log, 0, 16) - issue_cycle(log, 0, 0), 7u);
+  BlockBuilder sass(1);  // class 0 (every SASS record): the unit's own sp latency 4
+  sass.add(0, ffma(1, {2})).add(0, ffma(3, {1})).add(0, exit_inst());
+  log = run_block(cfg, sass);
+  CHECK_EQ(issue_cycle(log, 0, 16) - issue_cycle(log, 0, 0), 4u);
+}

@@ -86,7 +86,9 @@ _Buffer = npt.NDArray[Any] | bytes | bytearray | memoryview
 
 class PtxTables:
     """The opcode table (parsing), lowering table and ISA registry (records)."""
-    def __init__(self, opcodes: str, lowering: str, isa_dir: str) -> None: ...
+    def __init__(self, opcodes: str, lowering: str, isa_dir: str,
+                 unit_overrides: list[tuple[str, str]] = ...) -> None:
+        """``unit_overrides``: (SASS opcode, unit class) pairs, a config's opcode_units."""
 
 class PtxModule:
     @staticmethod

@@ -42,12 +42,13 @@ void UnitMap::build(const std::vector<UnitKind>& kinds,
         if (name == class_names[c]) map_[c] = int8_t(k);
 }
 
-void UnitSet::build(const std::vector<UnitKind>& kinds, uint32_t share) {
+void UnitSet::build(const std::vector<UnitKind>& kinds, uint32_t share,
+                    const std::array<isa::UnitTiming, isa::kLatTableSize>& ptx_timing) {
   kinds_.clear();
   for (const auto& k : kinds) {
     Kind kind;
-    kind.latency = k.latency;
-    kind.initiation = k.initiation;
+    kind.timing = ptx_timing;
+    kind.timing[isa::kLatUnit] = isa::UnitTiming{k.latency, k.initiation};
     kind.next_free.assign(std::max<uint32_t>(1, k.pipelines_per_sm / share), 0);
     kinds_.push_back(std::move(kind));
   }
@@ -58,12 +59,6 @@ int UnitSet::free_pipeline(int kind, uint64_t now) const {
   for (size_t i = 0; i < stamps.size(); ++i)
     if (stamps[i] <= now) return int(i);
   return -1;
-}
-
-uint64_t UnitSet::occupy(int kind, int pipe, uint64_t now) {
-  Kind& k = kinds_[kind];
-  k.next_free[pipe] = now + k.initiation;
-  return now + k.latency;
 }
 
 uint64_t UnitSet::next_free_after(uint64_t now) const {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config/gpu_config.h"
+#include "isa/ptx_latency.h"
 
 namespace accelsim::sm {
 
@@ -44,19 +45,28 @@ class UnitMap {
 class UnitSet {
  public:
   // `share` = how many issuers split the SM's pipelines (schedulers in the
-  // sub-core model, 1 in the shared model).
-  void build(const std::vector<UnitKind>& kinds, uint32_t share);
+  // sub-core model, 1 in the shared model); `ptx_timing`: the cycles of each
+  // PTX latency class (records="ptx"), the same for every kind.
+  void build(const std::vector<UnitKind>& kinds, uint32_t share,
+             const std::array<isa::UnitTiming, isa::kLatTableSize>& ptx_timing = {});
   // Index of a pipeline of `kind` free at `now`, or -1.
   int free_pipeline(int kind, uint64_t now) const;
-  // Occupy it; returns the cycle the result is written.
-  uint64_t occupy(int kind, int pipe, uint64_t now);
+  // Occupy it for an instruction of latency class `lat_class` (0: the unit's
+  // own cycles, every SASS record); returns the cycle the result is written.
+  // One table load, no branch: the SASS path pays nothing for PTX classes.
+  uint64_t occupy(int kind, int pipe, uint64_t now, uint8_t lat_class = isa::kLatUnit) {
+    Kind& k = kinds_[kind];
+    const isa::UnitTiming& t = k.timing[lat_class & (isa::kLatTableSize - 1)];
+    k.next_free[pipe] = now + t.initiation;
+    return now + t.latency;
+  }
   // Earliest cycle after `now` when a busy pipeline frees (UINT64_MAX if none).
   uint64_t next_free_after(uint64_t now) const;
   void reset();
 
  private:
   struct Kind {
-    uint32_t latency = 1, initiation = 1;
+    std::array<isa::UnitTiming, isa::kLatTableSize> timing;  // [0] the unit's, [c] PTX class c
     std::vector<uint64_t> next_free;  // one stamp per pipeline
   };
   std::vector<Kind> kinds_;

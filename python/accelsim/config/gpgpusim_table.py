@@ -215,7 +215,33 @@ def _write_queue_enable(opt, options, entries):
         entries["dram_write_queue"] = 0
 
 
+# -ptx_opcode_latency_<group> / -ptx_opcode_initiation_<group>: comma lists in
+# GPGPU-Sim's order (int: add, max, mul, mad, div, shfl; fp/dp: the first five;
+# sfu and tensor: one value), read into the ptx_latency_* / ptx_initiation_*
+# parameters records="ptx" uses. GPGPU-Sim spells the tensor latency "tesnor".
+_PTX_CLASS_OPS = {"int": ("add", "max", "mul", "mad", "div", "shfl"),
+                  "fp": ("add", "max", "mul", "mad", "div"), "dp": ("add", "max", "mul", "mad", "div")}
+
+
+def _ptx_opcode(what: str, group: str):
+    def handler(opt, options, entries):
+        values = opt.ints()
+        if group in ("sfu", "tensor"):
+            keys = [f"ptx_{what}_{group}"]
+        else:
+            keys = [f"ptx_{what}_{group}_{op}" for op in _PTX_CLASS_OPS[group]]
+        if not 1 <= len(values) <= len(keys):
+            raise opt.error(f"expected 1 to {len(keys)} comma-separated cycle counts, got {len(values)}")
+        entries.update(zip(keys, values))
+        if len(values) < len(keys):  # GPGPU-Sim leaves the rest unset; we keep our defaults
+            return "no value for " + ", ".join(keys[len(values):]) + "; kept the defaults"
+        return None
+    return handler
+
+
 SPECIAL = {
+    **{f"ptx_opcode_{what}_{'tesnor' if g == 'tensor' and what == 'latency' else g}": _ptx_opcode(what, g)
+       for what in ("latency", "initiation") for g in ("int", "fp", "dp", "sfu", "tensor")},
     "gpgpu_n_clusters": _sm_count,
     "gpgpu_n_cores_per_cluster": _cores_per_cluster,
     "gpgpu_clock_domains": _clocks,
@@ -239,7 +265,6 @@ SPECIAL = {
 
 _RUNTIME = "CUDA runtime / functional-simulation option; no timing effect in trace mode"
 _STATS = "statistics or output option; accelsim always collects its counters"
-_PTX = "PTX-mode latency table; trace mode uses -trace_opcode_latency_initiation_*"
 
 IGNORED = {
     **{k: _RUNTIME for k in (
@@ -251,11 +276,6 @@ IGNORED = {
     **{k: _STATS for k in (
         "gpgpu_memlatency_stat", "gpgpu_runtime_stat", "enable_ptx_file_line_stats",
         "visualizer_enabled", "power_simulation_enabled")},
-    **{k: _PTX for k in (
-        "ptx_opcode_latency_int", "ptx_opcode_initiation_int", "ptx_opcode_latency_fp",
-        "ptx_opcode_initiation_fp", "ptx_opcode_latency_dp", "ptx_opcode_initiation_dp",
-        "ptx_opcode_latency_sfu", "ptx_opcode_initiation_sfu", "ptx_opcode_latency_tesnor",
-        "ptx_opcode_initiation_tensor")},
     "gpgpu_clock_gated_lanes": "power-model option",
     "gpgpu_simd_model": "only the SIMT model (1) exists in accelsim",
     "gpgpu_pipeline_widths": "pipeline register widths are not modelled; issue is limited by "

@@ -33,7 +33,7 @@ class Stream:
     def __repr__(self) -> str:
         return f"<accelsim.ptx.Stream {self.id} of {self.device!r}>"
 
-_RECORD_MODES = ("lowered", "sass")
+_RECORD_MODES = ("lowered", "ptx", "sass")
 
 
 class DeviceArray:
@@ -95,10 +95,15 @@ class Device:
     oldest target CUDA 13 has, or the PTX's .target if newer; needs ptxas on
     PATH, $CUDA_HOME, /usr/local/cuda or the nvidia-cuda-nvcc wheel).
     ``records`` picks what the timing model sees per executed PTX
-    instruction: ``"lowered"`` (configs/ptx/lowering.txt) or ``"sass"``: the
-    real SASS ptxas made of that PTX line (needs ptxas and nvdisasm:
-    ``pip install 'accelsim[ptx]'``; implies ``regs_per_thread="ptxas"``
-    unless a count is given; docs/ptx_sass_guided.md)."""
+    instruction: ``"lowered"`` (the SASS sequence of configs/ptx/lowering.txt),
+    ``"ptx"`` (one record per PTX instruction, timed by the config's
+    ptx_latency_* / ptx_initiation_* classes as GPGPU-Sim's PTX mode;
+    docs/ptx.md) or ``"sass"``: the real SASS ptxas made of that PTX line
+    (needs ptxas and nvdisasm: ``pip install 'accelsim[ptx]'``; implies
+    ``regs_per_thread="ptxas"`` unless a count is given;
+    docs/ptx_sass_guided.md)."""
+
+    RECORD_MODES = _RECORD_MODES
 
     def __init__(self, config="QV100", *, arch: int = 70, regs_per_thread: int | str | None = None,
                  max_warp_insts: int = 1 << 24, records: str = "lowered"):
@@ -126,6 +131,8 @@ class Device:
         if not isinstance(regs_per_thread, (int, np.integer)) or not 1 <= regs_per_thread <= 255:
             raise PtxError(f"regs_per_thread must be 1..255 or 'ptxas', not {regs_per_thread!r}")
         self.sim = Simulator(config)
+        units = self.sim._values.get("opcode_units") if isinstance(self.sim._values, dict) else None
+        self._tables = tables(tuple(sorted((units or {}).items())))
         self.config_name = self.sim.config_name
         self.arch = int(arch)
         self.regs_per_thread = int(regs_per_thread)
@@ -248,7 +255,7 @@ class Device:
             "module": kernel.module._core, "kernel": kernel.name, "grid": grid, "block": block,
             "shared_mem": shared, "params": params, "globals": self._module_globals(kernel.module),
             "memory": self._mem, "stream": stream, "sm_count": self.sm_count,
-            "max_warp_insts": self.max_warp_insts, "_module": kernel.module,
+            "max_warp_insts": self.max_warp_insts, "_module": kernel.module, "records": self.records,
         })
 
     def _flush(self):
@@ -260,7 +267,7 @@ class Device:
         start = time.perf_counter()
         if self._gpu is None:
             self._gpu = _core.GpuSession(self.sim._core)
-        raw = _core.run_ptx(self.sim._core, tables(), launches, self.arch, self.regs_per_thread,
+        raw = _core.run_ptx(self.sim._core, self._tables, launches, self.arch, self.regs_per_thread,
                             session=self._gpu, first_id=self._kernels_run + 1)
         self._kernels_run += sum(1 for d in launches if "copy_bytes" not in d)
         wall = time.perf_counter() - start
@@ -306,5 +313,6 @@ class Device:
         return write_launches(folder, launches, self.arch, self.regs_per_thread)
 
     def __repr__(self) -> str:
-        return f"<accelsim.Device {self.config_name} sm_{self.arch}>"
+        mode = "" if self.records == "lowered" else f" records={self.records!r}"
+        return f"<accelsim.Device {self.config_name} sm_{self.arch}{mode}>"
 

@@ -14,10 +14,10 @@ FLAG_READ_ONLY = 64  # read-only / texture data path (LDG .CI/.NC/.CONSTANT, Kep
 # Byte layout of accelsim::trace::InstRecord (40 bytes, little endian).
 RAW_DTYPE = np.dtype({
     "names": ["pc", "mask", "line", "addr_offset", "imm", "opcode", "dst", "src", "unit",
-              "mem_space", "access_bytes", "flags", "nsrc", "warp"],
+              "mem_space", "access_bytes", "flags", "nsrc", "warp", "lat_class"],
     "formats": ["<u4", "<u4", "<u4", "<u4", "<i4", "<u2", "<u2", ("<u2", (4,)), "u1", "u1", "u1",
-                "u1", "u1", "u1"],
-    "offsets": [0, 4, 8, 12, 16, 20, 22, 24, 32, 33, 34, 35, 36, 37],
+                "u1", "u1", "u1", "u1"],
+    "offsets": [0, 4, 8, 12, 16, 20, 22, 24, 32, 33, 34, 35, 36, 37, 38],
     "itemsize": 40,
 })
 
