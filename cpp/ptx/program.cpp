@@ -221,13 +221,7 @@ int sass_opcode(const isa::IsaTable& isa, const LoweringTable& lowering, const L
   throw PtxError(lowering.path(), row.line, 0, alts.front(), "SASS opcode not in the ISA table " + isa.name());
 }
 
-isa::InstRecord operand_record(const Inst& in, const isa::IsaTable& isa, uint16_t id, bool first) {
-  const isa::OpcodeInfo& info = isa.info(id);
-  isa::InstRecord r{};
-  r.opcode = id;
-  r.unit = info.unit;
-  r.mem_space = info.mem_space;
-  r.flags = info.flags;
+void set_registers(const Inst& in, bool first, isa::InstRecord& r) {
   if (writes_reg(in.op) && !in.ops.empty()) {
     const Operand& d = in.ops[0];
     if (d.kind == Operand::kReg) r.dst = packed_reg(d.reg);
@@ -246,6 +240,16 @@ isa::InstRecord operand_record(const Inst& in, const isa::IsaTable& isa, uint16_
     r.src[r.nsrc++] = r.dst;  // the sequence's steps depend on each other
   }
   if (in.pred >= 0 && r.nsrc < 4) r.src[r.nsrc++] = packed_reg(in.pred);
+}
+
+isa::InstRecord operand_record(const Inst& in, const isa::IsaTable& isa, uint16_t id, bool first) {
+  const isa::OpcodeInfo& info = isa.info(id);
+  isa::InstRecord r{};
+  r.opcode = id;
+  r.unit = info.unit;
+  r.mem_space = info.mem_space;
+  r.flags = info.flags;
+  set_registers(in, first, r);
   if (info.mem_space != isa::kMemNone) {
     // as the trace decoder sizes it: constant-bank reads count 4 bytes
     r.access_bytes = info.mem_space == isa::kMemConst ? 4 : uint8_t(std::max(1, ty_bytes(in.type)) * in.vec);

@@ -75,6 +75,10 @@ const LoweringTable::Row& lowering_row(const LoweringTable& lowering, const Inst
 // First of the alternatives A|B the ISA table has; PtxError naming the row if none.
 int sass_opcode(const isa::IsaTable& isa, const LoweringTable& lowering, const LoweringTable::Row& row,
                 const std::vector<std::string>& alts);
+// Register fields of an instruction's records: the first reads the PTX
+// sources, later ones the value the sequence built so far; all write the PTX
+// destination and read the guard predicate (dependences in PTX order).
+void set_registers(const Inst& in, bool first, isa::InstRecord& r);
 // A record of SASS opcode `id` for `in`: unit, memory space and flags from the
 // ISA table; destination; sources (the PTX operands when `first`, else the
 // previous step's result) and the guard predicate; memory access size.

@@ -32,41 +32,6 @@ bool has_modifier(std::string_view op, std::string_view mod) {
   return false;
 }
 
-uint16_t packed(int32_t reg) { return uint16_t(reg % 250 + 1); }  // as prepare() packs PTX registers
-
-bool writes_reg(Op op) {
-  switch (op) {
-    case Op::kSt: case Op::kRed: case Op::kBra: case Op::kRet: case Op::kExit: case Op::kBar:
-    case Op::kMembar: case Op::kFence: case Op::kCall: case Op::kPrefetch: case Op::kNanosleep:
-      return false;
-    default:
-      return true;
-  }
-}
-
-// Register fields of an instruction's records: the first reads the PTX
-// sources, later ones the value the sequence built so far; all write the
-// PTX destination and read the guard predicate (dependences in PTX order).
-void set_registers(const Inst& in, bool first, isa::InstRecord& r) {
-  if (writes_reg(in.op) && !in.ops.empty()) {
-    const Operand& d = in.ops[0];
-    if (d.kind == Operand::kReg) r.dst = packed(d.reg);
-    if (d.kind == Operand::kVec && d.vec[0] >= 0) r.dst = packed(d.vec[0]);
-  }
-  if (first) {
-    for (size_t k = writes_reg(in.op) ? 1 : 0; k < in.ops.size() && r.nsrc < 4; ++k) {
-      const Operand& o = in.ops[k];
-      if (o.kind == Operand::kReg || (o.kind == Operand::kAddr && o.reg >= 0)) r.src[r.nsrc++] = packed(o.reg);
-      if (o.kind == Operand::kVec)
-        for (int e = 0; e < o.nvec && r.nsrc < 4; ++e)
-          if (o.vec[e] >= 0) r.src[r.nsrc++] = packed(o.vec[e]);
-    }
-  } else if (r.dst != isa::kNoReg) {
-    r.src[r.nsrc++] = r.dst;
-  }
-  if (in.pred >= 0 && r.nsrc < 4) r.src[r.nsrc++] = packed(in.pred);
-}
-
 // Which of an instruction's SASS carries the PTX access: the first in the
 // lowered access's memory space, else the first non-constant memory SASS.
 int16_t pick_access(const std::vector<isa::InstRecord>& recs, size_t begin, uint8_t space) {

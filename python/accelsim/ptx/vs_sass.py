@@ -82,10 +82,10 @@ def bfs_ptx(config="QV100", records: str = "lowered", graph=None) -> tuple[list[
     d_again = dev.to_device(np.zeros(1, np.uint8))
     grid = (n + BLOCK - 1) // BLOCK
     for _ in range(levels):
-        # the host's 1-byte reset of the flag, timed as the trace's MemcpyHtoD; its
-        # value is not needed (the level count is known), and writing it would run
-        # the queued launches first (a host write waits for them)
-        dev._copied(d_again.ptr, 1)
+        # the host's 1-byte reset of the flag, timed as the trace's MemcpyHtoD (the
+        # level count is known, so the flag is never read back: the trace has no
+        # device-to-host copy either)
+        d_again.copy_from_host(np.zeros(1, np.uint8))
         expand[grid, BLOCK](d_nodes, d_adj, d_front, d_next, d_seen, d_cost, np.int32(n))
         advance[grid, BLOCK](d_front, d_next, d_seen, d_again, np.int32(n))
     res = dev.synchronize()
