@@ -60,7 +60,7 @@ TEST_CASE("151-sass-guide-replaces-lowered-templates") {
   Fixture f;
   auto m = parse_module(kCopy, "k.ptx", f.ops);
   SassGuide g = copy_guide();
-  auto p = prepare(m, "k", f.isa, f.low, 70, &g);
+  auto p = prepare(m, "k", f.isa, f.low, 70, RecordMode::kLowered, &g);
   CHECK_EQ(p->tmpl.size(), size_t(7));
   CHECK_EQ(p->tmpl_begin.front(), 0u);
   CHECK_EQ(p->tmpl_begin[1], 0u);  // ld.param: nothing
@@ -76,7 +76,7 @@ TEST_CASE("152-sass-guided-records-carry-mask-and-addresses") {
   auto m = parse_module(kCopy, "k.ptx", f.ops);
   SassGuide g = copy_guide();
   Launch L;
-  L.prog = prepare(m, "k", f.isa, f.low, 70, &g);
+  L.prog = prepare(m, "k", f.isa, f.low, 70, RecordMode::kLowered, &g);
   L.kernel = "k";
   L.block = {8, 1, 1};
   L.mem = std::make_shared<DeviceMemory>();
@@ -111,7 +111,7 @@ TEST_CASE("153-sass-opcode-missing-from-the-table-is-a-ptx-error") {
   g.by_line[11] = {"NOTANOP.X"};
   bool threw = false;
   try {
-    prepare(m, "k", f.isa, f.low, 70, &g);
+    prepare(m, "k", f.isa, f.low, 70, RecordMode::kLowered, &g);
   } catch (const PtxError& e) {
     threw = true;
     CHECK_EQ(e.line(), 11);
