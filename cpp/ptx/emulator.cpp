@@ -48,7 +48,7 @@ void CtaEmulator::fault(uint32_t w, uint32_t lane, const Inst& in, const std::st
   throw PtxError(P.module->path, in.line, in.col, in.spelling, where(w, lane) + ": " + what);
 }
 
-void CtaEmulator::run(uint64_t index, BlockRecords& out) {
+void CtaEmulator::start(uint64_t index) {
   cta_index_ = index;
   cta_.x = uint32_t(index % L.grid.x);
   cta_.y = uint32_t((index / L.grid.x) % L.grid.y);
@@ -66,18 +66,70 @@ void CtaEmulator::run(uint64_t index, BlockRecords& out) {
     wp.executed = 0;
     wp.recs.clear();
     wp.addrs.clear();
+    wp.first = wp.first_addr = 0;
   }
+}
+
+// Warps in index order, each until it has its records, blocks or is done;
+// again while a barrier releases. Whole blocks (target null) run exactly as
+// before chunking: warp 0 to the barrier, warp 1 to it, ... A warp that
+// wants records but waits at a barrier has the others run on to that barrier
+// past their targets (their extra records are bounded by the code between
+// two barriers): a warp is never left without records because another one
+// was not emulated far enough, so chunking cannot change the timing.
+void CtaEmulator::produce(const uint64_t* target) {
+  auto wants = [&](uint32_t w) { return !warps_[w].done && (!target || produced(w) < target[w]); };
   for (;;) {
+    bool starving = false;
+    for (uint32_t w = 0; w < nwarps_; ++w) starving |= warps_[w].at_barrier && wants(w);
+    bool ran = false;
     uint32_t live = 0, waiting = 0;
     for (uint32_t w = 0; w < nwarps_; ++w) {
-      if (!warps_[w].done && !warps_[w].at_barrier) run_warp(w);
-      live += !warps_[w].done;
-      waiting += !warps_[w].done && warps_[w].at_barrier;
+      Warp& wp = warps_[w];
+      const uint64_t limit = target && !starving ? target[w] : UINT64_MAX;
+      if (!wp.done && !wp.at_barrier && produced(w) < limit) {
+        run_warp(w, limit);
+        ran = true;
+      }
+      live += !wp.done;
+      waiting += !wp.done && wp.at_barrier;
     }
-    if (live == 0) break;
-    if (waiting == live)  // every live warp arrived: exited warps count as arrived
+    if (live > 0 && waiting == live) {  // every live warp arrived: exited warps count as arrived
       for (Warp& wp : warps_) wp.at_barrier = false;
+      continue;
+    }
+    if (!ran) return;
   }
+}
+
+void CtaEmulator::drop(uint32_t w, uint64_t keep) {
+  Warp& wp = warps_[w];
+  if (keep <= wp.first) return;
+  size_t n = size_t(std::min<uint64_t>(keep - wp.first, wp.recs.size()));
+  // The remaining records' addresses follow the dropped ones'.
+  size_t a = wp.addrs.size();
+  for (size_t k = n; k < wp.recs.size(); ++k)
+    if (wp.recs[k].flags & isa::kFlagHasAddrs) {
+      a = wp.recs[k].addr_offset;
+      break;
+    }
+  wp.recs.erase(wp.recs.begin(), wp.recs.begin() + ptrdiff_t(n));
+  wp.addrs.erase(wp.addrs.begin(), wp.addrs.begin() + ptrdiff_t(a));
+  for (isa::InstRecord& r : wp.recs)
+    if (r.flags & isa::kFlagHasAddrs) r.addr_offset -= uint32_t(a);
+  wp.first += n;
+  wp.first_addr += a;
+}
+
+isa::WarpWindow CtaEmulator::window(uint32_t w) const {
+  const Warp& wp = warps_[w];
+  return isa::WarpWindow{wp.recs.data(), wp.addrs.data(), wp.first, wp.first_addr,
+                         uint32_t(wp.recs.size()), !wp.done};
+}
+
+void CtaEmulator::run(uint64_t index, BlockRecords& out) {
+  start(index);
+  produce(nullptr);
   out.insts.clear();
   out.addrs.clear();
   out.warp_begin.assign(1, 0);
@@ -92,10 +144,11 @@ void CtaEmulator::run(uint64_t index, BlockRecords& out) {
   }
 }
 
-void CtaEmulator::run_warp(uint32_t w) {
+void CtaEmulator::run_warp(uint32_t w, uint64_t limit) {
   Warp& wp = warps_[w];
   const int32_t n = int32_t(P.insts.size());
   while (!wp.stack.empty()) {
+    if (wp.first + wp.recs.size() >= limit) return;
     Frame& f = wp.stack.back();
     f.mask &= ~wp.exited;
     if (f.mask == 0 || f.pc == f.rpc) {
@@ -113,7 +166,8 @@ void CtaEmulator::run_warp(uint32_t w) {
       fault(w, lane, in,
             "still running after " + std::to_string(L.max_warp_insts) + " warp instructions at PC " +
                 std::to_string(pc) + " (PTX line " + std::to_string(in.line) +
-                "); does it wait for a block not emulated yet? PTX mode runs blocks in dispatch order");
+                "); does it wait for a block not emulated yet? PTX mode emulates the blocks resident on "
+                "SMs, alongside their timing, and starts the others only when they are dispatched");
     }
     const uint32_t active = f.mask;
     uint32_t mask = active;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "isa/inst_record.h"
+#include "isa/record_stream.h"
 #include "ptx/device_memory.h"
 #include "ptx/program.h"
 
@@ -33,6 +34,10 @@ struct Launch {
   uint64_t max_warp_insts = uint64_t(1) << 24;  // per warp: beyond it, a spin is reported
   uint32_t sm_count = 80;
   uint64_t shmem_base = 0, local_base = 0;      // generic-address windows (KernelInfo)
+  // Streamed timing runs: records produced per warp per refill (a warp asks
+  // for more when fewer than a quarter of that are left); 0 = whole blocks
+  // at launch.
+  uint32_t chunk_records = 128;
 };
 
 // Records of one block, grouped by warp as ThreadBlockTrace wants them.
@@ -50,6 +55,21 @@ class CtaEmulator {
   // Emulates block `index` (x fastest) to completion; throws PtxError on a
   // fault (out of bounds, spin on a block not yet run, ...).
   void run(uint64_t index, BlockRecords& out);
+
+  // The same in steps (PTX mode's bounded chunks): start() resets the state
+  // for block `index`; produce() runs warps until warp w has records up to
+  // number target[w] (counted from the block's start), waits at a barrier
+  // that other warps have not reached, or is done. A barrier is released
+  // once every live warp waits at it, as in run(). Faults throw PtxError.
+  void start(uint64_t index);
+  void produce(const uint64_t* target);
+  // Forgets warp w's records before number `keep` (and their addresses).
+  void drop(uint32_t w, uint64_t keep);
+  uint32_t num_warps() const { return nwarps_; }
+  isa::WarpWindow window(uint32_t w) const;
+  // Records produced so far (dropped or not) / buffered now.
+  uint64_t produced(uint32_t w) const { return warps_[w].first + warps_[w].recs.size(); }
+  uint64_t buffered(uint32_t w) const { return warps_[w].recs.size(); }
 
  private:
   struct Frame {
@@ -70,6 +90,7 @@ class CtaEmulator {
     uint64_t executed = 0;
     std::vector<isa::InstRecord> recs;
     std::vector<uint64_t> addrs;
+    uint64_t first = 0, first_addr = 0;  // records / addresses dropped before recs[0] / addrs[0]
   };
   const Launch& L;
   const Program& P;
@@ -83,8 +104,8 @@ class CtaEmulator {
   std::array<uint64_t, 32> lane_addr_{};
   std::array<uint8_t, 32> lane_space_{};
 
-  // one warp until it blocks (barrier), exits or yields
-  void run_warp(uint32_t w);
+  // one warp until it blocks (barrier), exits or has records up to `limit`
+  void run_warp(uint32_t w, uint64_t limit);
   void exec(uint32_t w, const Inst& in, uint32_t mask, int32_t pc);
   void record(uint32_t w, int32_t pc, uint32_t mask, const Inst& in, uint8_t space);
   void call(uint32_t w, const Inst& in, uint32_t mask, int32_t pc);

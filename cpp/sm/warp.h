@@ -10,7 +10,9 @@ namespace accelsim::sm {
 
 struct Warp {
   const isa::InstRecord* insts = nullptr;  // this warp's instructions
+  const uint64_t* addrs = nullptr;         // their lane addresses (InstRecord::addr_offset)
   uint32_t count = 0;                        // how many
+  uint32_t refill_at = UINT32_MAX;           // streamed block: next_issue that asks for more
   uint32_t next_issue = 0;                   // first instruction not yet issued
   uint32_t decoded_end = 0;                  // ibuffer = [next_issue, decoded_end)
   uint64_t decode_ready = 0;                 // cycle the ibuffer contents may issue
@@ -27,9 +29,10 @@ struct Warp {
   bool waits_on_register = false;            // head collided; cleared by a writeback
   bool finished = false;                     // all issued and drained
   bool candidate = false;                    // counted in its scheduler's candidates
+  bool more = false;                         // streamed block: records still to come after count
 
   bool ibuffer_empty() const { return next_issue == decoded_end; }
-  bool all_issued() const { return next_issue == count; }
+  bool all_issued() const { return next_issue == count && !more; }
   const isa::InstRecord& head() const { return insts[next_issue]; }
   bool drained() const { return pending_writes == 0 && pending_stores == 0; }
 };

@@ -58,7 +58,7 @@ class Device:
     needs ptxas on PATH, $CUDA_HOME or /usr/local/cuda)."""
 
     def __init__(self, config="QV100", *, arch: int = 70, regs_per_thread: int | str = 32,
-                 max_warp_insts: int = 1 << 24):
+                 max_warp_insts: int = 1 << 24, record_chunk: int = 128):
         from accelsim.sim import Simulator
 
         if regs_per_thread == "ptxas":
@@ -77,6 +77,11 @@ class Device:
         self.arch = int(arch)
         self.regs_per_thread = int(regs_per_thread)
         self.max_warp_insts = int(max_warp_insts)
+        if isinstance(record_chunk, bool) or not isinstance(record_chunk, (int, np.integer)) \
+                or not 0 <= record_chunk < 1 << 31:
+            raise PtxError(f"record_chunk must be an integer >= 0 (0: whole blocks), not {record_chunk!r}")
+        self.record_chunk = int(record_chunk)
+        self.stream_stats: dict = {}
         self._mem = _core.DeviceMemory()
         self._pending: list[dict] = []
         self._results: list = []
@@ -145,7 +150,8 @@ class Device:
             "module": kernel.module._core, "kernel": kernel.name, "grid": grid, "block": block,
             "shared_mem": shared, "params": params, "globals": self._module_globals(kernel.module),
             "memory": self._mem, "stream": stream, "sm_count": self.sm_count,
-            "max_warp_insts": self.max_warp_insts, "_module": kernel.module,
+            "max_warp_insts": self.max_warp_insts, "chunk_records": self.record_chunk,
+            "_module": kernel.module,
         })
 
     def _flush(self):
@@ -157,6 +163,7 @@ class Device:
         start = time.perf_counter()
         raw = _core.run_ptx(self.sim._core, tables(), launches, self.arch, self.regs_per_thread)
         wall = time.perf_counter() - start
+        self.stream_stats = {"record_buffer_max": raw["record_buffer_max"], "record_refills": raw["record_refills"]}
         res = SimResult(columns=raw["kernels"], total_cycles=raw["total_cycles"], completed=raw["completed"],
                         config_name=self.config_name, workload="ptx", sm_count=raw["sm_count"],
                         core_period_ps=raw["core_period_ps"], wall_time_s=wall, _stats=raw["stats"])
