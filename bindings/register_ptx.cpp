@@ -207,10 +207,12 @@ void register_ptx(py::module_& m) {
           r = s.run(sim::workload_from_items(std::move(items)), opts);
         }
         py::dict out = run_result_to_python(r);
-        uint64_t most = 0, refills = 0;
-        for (const auto& st : streams) most = std::max(most, st->max_buffered), refills += st->refills;
+        uint64_t most = 0, refills = 0, dry = 0;
+        for (const auto& st : streams)
+          most = std::max(most, st->max_buffered), refills += st->refills, dry += st->dry_waits;
         out["record_buffer_max"] = most;  // the most records one warp held at once
         out["record_refills"] = refills;
+        out["record_dry_waits"] = dry;  // refills that came after a warp had issued everything
         return out;
       },
       py::arg("simulator"), py::arg("tables"), py::arg("launches"), py::arg("binary_version"),

@@ -74,6 +74,7 @@ class Gpu {
   // The detailed memory model, or null when another model is in use.
   const mem::DetailedMemory* detailed_memory() const { return detailed_; }
   size_t num_sms() const { return sms_.size(); }
+  const sm::Sm& sm(size_t i) const { return *sms_[i]; }
   // Threads ticking the SMs (config `threads`, resolved); 1 = sequential.
   unsigned threads() const { return parallel_ ? parallel_->threads() : 1; }
   // What the GPU waits on, composed from its clocked parts' describe(): the

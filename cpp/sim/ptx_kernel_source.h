@@ -30,6 +30,7 @@ class PtxKernelSource : public KernelSource {
   struct StreamStats {
     uint64_t max_buffered = 0;
     uint64_t refills = 0;
+    uint64_t dry_waits = 0;  // a warp had issued all it had before its refill came
   };
   const StreamStats& stream_stats() const { return *stats_; }
   // The same, shared: readable after the source is gone (bindings).

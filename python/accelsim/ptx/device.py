@@ -163,7 +163,8 @@ class Device:
         start = time.perf_counter()
         raw = _core.run_ptx(self.sim._core, tables(), launches, self.arch, self.regs_per_thread)
         wall = time.perf_counter() - start
-        self.stream_stats = {"record_buffer_max": raw["record_buffer_max"], "record_refills": raw["record_refills"]}
+        self.stream_stats = {"record_buffer_max": raw["record_buffer_max"], "record_refills": raw["record_refills"],
+                             "record_dry_waits": raw["record_dry_waits"]}
         res = SimResult(columns=raw["kernels"], total_cycles=raw["total_cycles"], completed=raw["completed"],
                         config_name=self.config_name, workload="ptx", sm_count=raw["sm_count"],
                         core_period_ps=raw["core_period_ps"], wall_time_s=wall, _stats=raw["stats"])
