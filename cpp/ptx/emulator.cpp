@@ -55,6 +55,8 @@ void CtaEmulator::start(uint64_t index) {
   cta_.z = uint32_t(index / (uint64_t(L.grid.x) * L.grid.y));
   std::fill(shared_.begin(), shared_.end(), 0);
   std::fill(local_.begin(), local_.end(), 0);
+  bar_warps_.fill(0);
+  bar_need_.fill(0);
   for (uint32_t w = 0; w < nwarps_; ++w) {
     Warp& wp = warps_[w];
     std::fill(wp.regs.begin(), wp.regs.end(), 0);
@@ -63,6 +65,8 @@ void CtaEmulator::start(uint64_t index) {
     wp.exited = 0;
     wp.carry.fill(0);
     wp.at_barrier = wp.done = false;
+    wp.lanes = wp.stack[0].mask;
+    wp.bar_lanes = wp.bar_id = 0;
     wp.executed = 0;
     wp.recs.clear();
     wp.addrs.clear();
@@ -83,7 +87,6 @@ void CtaEmulator::produce(const uint64_t* target) {
     bool starving = false;
     for (uint32_t w = 0; w < nwarps_; ++w) starving |= warps_[w].at_barrier && wants(w);
     bool ran = false;
-    uint32_t live = 0, waiting = 0;
     for (uint32_t w = 0; w < nwarps_; ++w) {
       Warp& wp = warps_[w];
       const uint64_t limit = target && !starving ? target[w] : UINT64_MAX;
@@ -91,15 +94,95 @@ void CtaEmulator::produce(const uint64_t* target) {
         run_warp(w, limit);
         ran = true;
       }
-      live += !wp.done;
-      waiting += !wp.done && wp.at_barrier;
     }
-    if (live > 0 && waiting == live) {  // every live warp arrived: exited warps count as arrived
-      for (Warp& wp : warps_) wp.at_barrier = false;
-      continue;
-    }
+    if (release_barriers()) continue;
     if (!ran) return;
   }
+}
+
+// Barriers whose warps all arrived release them: a thread count's worth of
+// warps, or (no count) every warp not done (exited warps count as arrived).
+// Every live warp waiting with none released can never go on: an error.
+bool CtaEmulator::release_barriers() {
+  uint32_t live = 0, waiting = 0;
+  for (const Warp& wp : warps_) live += !wp.done, waiting += !wp.done && wp.at_barrier;
+  bool released = false;
+  for (uint32_t id = 0; id < kBarriers; ++id) {
+    if (bar_warps_[id] == 0) continue;
+    const uint32_t need = bar_need_[id] ? bar_need_[id] / 32 : live;
+    if (bar_warps_[id] < need) continue;
+    for (Warp& wp : warps_)
+      if (wp.at_barrier && wp.bar_id == id) wp.at_barrier = false, unpark(wp);
+    bar_warps_[id] = 0;
+    bar_need_[id] = 0;
+    released = true;
+  }
+  if (!released && live > 0 && waiting == live) {
+    for (uint32_t w = 0; w < nwarps_; ++w) {
+      const Warp& wp = warps_[w];
+      if (wp.done) continue;
+      const Inst& in = P.insts[size_t(wp.bar_pc)];
+      fault(w, uint32_t(__builtin_ctz(wp.lanes)), in,
+            "every live warp waits at a barrier that cannot complete (barrier " + std::to_string(wp.bar_id) +
+                " has " + std::to_string(bar_warps_[wp.bar_id]) + " warps of " +
+                std::to_string(bar_need_[wp.bar_id] ? bar_need_[wp.bar_id] / 32 : live) + ")");
+    }
+  }
+  return released;
+}
+
+void CtaEmulator::unpark(Warp& wp) {
+  wp.bar_lanes = 0;
+  for (Frame& f : wp.stack) f.parked = false;
+}
+
+// bar.sync / barrier.sync a{, b} and bar.arrive a, b: lanes arrive; the
+// warp arrives at barrier a once all its non-exited lanes have (lanes that
+// diverged around the barrier arrive path by path: the first path's lanes
+// park while the other path runs). True when the warp waits now. Only the
+// record that completes the warp's arrival is a barrier for the timing
+// model; a partial path's record and bar.arrive's (which does not wait)
+// issue as no-ops there.
+bool CtaEmulator::barrier(uint32_t w, const Inst& in, uint32_t mask, int32_t pc) {
+  Warp& wp = warps_[w];
+  const uint32_t lane = uint32_t(__builtin_ctz(mask));
+  const uint64_t id = in.ops.empty() ? 0 : value(wp, w, in.ops[0], lane);
+  const uint64_t count = in.ops.size() > 1 ? value(wp, w, in.ops[1], lane) : 0;
+  if (id >= kBarriers) fault(w, lane, in, "barrier id " + std::to_string(id) + " is not 0..15");
+  if (in.ops.size() > 1 && (count == 0 || count % 32 || count > uint64_t(nwarps_) * 32))
+    fault(w, lane, in, "barrier thread count " + std::to_string(count) +
+                           " is not a non-zero multiple of 32 up to the block's " + std::to_string(nwarps_ * 32));
+  if (wp.bar_lanes && id != wp.bar_id)
+    fault(w, lane, in, "lanes of one warp arrive at different barriers (" + std::to_string(wp.bar_id) + " and " +
+                           std::to_string(id) + ")");
+  if (bar_warps_[id] && bar_need_[id] != count)
+    fault(w, lane, in, "barrier " + std::to_string(id) + " used with thread counts " +
+                           std::to_string(bar_need_[id]) + " and " + std::to_string(count) + " at once");
+  wp.bar_id = uint32_t(id);
+  wp.bar_count = uint32_t(count);
+  wp.bar_pc = pc;
+  // the instruction's last record (BAR) is what the timing model waits at
+  const bool has_rec = P.tmpl_begin[size_t(pc) + 1] > P.tmpl_begin[size_t(pc)];
+  const bool arrive_only = in.mods & kMArrive;
+  if (!arrive_only) wp.bar_lanes |= mask;
+  const uint32_t live = wp.lanes & ~wp.exited;
+  if (!arrive_only && (wp.bar_lanes & live) != live) {  // part of the warp: the rest must get here
+    if (has_rec) wp.recs.back().unit = isa::kUnitNop;
+    Frame& top = wp.stack.back();
+    top.parked = true;
+    const size_t k = wp.stack.size() - 1;
+    if (k >= 2 && wp.stack[k - 1].rpc == top.rpc && !wp.stack[k - 1].parked)  // a sibling path runs first
+      std::swap(wp.stack[k - 1], wp.stack[k]);
+    return false;
+  }
+  bar_need_[id] = uint32_t(count);
+  ++bar_warps_[id];
+  if (arrive_only) {
+    if (has_rec) wp.recs.back().unit = isa::kUnitNop;
+    return false;
+  }
+  wp.at_barrier = true;
+  return true;
 }
 
 void CtaEmulator::drop(uint32_t w, uint64_t keep) {
@@ -154,6 +237,13 @@ void CtaEmulator::run_warp(uint32_t w, uint64_t limit) {
     if (f.mask == 0 || f.pc == f.rpc) {
       wp.stack.pop_back();
       continue;
+    }
+    if (f.parked) {  // no other path of the warp reaches the barrier: it arrives with these lanes
+      wp.bar_lanes = wp.lanes & ~wp.exited;
+      bar_need_[wp.bar_id] = wp.bar_count;
+      ++bar_warps_[wp.bar_id];
+      wp.at_barrier = true;
+      return;
     }
     if (f.pc >= n) {  // ran off the end of the body: the lanes are done
       wp.exited |= f.mask;
@@ -213,10 +303,7 @@ void CtaEmulator::run_warp(uint32_t w, uint64_t limit) {
       case Op::kBar:
         record(w, pc, mask, in, 0);
         f.pc = pc + 1;
-        if (mask) {
-          wp.at_barrier = true;
-          return;
-        }
+        if (mask && barrier(w, in, mask, pc)) return;
         continue;
       default:
         f.pc = pc + 1;  // before exec: exec may grow the stack (it does not today)

@@ -77,7 +77,9 @@ class CtaEmulator {
     uint32_t mask;
     int32_t call = -1;  // a call's frame: the call instruction (its lanes return there)
     uint32_t spins = 0;  // backward branches taken by the whole frame (see yield_spin)
+    bool parked = false;  // its lanes executed a barrier the rest of the warp has not reached
   };
+  static constexpr uint32_t kBarriers = 16;
   // A divergent path that loops this often while other lanes wait at its
   // reconvergence point lets the waiting lanes run ahead (spin locks).
   static constexpr uint32_t kSpinYield = 64;
@@ -87,6 +89,10 @@ class CtaEmulator {
     uint32_t exited = 0;
     std::array<uint8_t, 32> carry{};  // CC.CF of add.cc / sub.cc / mad.cc per lane
     bool at_barrier = false, done = false;
+    uint32_t lanes = 0;      // the warp's threads
+    uint32_t bar_lanes = 0;  // lanes that executed the barrier the warp is arriving at
+    uint32_t bar_id = 0, bar_count = 0;
+    int32_t bar_pc = 0;
     uint64_t executed = 0;
     std::vector<isa::InstRecord> recs;
     std::vector<uint64_t> addrs;
@@ -97,6 +103,8 @@ class CtaEmulator {
   uint32_t nregs_, nwarps_, nthreads_;
   std::vector<Warp> warps_;
   std::vector<uint8_t> shared_, local_;
+  std::array<uint32_t, kBarriers> bar_warps_{};  // warps arrived at each barrier
+  std::array<uint32_t, kBarriers> bar_need_{};   // its thread count (0: every live warp)
   uint32_t local_bytes_ = 0;
   Dim cta_;
   uint64_t cta_index_ = 0;
@@ -111,6 +119,9 @@ class CtaEmulator {
   void call(uint32_t w, const Inst& in, uint32_t mask, int32_t pc);
   bool ret(uint32_t w, const Inst& in, uint32_t mask);
   void yield_spin(uint32_t w);
+  bool barrier(uint32_t w, const Inst& in, uint32_t mask, int32_t pc);
+  bool release_barriers();
+  void unpark(Warp& wp);
   void copy_param(uint32_t w, uint32_t lane, int32_t from, int32_t to);
   // operand access
   uint64_t& reg(Warp& wp, int32_t r, uint32_t lane) { return wp.regs[size_t(r) * 32 + lane]; }
