@@ -26,13 +26,13 @@ class RecordStream {
   virtual ~RecordStream() = default;
   virtual uint32_t num_warps() const = 0;
   virtual WarpWindow window(uint32_t warp) const = 0;
-  // Top up when fewer than this many records are buffered ahead of issue.
+  // Ask for a refill when fewer than this many records are left to issue.
   virtual uint32_t low_water() const = 0;
   // issued[w] / keep[w]: warp w's next record to issue and its oldest record
   // still referenced (keep <= issued), both counted from the block's start.
-  // Drops records before keep and produces more for the warps whose
-  // unissued records fell below low_water() (possibly none: a warp waiting
-  // at a barrier for warps that have not got there yet).
+  // Drops records before keep and tops every warp up to a chunk of records
+  // ahead of issued (fewer only when its thread block's end comes first);
+  // a refill never leaves a warp with more to come empty.
   virtual void refill(const uint64_t* issued, const uint64_t* keep) = 0;
 };
 

@@ -47,8 +47,7 @@ class PtxCtaStream final : public isa::RecordStream {
     for (uint32_t w = 0; w < emu_.num_warps(); ++w) {
       emu_.drop(w, keep[w]);
       if (issued[w] > 0 && issued[w] == emu_.produced(w) && emu_.window(w).more) ++stats_->dry_waits;
-      const uint64_t ahead = emu_.produced(w) - issued[w];
-      target_[w] = ahead < std::max<uint32_t>(low_, 1) ? issued[w] + chunk_ : 0;
+      target_[w] = issued[w] + chunk_;  // saturates for whole blocks (chunk_ = UINT32_MAX)
     }
     emu_.produce(target_.data());
     ++stats_->refills;

@@ -86,6 +86,7 @@ class Sm final : public Clocked {
     trace::ThreadBlockTrace trace;
     CtaShape shape;
     uint16_t warp_slots[32];  // up to 1024 threads
+    const uint64_t* warp_addrs[32];  // each warp's lane addresses (InstRecord::addr_offset)
     uint32_t warps_alive = 0;
     uint32_t at_barrier = 0;
     bool active = false;

@@ -50,21 +50,22 @@ void Sm::launch(const CtaShape& shape, trace::ThreadBlockTrace& tb, uint64_t now
     next = slot + 1;
     Warp& warp = warps_[slot];
     warp = Warp{};
+    warp.cta_slot = uint16_t(cslot);
+    warp.warp_in_cta = uint16_t(w);
     if (c.stream) {
       take_window(warp, c.stream->window(w));
     } else {
       warp.insts = c.trace.insts.data() + c.trace.warp_begin[w];
-      warp.addrs = c.trace.addrs.data();
+      c.warp_addrs[w] = c.trace.addrs.data();
       warp.count = c.trace.warp_begin[w + 1] - c.trace.warp_begin[w];
+      warp.end = warp.count;
     }
     warp.age = next_age_++;
     warp.decode_ready = now + p_.cta_launch_latency;  // CTA setup
-    warp.cta_slot = uint16_t(cslot);
-    warp.warp_in_cta = uint16_t(w);
     warp.scheduler = uint8_t(slot % subcores_.size());
     warp.stream = shape.stream;
     warp.active = true;
-    warp.finished = warp.count == 0 && !warp.more;
+    warp.finished = warp.end == 0;
     c.warp_slots[w] = uint16_t(slot);
     if (!warp.finished) {
       ++c.warps_alive;

@@ -2,7 +2,7 @@
 // warp that issues past its low-water mark marks its CTA hungry; between
 // cycles (serially: producing records may write device memory) the CTA's
 // stream drops the records nothing references any more and tops its warps
-// up. Records move when their buffer is compacted or grows, so the warps'
+// up to a chunk ahead. Records move when their buffer is compacted or grows, so the warps'
 // windows and the LD/ST unit's pointers into them are re-based here.
 #include "sm/sm.h"
 
@@ -10,15 +10,19 @@ namespace accelsim::sm {
 
 void Sm::take_window(Warp& w, const isa::WarpWindow& win) {
   w.insts = win.insts;
-  w.addrs = win.addrs;
+  ctas_[w.cta_slot].warp_addrs[w.warp_in_cta] = win.addrs;
   w.count = win.count;
-  w.more = win.more;
-  const uint32_t low = ctas_[w.cta_slot].stream ? ctas_[w.cta_slot].stream->low_water() : 0;
-  // Ask again once fewer than `low` records are left; a warp with nothing
-  // more to take is asked for by the next refill of its CTA (a barrier).
-  w.refill_at = !w.more ? UINT32_MAX : w.count > low && w.count - low > w.next_issue ? w.count - low
-                                                                                    : w.next_issue + 1;
-  if (w.refill_at > w.count && w.more) w.refill_at = UINT32_MAX;
+  w.end = win.more ? UINT32_MAX : win.count;
+  if (!win.more) {
+    w.refill_at = UINT32_MAX;
+    return;
+  }
+  // Ask for more once fewer than low-water records are left. The mark is
+  // looked at when the instruction buffer empties (not per instruction), so
+  // it is placed a buffer earlier; a warp with nothing left asks at once.
+  const uint64_t margin = uint64_t(ctas_[w.cta_slot].stream->low_water()) + p_.fetch.ibuffer_entries;
+  const uint32_t at = w.count > margin ? uint32_t(w.count - margin) : 0;
+  w.refill_at = std::min(w.count, std::max(w.next_issue + 1, at));
 }
 
 void Sm::refill(uint64_t now) {
@@ -51,7 +55,7 @@ void Sm::refill_cta(uint16_t cslot, uint64_t now) {
     const isa::WarpWindow after = c.stream->window(k);
     const bool dry = w.next_issue == w.count;
     const uint32_t shift = uint32_t(after.first - before[k].first);
-    ldst_.relocate(slot, w.insts, after.insts, shift, w.addrs, after.addrs,
+    ldst_.relocate(slot, w.insts, after.insts, shift, c.warp_addrs[k], after.addrs,
                    uint32_t(after.first_addr - before[k].first_addr));
     w.next_issue -= shift;
     w.decoded_end -= shift;
