@@ -55,7 +55,12 @@ class Device:
     (70 = Volta). ``regs_per_thread`` sets occupancy: PTX registers are
     virtual, so either a fixed count (default 32) or ``"ptxas"``: each kernel's
     count as ptxas allocates it (for sm_75, the oldest target CUDA 13 has;
-    needs ptxas on PATH, $CUDA_HOME or /usr/local/cuda)."""
+    needs ptxas on PATH, $CUDA_HOME or /usr/local/cuda). ``record_chunk``:
+    records each warp of a resident block gets per refill while it is timed
+    (memory stays bounded whatever the kernel's length; cycles do not depend
+    on it from ~16 up; 0 = whole blocks at launch); after each run
+    ``stream_stats`` holds record_buffer_max (the most records one warp held),
+    record_refills and record_dry_waits (docs/ptx.md)."""
 
     def __init__(self, config="QV100", *, arch: int = 70, regs_per_thread: int | str = 32,
                  max_warp_insts: int = 1 << 24, record_chunk: int = 128):
