@@ -149,7 +149,7 @@ def _replayed(levels, config) -> dict:
 
     dev = Device(config)
     sim = accelsim.Simulator(config)
-    wall = insts = cycles = 0
+    wall, insts, cycles = 0.0, 0, 0
     with tempfile.TemporaryDirectory(prefix="accelsim-ptxbench-") as tmp:
         for i, _ in enumerate(levels(dev)):
             klist = dev.save_trace(Path(tmp) / f"level{i}")
