@@ -87,6 +87,7 @@ std::shared_ptr<const ptx::Launch> make_launch(const PtxTables& t, const std::sh
   L->mem = d["memory"].cast<std::shared_ptr<ptx::DeviceMemory>>();
   L->sm_count = d["sm_count"].cast<uint32_t>();
   L->max_warp_insts = d["max_warp_insts"].cast<uint64_t>();
+  if (d.contains("chunk_records")) L->chunk_records = d["chunk_records"].cast<uint32_t>();
   L->shmem_base = sim::PtxKernelSource::kSharedWindow;
   L->local_base = sim::PtxKernelSource::kLocalWindow;
   return L;
@@ -199,6 +200,7 @@ void register_ptx(py::module_& m) {
          uint32_t first_id) {
         std::vector<sim::WorkItem> items;
         std::vector<std::pair<py::object, std::shared_ptr<std::string>>> fills;  // host arrays to fill
+        std::vector<std::shared_ptr<const sim::PtxKernelSource::StreamStats>> streams;
         uint32_t id = first_id;
         for (py::handle h : launches) {
           py::dict d = h.cast<py::dict>();
@@ -234,7 +236,10 @@ void register_ptx(py::module_& m) {
           std::shared_ptr<const isa::IsaTable> table(t.isa, &t.isa->for_version(version, "<ptx>", 0));
           uint32_t regs = d.contains("regs") ? d["regs"].cast<uint32_t>() : regs_per_thread;
           sim::WorkItem it;
-          it.source = std::make_unique<sim::PtxKernelSource>(L, table, id++, d["stream"].cast<uint64_t>(), regs);
+          auto src = std::make_unique<sim::PtxKernelSource>(L, table, id++, d["stream"].cast<uint64_t>(), regs,
+                                                            /*streamed=*/true);
+          streams.push_back(src->stream_stats_handle());
+          it.source = std::move(src);
           it.info = it.source->info();
           items.push_back(std::move(it));
         }
@@ -251,7 +256,14 @@ void register_ptx(py::module_& m) {
           const size_t n = std::min<size_t>(buf->size(), size_t(info.size) * size_t(info.itemsize));
           std::memcpy(info.ptr, buf->data(), n);
         }
-        return run_result_to_python(r);
+        py::dict out = run_result_to_python(r);
+        uint64_t most = 0, refills = 0, dry = 0;
+        for (const auto& st : streams)
+          most = std::max(most, st->max_buffered), refills += st->refills, dry += st->dry_waits;
+        out["record_buffer_max"] = most;  // the most records one warp held at once
+        out["record_refills"] = refills;
+        out["record_dry_waits"] = dry;  // refills that came after a warp had issued everything
+        return out;
       },
       py::arg("simulator"), py::arg("tables"), py::arg("launches"), py::arg("binary_version"),
       py::arg("regs_per_thread"), py::arg("max_cycles") = py::none(), py::arg("session") = nullptr,

@@ -139,16 +139,19 @@ def test_out_of_bounds_names_thread_line_address():
     assert ei.value.line is not None and ei.value.path.endswith("basic.ptx")
 
 
+# Every block but the last waits for a flag the last block sets.
 SPIN = HEAD + """
 .visible .entry spin(.param .u64 spin_p0)
 {
 \t.reg .pred %p<2>;
-\t.reg .b32 %r<3>;
+\t.reg .b32 %r<4>;
 \t.reg .b64 %rd<3>;
 \tld.param.u64 %rd1, [spin_p0];
 \tcvta.to.global.u64 %rd2, %rd1;
 \tmov.u32 %r1, %ctaid.x;
-\tsetp.ne.u32 %p1, %r1, 0;
+\tmov.u32 %r3, %nctaid.x;
+\tsub.u32 %r3, %r3, 1;
+\tsetp.eq.u32 %p1, %r1, %r3;
 \t@%p1 bra $L_set;
 $L_wait:
 \tld.volatile.global.u32 %r2, [%rd2];
@@ -162,16 +165,42 @@ $L_set:
 """
 
 
+def _one_sm_device(**kw):
+    from accelsim.config import load_config
+
+    return Device(load_config("QV100").with_overrides({"sm_count": 1}), **kw)
+
+
 def test_spin_on_later_block_is_an_error_not_a_hang():
+    # one SM holds 32 one-warp blocks: the 33rd, which sets the flag, can
+    # never become resident while the first 32 spin
     m = Module(SPIN, name="spin.ptx")
-    dev = Device("QV100", max_warp_insts=20000)
+    dev = _one_sm_device(max_warp_insts=3000)
     flag = dev.zeros(1, np.uint32)
-    m.get_function("spin")[2, 32](flag)
+    m.get_function("spin")[33, 32](flag)
     with pytest.raises(PtxError) as ei:
         dev.synchronize()
     msg = str(ei.value)
     assert "kernel spin" in msg and "block (0,0,0)" in msg and "PC " in msg and "PTX line" in msg
-    assert ei.value.line in (15, 16, 17)
+    assert "not emulated yet" in msg
+    assert ei.value.line in (18, 19, 20)
+
+
+def test_spin_on_resident_block_progresses():
+    # resident blocks are emulated side by side (in chunks), so a block may
+    # wait for another resident one, as on a GPU; the same with whole blocks
+    # (record_chunk=0) emulates block 0 to the end first and reports the spin
+    m = Module(SPIN, name="spin.ptx")
+    dev = _one_sm_device(max_warp_insts=3000)
+    flag = dev.zeros(1, np.uint32)
+    m.get_function("spin")[8, 32](flag)
+    res = dev.synchronize()
+    assert res.completed and int(flag.copy_to_host()[0]) == 1
+    dev = _one_sm_device(max_warp_insts=3000, record_chunk=0)
+    flag = dev.zeros(1, np.uint32)
+    m.get_function("spin")[8, 32](flag)
+    with pytest.raises(PtxError, match="not emulated yet"):
+        dev.synchronize()
 
 
 FUZZ_CHILD = r"""

@@ -73,6 +73,26 @@ uint64_t LdstUnit::after(uint64_t ready, uint64_t now) { return std::max(ready, 
 // loads on the read-only data path are still cached: L1 and texture cache are
 // one SRAM from Maxwell on (on Kepler the 48 KB read-only cache is
 // approximated by the L1D).
+const InstRecord* LdstUnit::oldest_of(uint16_t warp) const {
+  if (busy_ && cur_.warp == warp) return cur_.inst;  // older than anything queued
+  for (uint32_t k = 0; k < queued_; ++k) {
+    const Pending& p = queue_[(head_ + k) % queue_.size()];
+    if (p.warp == warp) return p.inst;
+  }
+  return nullptr;
+}
+
+void LdstUnit::relocate(uint16_t warp, const InstRecord* from, const InstRecord* to, uint32_t dropped,
+                        const uint64_t* from_addrs, const uint64_t* to_addrs, uint32_t dropped_addrs) {
+  auto move = [&](Pending& p) {
+    if (p.warp != warp) return;
+    p.inst = to + ((p.inst - from) - ptrdiff_t(dropped));
+    if (p.addrs) p.addrs = to_addrs + ((p.addrs - from_addrs) - ptrdiff_t(dropped_addrs));
+  };
+  if (busy_) move(cur_);
+  for (uint32_t k = 0; k < queued_; ++k) move(queue_[(head_ + k) % queue_.size()]);
+}
+
 bool LdstUnit::is_direct(const InstRecord& in) const {
   return !l1d_ || (!p_.l1d_enabled && !(in.flags & isa::kFlagReadOnly)) ||
          (in.flags & (isa::kFlagBypassL1 | isa::kFlagAtomic));

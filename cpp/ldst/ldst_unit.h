@@ -37,6 +37,15 @@ class LdstUnit {
   void issue(const isa::InstRecord& inst, const uint64_t* addrs, uint16_t warp, uint8_t stream,
              uint64_t now);
 
+  // Streamed records (PTX mode) move when their warp's buffer is refilled:
+  // the oldest record of warp `warp` this unit still references (queued or
+  // being accessed), or nullptr; and the re-basing of those references when
+  // the warp's records moved from `from` to `to` with `dropped` records (and
+  // `dropped_addrs` addresses) gone from the front. Between cycles only.
+  const isa::InstRecord* oldest_of(uint16_t warp) const;
+  void relocate(uint16_t warp, const isa::InstRecord* from, const isa::InstRecord* to, uint32_t dropped,
+                const uint64_t* from_addrs, const uint64_t* to_addrs, uint32_t dropped_addrs);
+
   // Pipeline stages, in the order the SM calls them each cycle.
   bool deliver(uint64_t now);  // responses from below fill L1D, complete loads
   bool access(uint64_t now);   // the instruction at the head does its accesses

@@ -48,13 +48,15 @@ void CtaEmulator::fault(uint32_t w, uint32_t lane, const Inst& in, const std::st
   throw PtxError(P.module->path, in.line, in.col, in.spelling, where(w, lane) + ": " + what);
 }
 
-void CtaEmulator::run(uint64_t index, BlockRecords& out) {
+void CtaEmulator::start(uint64_t index) {
   cta_index_ = index;
   cta_.x = uint32_t(index % L.grid.x);
   cta_.y = uint32_t((index / L.grid.x) % L.grid.y);
   cta_.z = uint32_t(index / (uint64_t(L.grid.x) * L.grid.y));
   std::fill(shared_.begin(), shared_.end(), 0);
   std::fill(local_.begin(), local_.end(), 0);
+  bar_warps_.fill(0);
+  bar_need_.fill(0);
   for (uint32_t w = 0; w < nwarps_; ++w) {
     Warp& wp = warps_[w];
     std::fill(wp.regs.begin(), wp.regs.end(), 0);
@@ -63,21 +65,154 @@ void CtaEmulator::run(uint64_t index, BlockRecords& out) {
     wp.exited = 0;
     wp.carry.fill(0);
     wp.at_barrier = wp.done = false;
+    wp.lanes = wp.stack[0].mask;
+    wp.bar_lanes = wp.bar_id = 0;
     wp.executed = 0;
     wp.recs.clear();
     wp.addrs.clear();
+    wp.first = wp.first_addr = 0;
   }
+}
+
+// Warps in index order, each until it has its records, blocks or is done;
+// again while a barrier releases. Whole blocks (target null) run exactly as
+// before chunking: warp 0 to the barrier, warp 1 to it, ... A warp that
+// wants records but waits at a barrier has the others run on to that barrier
+// past their targets (their extra records are bounded by the code between
+// two barriers): a warp is never left without records because another one
+// was not emulated far enough, so chunking cannot change the timing.
+void CtaEmulator::produce(const uint64_t* target) {
+  auto wants = [&](uint32_t w) { return !warps_[w].done && (!target || produced(w) < target[w]); };
   for (;;) {
-    uint32_t live = 0, waiting = 0;
+    bool starving = false;
+    for (uint32_t w = 0; w < nwarps_; ++w) starving |= warps_[w].at_barrier && wants(w);
+    bool ran = false;
     for (uint32_t w = 0; w < nwarps_; ++w) {
-      if (!warps_[w].done && !warps_[w].at_barrier) run_warp(w);
-      live += !warps_[w].done;
-      waiting += !warps_[w].done && warps_[w].at_barrier;
+      Warp& wp = warps_[w];
+      const uint64_t limit = target && !starving ? target[w] : UINT64_MAX;
+      if (!wp.done && !wp.at_barrier && produced(w) < limit) {
+        run_warp(w, limit);
+        ran = true;
+      }
     }
-    if (live == 0) break;
-    if (waiting == live)  // every live warp arrived: exited warps count as arrived
-      for (Warp& wp : warps_) wp.at_barrier = false;
+    if (release_barriers()) continue;
+    if (!ran) return;
   }
+}
+
+// Barriers whose warps all arrived release them: a thread count's worth of
+// warps, or (no count) every warp not done (exited warps count as arrived).
+// Every live warp waiting with none released can never go on: an error.
+bool CtaEmulator::release_barriers() {
+  uint32_t live = 0, waiting = 0;
+  for (const Warp& wp : warps_) live += !wp.done, waiting += !wp.done && wp.at_barrier;
+  bool released = false;
+  for (uint32_t id = 0; id < kBarriers; ++id) {
+    if (bar_warps_[id] == 0) continue;
+    const uint32_t need = bar_need_[id] ? bar_need_[id] / 32 : live;
+    if (bar_warps_[id] < need) continue;
+    for (Warp& wp : warps_)
+      if (wp.at_barrier && wp.bar_id == id) wp.at_barrier = false, unpark(wp);
+    bar_warps_[id] = 0;
+    bar_need_[id] = 0;
+    released = true;
+  }
+  if (!released && live > 0 && waiting == live) {
+    for (uint32_t w = 0; w < nwarps_; ++w) {
+      const Warp& wp = warps_[w];
+      if (wp.done) continue;
+      const Inst& in = P.insts[size_t(wp.bar_pc)];
+      fault(w, uint32_t(__builtin_ctz(wp.lanes)), in,
+            "every live warp waits at a barrier that cannot complete (barrier " + std::to_string(wp.bar_id) +
+                " has " + std::to_string(bar_warps_[wp.bar_id]) + " warps of " +
+                std::to_string(bar_need_[wp.bar_id] ? bar_need_[wp.bar_id] / 32 : live) + ")");
+    }
+  }
+  return released;
+}
+
+void CtaEmulator::unpark(Warp& wp) {
+  wp.bar_lanes = 0;
+  for (Frame& f : wp.stack) f.parked = false;
+}
+
+// bar.sync / barrier.sync a{, b} and bar.arrive a, b: lanes arrive; the
+// warp arrives at barrier a once all its non-exited lanes have (lanes that
+// diverged around the barrier arrive path by path: the first path's lanes
+// park while the other path runs). True when the warp waits now. Only the
+// record that completes the warp's arrival is a barrier for the timing
+// model; a partial path's record and bar.arrive's (which does not wait)
+// issue as no-ops there.
+bool CtaEmulator::barrier(uint32_t w, const Inst& in, uint32_t mask, int32_t pc) {
+  Warp& wp = warps_[w];
+  const uint32_t lane = uint32_t(__builtin_ctz(mask));
+  const uint64_t id = in.ops.empty() ? 0 : value(wp, w, in.ops[0], lane);
+  const uint64_t count = in.ops.size() > 1 ? value(wp, w, in.ops[1], lane) : 0;
+  if (id >= kBarriers) fault(w, lane, in, "barrier id " + std::to_string(id) + " is not 0..15");
+  if (in.ops.size() > 1 && (count == 0 || count % 32 || count > uint64_t(nwarps_) * 32))
+    fault(w, lane, in, "barrier thread count " + std::to_string(count) +
+                           " is not a non-zero multiple of 32 up to the block's " + std::to_string(nwarps_ * 32));
+  if (wp.bar_lanes && id != wp.bar_id)
+    fault(w, lane, in, "lanes of one warp arrive at different barriers (" + std::to_string(wp.bar_id) + " and " +
+                           std::to_string(id) + ")");
+  if (bar_warps_[id] && bar_need_[id] != count)
+    fault(w, lane, in, "barrier " + std::to_string(id) + " used with thread counts " +
+                           std::to_string(bar_need_[id]) + " and " + std::to_string(count) + " at once");
+  wp.bar_id = uint32_t(id);
+  wp.bar_count = uint32_t(count);
+  wp.bar_pc = pc;
+  // the instruction's last record (BAR) is what the timing model waits at
+  const bool has_rec = P.tmpl_begin[size_t(pc) + 1] > P.tmpl_begin[size_t(pc)];
+  const bool arrive_only = in.mods & kMArrive;
+  if (!arrive_only) wp.bar_lanes |= mask;
+  const uint32_t live = wp.lanes & ~wp.exited;
+  if (!arrive_only && (wp.bar_lanes & live) != live) {  // part of the warp: the rest must get here
+    if (has_rec) wp.recs.back().unit = isa::kUnitNop;
+    Frame& top = wp.stack.back();
+    top.parked = true;
+    const size_t k = wp.stack.size() - 1;
+    if (k >= 2 && wp.stack[k - 1].rpc == top.rpc && !wp.stack[k - 1].parked)  // a sibling path runs first
+      std::swap(wp.stack[k - 1], wp.stack[k]);
+    return false;
+  }
+  bar_need_[id] = uint32_t(count);
+  ++bar_warps_[id];
+  if (arrive_only) {
+    if (has_rec) wp.recs.back().unit = isa::kUnitNop;
+    return false;
+  }
+  wp.at_barrier = true;
+  return true;
+}
+
+void CtaEmulator::drop(uint32_t w, uint64_t keep) {
+  Warp& wp = warps_[w];
+  if (keep <= wp.first) return;
+  size_t n = size_t(std::min<uint64_t>(keep - wp.first, wp.recs.size()));
+  // The remaining records' addresses follow the dropped ones'.
+  size_t a = wp.addrs.size();
+  for (size_t k = n; k < wp.recs.size(); ++k)
+    if (wp.recs[k].flags & isa::kFlagHasAddrs) {
+      a = wp.recs[k].addr_offset;
+      break;
+    }
+  wp.recs.erase(wp.recs.begin(), wp.recs.begin() + ptrdiff_t(n));
+  wp.addrs.erase(wp.addrs.begin(), wp.addrs.begin() + ptrdiff_t(a));
+  for (isa::InstRecord& r : wp.recs)
+    if (r.flags & isa::kFlagHasAddrs) r.addr_offset -= uint32_t(a);
+  wp.first += n;
+  wp.first_addr += a;
+}
+
+isa::WarpWindow CtaEmulator::window(uint32_t w) const {
+  const Warp& wp = warps_[w];
+  return isa::WarpWindow{wp.recs.data(), wp.addrs.data(), wp.first, wp.first_addr,
+                         uint32_t(wp.recs.size()), !wp.done};
+}
+
+void CtaEmulator::run(uint64_t index, BlockRecords& out) {
+  start(index);
+  produce(nullptr);
   out.insts.clear();
   out.addrs.clear();
   out.warp_begin.assign(1, 0);
@@ -92,15 +227,23 @@ void CtaEmulator::run(uint64_t index, BlockRecords& out) {
   }
 }
 
-void CtaEmulator::run_warp(uint32_t w) {
+void CtaEmulator::run_warp(uint32_t w, uint64_t limit) {
   Warp& wp = warps_[w];
   const int32_t n = int32_t(P.insts.size());
   while (!wp.stack.empty()) {
+    if (wp.first + wp.recs.size() >= limit) return;
     Frame& f = wp.stack.back();
     f.mask &= ~wp.exited;
     if (f.mask == 0 || f.pc == f.rpc) {
       wp.stack.pop_back();
       continue;
+    }
+    if (f.parked) {  // no other path of the warp reaches the barrier: it arrives with these lanes
+      wp.bar_lanes = wp.lanes & ~wp.exited;
+      bar_need_[wp.bar_id] = wp.bar_count;
+      ++bar_warps_[wp.bar_id];
+      wp.at_barrier = true;
+      return;
     }
     if (f.pc >= n) {  // ran off the end of the body: the lanes are done
       wp.exited |= f.mask;
@@ -113,7 +256,8 @@ void CtaEmulator::run_warp(uint32_t w) {
       fault(w, lane, in,
             "still running after " + std::to_string(L.max_warp_insts) + " warp instructions at PC " +
                 std::to_string(pc) + " (PTX line " + std::to_string(in.line) +
-                "); does it wait for a block not emulated yet? PTX mode runs blocks in dispatch order");
+                "); does it wait for a block not emulated yet? PTX mode emulates the blocks resident on "
+                "SMs, alongside their timing, and starts the others only when they are dispatched");
     }
     const uint32_t active = f.mask;
     uint32_t mask = active;
@@ -159,10 +303,7 @@ void CtaEmulator::run_warp(uint32_t w) {
       case Op::kBar:
         record(w, pc, mask, in, 0);
         f.pc = pc + 1;
-        if (mask) {
-          wp.at_barrier = true;
-          return;
-        }
+        if (mask && barrier(w, in, mask, pc)) return;
         continue;
       default:
         f.pc = pc + 1;  // before exec: exec may grow the stack (it does not today)

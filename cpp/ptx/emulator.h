@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "isa/inst_record.h"
+#include "isa/record_stream.h"
 #include "ptx/device_memory.h"
 #include "ptx/program.h"
 
@@ -34,6 +35,10 @@ struct Launch {
   uint32_t sm_count = 80;
   uint64_t shmem_base = 0, local_base = 0;      // generic-address windows (KernelInfo)
   int64_t static_shared = -1;  // ptxas's static shared bytes for occupancy; -1: the PTX's
+  // Streamed timing runs: records produced per warp per refill (a warp asks
+  // for more when fewer than a quarter of that are left); 0 = whole blocks
+  // at launch.
+  uint32_t chunk_records = 128;
 };
 
 // Records of one block, grouped by warp as ThreadBlockTrace wants them.
@@ -52,13 +57,30 @@ class CtaEmulator {
   // fault (out of bounds, spin on a block not yet run, ...).
   void run(uint64_t index, BlockRecords& out);
 
+  // The same in steps (PTX mode's bounded chunks): start() resets the state
+  // for block `index`; produce() runs warps until warp w has records up to
+  // number target[w] (counted from the block's start), waits at a barrier
+  // that other warps have not reached, or is done. A barrier is released
+  // once every live warp waits at it, as in run(). Faults throw PtxError.
+  void start(uint64_t index);
+  void produce(const uint64_t* target);
+  // Forgets warp w's records before number `keep` (and their addresses).
+  void drop(uint32_t w, uint64_t keep);
+  uint32_t num_warps() const { return nwarps_; }
+  isa::WarpWindow window(uint32_t w) const;
+  // Records produced so far (dropped or not) / buffered now.
+  uint64_t produced(uint32_t w) const { return warps_[w].first + warps_[w].recs.size(); }
+  uint64_t buffered(uint32_t w) const { return warps_[w].recs.size(); }
+
  private:
   struct Frame {
     int32_t pc, rpc;
     uint32_t mask;
     int32_t call = -1;  // a call's frame: the call instruction (its lanes return there)
     uint32_t spins = 0;  // backward branches taken by the whole frame (see yield_spin)
+    bool parked = false;  // its lanes executed a barrier the rest of the warp has not reached
   };
+  static constexpr uint32_t kBarriers = 16;
   // A divergent path that loops this often while other lanes wait at its
   // reconvergence point lets the waiting lanes run ahead (spin locks).
   static constexpr uint32_t kSpinYield = 64;
@@ -68,15 +90,22 @@ class CtaEmulator {
     uint32_t exited = 0;
     std::array<uint8_t, 32> carry{};  // CC.CF of add.cc / sub.cc / mad.cc per lane
     bool at_barrier = false, done = false;
+    uint32_t lanes = 0;      // the warp's threads
+    uint32_t bar_lanes = 0;  // lanes that executed the barrier the warp is arriving at
+    uint32_t bar_id = 0, bar_count = 0;
+    int32_t bar_pc = 0;
     uint64_t executed = 0;
     std::vector<isa::InstRecord> recs;
     std::vector<uint64_t> addrs;
+    uint64_t first = 0, first_addr = 0;  // records / addresses dropped before recs[0] / addrs[0]
   };
   const Launch& L;
   const Program& P;
   uint32_t nregs_, nwarps_, nthreads_;
   std::vector<Warp> warps_;
   std::vector<uint8_t> shared_, local_;
+  std::array<uint32_t, kBarriers> bar_warps_{};  // warps arrived at each barrier
+  std::array<uint32_t, kBarriers> bar_need_{};   // its thread count (0: every live warp)
   uint32_t local_bytes_ = 0;
   Dim cta_;
   uint64_t cta_index_ = 0;
@@ -84,13 +113,16 @@ class CtaEmulator {
   std::array<uint64_t, 32> lane_addr_{};
   std::array<uint8_t, 32> lane_space_{};
 
-  // one warp until it blocks (barrier), exits or yields
-  void run_warp(uint32_t w);
+  // one warp until it blocks (barrier), exits or has records up to `limit`
+  void run_warp(uint32_t w, uint64_t limit);
   void exec(uint32_t w, const Inst& in, uint32_t mask, int32_t pc);
   void record(uint32_t w, int32_t pc, uint32_t mask, const Inst& in, uint8_t space);
   void call(uint32_t w, const Inst& in, uint32_t mask, int32_t pc);
   bool ret(uint32_t w, const Inst& in, uint32_t mask);
   void yield_spin(uint32_t w);
+  bool barrier(uint32_t w, const Inst& in, uint32_t mask, int32_t pc);
+  bool release_barriers();
+  void unpark(Warp& wp);
   void copy_param(uint32_t w, uint32_t lane, int32_t from, int32_t to);
   // operand access
   uint64_t& reg(Warp& wp, int32_t r, uint32_t lane) { return wp.regs[size_t(r) * 32 + lane]; }

@@ -29,6 +29,7 @@ enum ModBit : uint32_t {
   kMAligned = 1u << 20,
   kMInFunc = 1u << 21,  // set by prepare(): the instruction belongs to a .func body
   kMSpin = 1u << 22,    // set by prepare(): a loop's back edge whose body polls memory
+  kMArrive = 1u << 23,  // set by prepare(): bar.arrive / barrier.arrive (no wait)
 };
 
 // Comparison of setp / set; sub-operation of atom/red/vote/shfl.

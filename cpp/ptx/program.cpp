@@ -423,8 +423,11 @@ std::shared_ptr<const Program> prepare(std::shared_ptr<const Module> module, con
                               in.ops[1].nvec != 1))
       unsupported("tex other than tex.1d on a texture object");
     if (!half_supported(in)) unsupported("this f16/bf16 instruction");
-    if (in.op == Op::kBar && !in.ops.empty() && in.ops[0].kind != Operand::kImm) unsupported("a register barrier id");
-    if (in.op == Op::kBar && in.ops.size() > 1) unsupported("bar.sync with a thread count");
+    if (in.op == Op::kBar && in.spelling.find(".red") != std::string::npos) unsupported("bar.red / barrier.red");
+    if (in.op == Op::kBar && in.spelling.find(".arrive") != std::string::npos) {
+      if (in.ops.size() < 2) throw PtxError(module->path, in.line, in.col, in.spelling, "bar.arrive needs a thread count");
+      in.mods |= kMArrive;
+    }
     for (size_t k = 0; k < in.ops.size(); ++k) {
       Operand& o = in.ops[k];
       if (o.kind != Operand::kImm) continue;

@@ -109,7 +109,8 @@ void Gpu::launch(KernelSource& src, stats::KernelRecord& rec, uint32_t slot, siz
   std::shared_ptr<ReadAheadSource> ahead;
   size_t reading = size_t(std::count_if(active_.begin(), active_.end(),
                                         [](const Active& a) { return a.read_ahead != nullptr; }));
-  if (parallel_ && reading + 1 < parallel_->threads())
+  if (src.streams()) streaming_ = true;
+  if (parallel_ && reading + 1 < parallel_->threads() && !src.streams())
     ahead = std::make_shared<ReadAheadSource>(src, std::min<size_t>(256, 2 * sms_.size()));
   KernelSource& source = ahead ? static_cast<KernelSource&>(*ahead) : src;
   CtaDispatcher::Kernel& k = dispatcher_.launch(source, occ, unit_kinds_, start, uint8_t(slot));
@@ -142,6 +143,16 @@ bool Gpu::tick_sms(uint64_t& progress_at) {
   return retired;
 }
 
+void Gpu::refill_streams() {
+  bool retired = false;
+  for (auto& s : sms_)
+    if (s->wants_refill()) {
+      s->refill(now_);
+      retired |= s->take_retired() > 0;
+    }
+  if (retired) dispatcher_.cta_retired();
+}
+
 uint64_t Gpu::next_cycle() const {
   uint64_t next = std::min(clocks_.next_core_cycle(), dispatcher_.next_cycle(now_));
   for (const auto& s : sms_) next = std::min(next, s->wake_cycle());
@@ -171,6 +182,7 @@ bool Gpu::run_until_kernel_done(uint64_t cycle_limit, std::vector<stats::KernelR
     if (clocks_.catch_up(now_)) progress_at = now_;  // memory-side domains first
     dispatcher_.dispatch(sms_, now_);                // CTAs onto SMs with room
     if (tick_sms(progress_at)) dispatcher_.cta_retired();
+    if (streaming_) refill_streams();  // serial, in SM order: emulation writes device memory
     watchdog.progress(progress_at);
     if (collect_finished(finished)) return true;
     if (watch_copies_ && watched_copy_done()) return true;

@@ -83,6 +83,7 @@ class Gpu {
   // The detailed memory model, or null when another model is in use.
   const mem::DetailedMemory* detailed_memory() const { return detailed_; }
   size_t num_sms() const { return sms_.size(); }
+  const sm::Sm& sm(size_t i) const { return *sms_[i]; }
   // Threads ticking the SMs (config `threads`, resolved); 1 = sequential.
   unsigned threads() const { return parallel_ ? parallel_->threads() : 1; }
   // What the GPU waits on, composed from its clocked parts' describe(): the
@@ -101,6 +102,7 @@ class Gpu {
   };
   void wire_stats();
   bool tick_sms(uint64_t& progress_at);
+  void refill_streams();  // streamed blocks' warps that ran low (PTX mode)
   uint64_t next_cycle() const;
   void finish(Active& a, bool complete);
   bool collect_finished(std::vector<stats::KernelRecord*>& finished);
@@ -121,6 +123,7 @@ class Gpu {
   mem::SimpleMemory* simple_ = nullptr;  // below_ when it is the simple model
   mem::DetailedMemory* detailed_ = nullptr;  // below_ when it is the detailed model
   std::unique_ptr<ParallelSms> parallel_;  // null: SMs tick in sequence (threads 1)
+  bool streaming_ = false;  // a kernel with streamed blocks was launched
   std::vector<std::unique_ptr<sm::Sm>> sms_;
   std::shared_ptr<stats::RunStats> stats_;
   CtaDispatcher dispatcher_;

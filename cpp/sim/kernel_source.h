@@ -20,6 +20,9 @@ class KernelSource {
   // What the trace had that the format does not allow but was read anyway
   // ("" when nothing): see trace::TraceWarnings.
   virtual std::string trace_warnings() const { return {}; }
+  // Whether its blocks come as RecordStreams (produced while they run, at
+  // serial points of the run: never read ahead on another thread).
+  virtual bool streams() const { return false; }
 };
 
 // The fixed class names (alu, sp, int, ...) in UnitClass order.

@@ -49,7 +49,7 @@ bool FetchUnit::cycle(std::vector<Warp>& warps, uint64_t now) {
     Warp& w = warps[ring_[head_]];
     head_ = (head_ + 1) % ring_.size();
     --size_;
-    if (!w.active || w.finished || !w.ibuffer_empty() || w.all_issued()) continue;
+    if (!w.active || w.finished || !w.ibuffer_empty() || w.next_issue == w.count) continue;
     w.decode_ready = std::max(w.decode_ready, now + fetch_latency(w, now));
     w.decoded_end = std::min(w.count, w.next_issue + ibuffer_entries_);
     ++fetched;

@@ -57,6 +57,13 @@ class Sm final : public Clocked {
   // CTAs retired since the last call (for the CTA dispatcher).
   uint32_t take_retired() { uint32_t r = retired_; retired_ = 0; return r; }
   uint64_t last_progress() const { return last_progress_; }
+  // Streamed blocks (PTX mode): whether a warp ran low on records, and the
+  // top-up itself. Call at a serial point only (it may emulate, which
+  // writes shared device memory), after the cycle's tick.
+  bool wants_refill() const { return !hungry_.empty(); }
+  void refill(uint64_t now);
+  // Times a streamed warp had issued everything it had and waited for more.
+  uint64_t stream_dry_waits() const { return dry_waits_; }
   // Accounts resident-warp cycles up to `now` (occupancy statistics).
   void account(uint64_t now);
 
@@ -79,9 +86,12 @@ class Sm final : public Clocked {
     trace::ThreadBlockTrace trace;
     CtaShape shape;
     uint16_t warp_slots[32];  // up to 1024 threads
+    const uint64_t* warp_addrs[32];  // each warp's lane addresses (InstRecord::addr_offset)
     uint32_t warps_alive = 0;
     uint32_t at_barrier = 0;
     bool active = false;
+    bool hungry = false;      // in hungry_
+    isa::RecordStream* stream = nullptr;  // trace.stream, when streamed
   };
   struct SubCore {
     std::unique_ptr<WarpScheduler> scheduler;
@@ -106,6 +116,8 @@ class Sm final : public Clocked {
   void release_barrier(Cta& c);
   void maybe_finish(uint16_t slot);
   void retire_cta(uint16_t cta_slot);
+  void refill_cta(uint16_t cta_slot, uint64_t now);
+  void take_window(Warp& w, const isa::WarpWindow& win);
   uint64_t compute_wake(uint64_t now) const;
   int free_cta_slot() const;
   int free_warp_slot(int from) const;
@@ -138,6 +150,8 @@ class Sm final : public Clocked {
   bool launched_any_ = false;
   bool progress_ = false;
   std::vector<IssueEvent>* issue_log_ = nullptr;
+  std::vector<uint16_t> hungry_;      // streamed CTAs with a warp below its low-water mark
+  uint64_t dry_waits_ = 0;
 };
 
 // DEPBAR / SYNCS (the table's "depbar" class) wait for the warp's

@@ -38,22 +38,34 @@ void Sm::launch(const CtaShape& shape, trace::ThreadBlockTrace& tb, uint64_t now
   c.active = true;
   c.at_barrier = 0;
   c.warps_alive = 0;
+  c.hungry = false;
+  c.stream = c.trace.stream.get();
+  if (c.stream) {  // the first chunk of every warp
+    uint64_t zero[32] = {};
+    c.stream->refill(zero, zero);
+  }
   int next = 0;
   for (uint32_t w = 0; w < c.trace.num_warps(); ++w) {
     int slot = free_warp_slot(next);
     next = slot + 1;
     Warp& warp = warps_[slot];
     warp = Warp{};
-    warp.insts = c.trace.insts.data() + c.trace.warp_begin[w];
-    warp.count = c.trace.warp_begin[w + 1] - c.trace.warp_begin[w];
-    warp.age = next_age_++;
-    warp.decode_ready = now + p_.cta_launch_latency;  // CTA setup
     warp.cta_slot = uint16_t(cslot);
     warp.warp_in_cta = uint16_t(w);
+    if (c.stream) {
+      take_window(warp, c.stream->window(w));
+    } else {
+      warp.insts = c.trace.insts.data() + c.trace.warp_begin[w];
+      c.warp_addrs[w] = c.trace.addrs.data();
+      warp.count = c.trace.warp_begin[w + 1] - c.trace.warp_begin[w];
+      warp.end = warp.count;
+    }
+    warp.age = next_age_++;
+    warp.decode_ready = now + p_.cta_launch_latency;  // CTA setup
     warp.scheduler = uint8_t(slot % subcores_.size());
     warp.stream = shape.stream;
     warp.active = true;
-    warp.finished = warp.count == 0;
+    warp.finished = warp.end == 0;
     c.warp_slots[w] = uint16_t(slot);
     if (!warp.finished) {
       ++c.warps_alive;
@@ -83,6 +95,8 @@ void Sm::retire_cta(uint16_t cslot) {
     refresh_candidate(warps_[c.warp_slots[w]]);
   }
   c.active = false;
+  c.stream = nullptr;
+  c.trace.stream.reset();  // the emulator state goes now, not at the slot's next launch
   --resident_ctas_;
   used_threads_ -= c.shape.threads;
   used_warps_ -= c.shape.warps;

@@ -77,9 +77,9 @@ bool Sm::issue_one(Warp& w, uint16_t slot, SubCore& sc, uint64_t now) {
   switch (in.unit) {
     case isa::kUnitMem: {
       if (!ldst_.can_accept()) return count_stall(w, stats::StallReason::LDST_FULL), false;
-      const auto& tb = ctas_[w.cta_slot].trace;
-      const uint64_t* addrs = (in.flags & isa::kFlagHasAddrs) ? tb.addrs.data() + in.addr_offset
-                                                                : nullptr;
+      const uint64_t* addrs = (in.flags & isa::kFlagHasAddrs)
+                                  ? ctas_[w.cta_slot].warp_addrs[w.warp_in_cta] + in.addr_offset
+                                  : nullptr;
       if (in.dst != isa::kNoReg) {
         w.scoreboard.reserve(in.dst);
         ++w.pending_writes;
@@ -110,7 +110,16 @@ bool Sm::issue_one(Warp& w, uint16_t slot, SubCore& sc, uint64_t now) {
   }
   if (issue_log_) issue_log_->push_back(IssueEvent{now, slot, in.pc});
   ++w.next_issue;
-  if (w.ibuffer_empty() && !w.all_issued()) fetch_.request(slot);
+  if (w.ibuffer_empty() && !w.all_issued()) {
+    fetch_.request(slot);
+    // Streamed: past the low-water mark, ask for more (Sm::refill). Looked
+    // at once per instruction-buffer load, not per instruction (see
+    // take_window: the mark is placed a buffer earlier).
+    if (w.next_issue >= w.refill_at) [[unlikely]] {
+      Cta& c = ctas_[w.cta_slot];
+      if (!c.hungry) c.hungry = true, hungry_.push_back(w.cta_slot);
+    }
+  }
   stats::SmCounters& c = counters_[w.stream];
   ++c.warp_insts;
   c.thread_insts += std::popcount(in.active_mask);

@@ -9,10 +9,12 @@
 namespace accelsim::sm {
 
 struct Warp {
+  // Fields ordered to keep the struct at 96 bytes (it is indexed per issue).
   const isa::InstRecord* insts = nullptr;  // this warp's instructions
-  uint32_t count = 0;                        // how many
+  uint32_t count = 0;                        // how many (streamed block: buffered now)
   uint32_t next_issue = 0;                   // first instruction not yet issued
   uint32_t decoded_end = 0;                  // ibuffer = [next_issue, decoded_end)
+  uint32_t end = 0;                          // count once final; UINT32_MAX while more will come
   uint64_t decode_ready = 0;                 // cycle the ibuffer contents may issue
   uint64_t age = 0;                          // launch order (GTO "oldest")
   Scoreboard scoreboard;
@@ -27,9 +29,10 @@ struct Warp {
   bool waits_on_register = false;            // head collided; cleared by a writeback
   bool finished = false;                     // all issued and drained
   bool candidate = false;                    // counted in its scheduler's candidates
+  uint32_t refill_at = UINT32_MAX;           // streamed block: next_issue that asks for more
 
   bool ibuffer_empty() const { return next_issue == decoded_end; }
-  bool all_issued() const { return next_issue == count; }
+  bool all_issued() const { return next_issue == end; }
   const isa::InstRecord& head() const { return insts[next_issue]; }
   bool drained() const { return pending_writes == 0 && pending_stores == 0; }
 };

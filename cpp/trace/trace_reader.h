@@ -9,6 +9,7 @@
 
 #include "isa/inst_record.h"
 #include "isa/isa_table.h"
+#include "isa/record_stream.h"
 
 namespace accelsim::trace {
 
@@ -43,6 +44,9 @@ struct ThreadBlockTrace {
   std::vector<isa::InstRecord> insts;
   std::vector<uint32_t> warp_begin;   // size warps_per_block + 1
   std::vector<uint64_t> addrs;
+  // Set instead of insts/addrs when the block's records are produced while it
+  // runs (PTX mode); warp_begin then only gives the warp count.
+  std::shared_ptr<isa::RecordStream> stream;
   uint32_t num_warps() const { return warp_begin.empty() ? 0 : uint32_t(warp_begin.size() - 1); }
 };
 

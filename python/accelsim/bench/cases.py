@@ -45,14 +45,27 @@ CASES = [
 
 
 
-def _ptx_matmul(folder: Path, quick: bool) -> Path:
-    from accelsim.ptx.bench import write_case
+def _ptx(name: str):
+    def make(folder: Path, quick: bool) -> Path:
+        from accelsim.ptx.bench import write_case
 
-    return write_case(folder, quick)
+        return write_case(folder, quick, name)
+    return make
 
 
-# PTX mode: the kernel is emulated while it is timed (emulation_share in the row)
-CASES.append(BenchCase("ptx_matmul", "PTX mode: tiled matmul 256x256 (16x16 tiles), emulation + timing",
-                       _ptx_matmul))
+# PTX mode: the kernel is emulated while it is timed (emulation_share in the
+# row; ptx_peak_rss_mb is the PTX run's own peak). The *_vs_sass and bfs rows
+# also replay the same launches from their saved trace (sass_warp_insts_per_s,
+# ptx_vs_sass_rate: the goal is >= 0.5); matmul_long is matmul with
+# four times the kernel length on the same grid (peak RSS must not follow).
+CASES += [
+    BenchCase("ptx_matmul", "PTX mode: tiled matmul 256x256 (16x16 tiles), emulation + timing", _ptx("matmul")),
+    BenchCase("ptx_matmul_long", "PTX mode: tiled matmul 256x256, k = 1024 (4x the kernel length)",
+              _ptx("matmul_long")),
+    BenchCase("ptx_matmul_vs_sass", "PTX mode vs its saved trace replayed: tiled matmul 128x128",
+              _ptx("matmul_vs_sass")),
+    BenchCase("ptx_bfs", "PTX mode vs its saved trace replayed: frontier BFS, 20,000 nodes, one launch per level",
+              _ptx("bfs")),
+]
 
 RSS_LIMIT_MB = 150

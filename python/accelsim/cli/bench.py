@@ -76,8 +76,25 @@ def _bench(args) -> int:
     print("  ".join(c.rjust(w) for c, w in zip(cols, widths)))
     for t in table:
         print("  ".join(v.rjust(w) for v, w in zip(t, widths)))
+    _ptx_table([r for r in rows if r["emulation_share"] is not None])
     _notes(rows, args.quick)
     return 0
+
+
+def _ptx_table(rows: list) -> None:
+    """PTX-mode cases: the emulation share, the PTX run's own peak RSS, the
+    most records a warp held, and the same kernels' rate replayed from their
+    saved trace (ptx_vs_sass_rate: the goal is >= 0.5)."""
+    if not rows:
+        return
+    cols = ["case", "warp_insts_per_s", "emulation_share", "ptx_peak_rss_mb", "record_buffer_max",
+            "sass_warp_insts_per_s", "ptx_vs_sass_rate"]
+    table = [[_fmt(r[c]) for c in cols] for r in rows]
+    widths = [max(len(c), *(len(t[i]) for t in table)) for i, c in enumerate(cols)]
+    print()
+    print("  ".join(c.rjust(w) for c, w in zip(cols, widths)))
+    for t in table:
+        print("  ".join(v.rjust(w) for v, w in zip(t, widths)))
 
 
 def _sweep_bench(args, overrides: dict) -> int:

@@ -1,53 +1,179 @@
-"""The PTX-mode case of ``accelsim bench``: a tiled matrix multiply run
-through emulation + timing, and the same launch emulated alone, so the
-report can split wall time between emulation and timing."""
+"""The PTX-mode cases of ``accelsim bench``: a tiled matrix multiply and a
+frontier BFS run through emulation + timing, the same launches emulated
+alone (the split of wall time between emulation and timing), and, where the
+spec asks for it, the same kernels saved as a trace and replayed through the
+SASS path (the rate PTX mode is compared with). The peak RSS of the PTX run
+is read right after it, before anything else runs in the process."""
 from __future__ import annotations
 
 import json
+import tempfile
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 
 SUFFIX = ".ptxbench.json"
+EXAMPLES = Path(__file__).parent / "examples"
+
+# name -> (full spec, quick spec)
+SPECS = {
+    "matmul": ({"kernel": "matmul", "n": 256, "k": 256}, {"kernel": "matmul", "n": 64, "k": 64}),
+    # the same grid, four times the kernel length: peak RSS must not follow
+    "matmul_long": ({"kernel": "matmul", "n": 256, "k": 1024}, {"kernel": "matmul", "n": 64, "k": 256}),
+    "matmul_vs_sass": ({"kernel": "matmul", "n": 128, "k": 128, "sass": True},
+                       {"kernel": "matmul", "n": 32, "k": 32, "sass": True}),
+    "bfs": ({"kernel": "bfs", "nodes": 20000, "degree": 4, "sass": True},
+            {"kernel": "bfs", "nodes": 400, "degree": 3, "sass": True}),
+}
 
 
-def write_case(folder: Path, quick: bool) -> Path:
+def write_case(folder: Path, quick: bool, name: str = "matmul") -> Path:
     folder.mkdir(parents=True, exist_ok=True)
-    spec = folder / ("matmul" + SUFFIX)
-    spec.write_text(json.dumps({"kernel": "matmul_tiled", "n": 64 if quick else 256}))
+    spec = folder / (name + SUFFIX)
+    spec.write_text(json.dumps(SPECS[name][1 if quick else 0]))
     return spec
 
 
-def _launch(dev, n: int):
+def _vm_mb(key: str) -> float | None:
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1]) / 1024.0
+    except OSError:
+        pass
+    return None
+
+
+# ---- the kernels ---------------------------------------------------------------
+
+def _matmul(spec):
+    """Launches (one) of C = A @ B, A n x k, B k x n; a function queueing it."""
     from accelsim.ptx import Module
 
-    mod = Module(Path(__file__).parent / "examples" / "basic.ptx")
+    n, k = spec["n"], spec["k"]
+    mod = Module(EXAMPLES / "basic.ptx")
     rng = np.random.default_rng(0)
-    A = rng.integers(-4, 4, (n, n)).astype(np.float32)
-    B = rng.integers(-4, 4, (n, n)).astype(np.float32)
-    dA, dB, dC = dev.to_device(A), dev.to_device(B), dev.zeros((n, n), np.float32)
-    mod.get_function("matmul_tiled")[(n // 16, n // 16), (16, 16)](dA, dB, dC, np.int32(n), np.int32(n),
-                                                                     np.int32(n))
+    A = rng.integers(-4, 4, (n, k)).astype(np.float32)
+    B = rng.integers(-4, 4, (k, n)).astype(np.float32)
+
+    def levels(dev):
+        dA, dB, dC = dev.to_device(A), dev.to_device(B), dev.zeros((n, n), np.float32)
+        mod.get_function("matmul_tiled")[(n // 16, n // 16), (16, 16)](
+            dA, dB, dC, np.int32(n), np.int32(n), np.int32(k))
+        yield None
+    return levels
 
 
-def run_case(spec_path: str, config) -> tuple[object, float, float]:
-    """(SimResult, wall seconds of emulation + timing, seconds of emulation alone)."""
+def random_graph(n: int, deg: int, seed: int):
+    """CSR (row offsets, columns) of a random undirected graph."""
+    rng = np.random.default_rng(seed)
+    pairs = rng.integers(0, n, (n * deg, 2))
+    pairs = pairs[pairs[:, 0] != pairs[:, 1]]
+    both = np.unique(np.concatenate([pairs, pairs[:, ::-1]]), axis=0)
+    row = np.zeros(n + 1, np.int32)
+    np.add.at(row, both[:, 0] + 1, 1)
+    return np.cumsum(row).astype(np.int32), both[:, 1].astype(np.int32)
+
+
+def _bfs(spec):
+    """One bfs_level launch per level; the next frontier's size is read back
+    between levels (as a CUDA host loop does)."""
+    from accelsim.ptx import Module
+
+    n = spec["nodes"]
+    row, col = random_graph(n, spec["degree"], 15)
+    mod = Module(EXAMPLES / "more.ptx")
+
+    def levels(dev):
+        dist = np.full(n, -1, np.int32)
+        dist[0] = 0
+        drow, dcol, ddist = dev.to_device(row), dev.to_device(col), dev.to_device(dist)
+        fa, fb, cnt = dev.zeros(n, np.int32), dev.zeros(n, np.int32), dev.zeros(1, np.int32)
+        nfront, level = 1, 0
+        k = mod.get_function("bfs_level")
+        while nfront:
+            cnt.copy_from_host(np.zeros(1, np.int32))
+            k[(nfront + 127) // 128, 128](drow, dcol, ddist, fa, np.int32(nfront), fb, cnt, np.int32(level))
+            yield cnt
+            nfront = int(cnt.copy_to_host()[0])
+            fa, fb, level = fb, fa, level + 1
+    return levels
+
+
+# ---- the three ways of running them -----------------------------------------
+
+def _timed(levels, config):
+    """PTX mode, emulation + timing: (result over all levels, wall seconds)."""
+    from accelsim.ptx import Device
+
+    dev = Device(config)
+    wall, results = 0.0, []
+    for _ in levels(dev):
+        t = time.perf_counter()
+        results.append(dev.synchronize())
+        wall += time.perf_counter() - t
+    res = SimpleNamespace(total_cycles=sum(int(r.total_cycles) for r in results),
+                          warp_instructions=sum(int(r.warp_instructions) for r in results),
+                          num_kernels=sum(int(r.num_kernels) for r in results),
+                          completed=all(r.completed for r in results))
+    return res, wall, dev.stream_stats
+
+
+def _emulated(levels, config) -> float:
+    """The same launches emulated alone, block by block: seconds."""
     from accelsim import _core
     from accelsim.ptx import Device
     from accelsim.ptx._tables import tables
 
-    n = json.loads(Path(spec_path).read_text())["n"]
     dev = Device(config)
-    _launch(dev, n)
-    t = time.perf_counter()
-    res = dev.synchronize()
-    wall = time.perf_counter() - t
-    dev2 = Device(config)
-    _launch(dev2, n)
-    launch = next(d for d in dev2._pending if "copy_bytes" not in d)
-    blocks = _core.PtxBlocks(tables(), launch, dev2.arch, dev2.regs_per_thread, 1)
-    t = time.perf_counter()
-    while blocks.next_block() is not None:
-        pass
-    return res, wall, time.perf_counter() - t
+    spent = 0.0
+    for _ in levels(dev):
+        launches = [d for d in dev._pending if "copy_bytes" not in d]
+        dev._pending = []
+        for i, launch in enumerate(launches):
+            blocks = _core.PtxBlocks(tables(), launch, dev.arch, dev.regs_per_thread, i + 1)
+            t = time.perf_counter()
+            while blocks.next_block() is not None:
+                pass
+            spent += time.perf_counter() - t
+    return spent
+
+
+def _replayed(levels, config) -> dict:
+    """Each launch saved as a trace and replayed by the SASS path."""
+    import accelsim
+    from accelsim.ptx import Device
+
+    dev = Device(config)
+    sim = accelsim.Simulator(config)
+    wall, insts, cycles = 0.0, 0, 0
+    with tempfile.TemporaryDirectory(prefix="accelsim-ptxbench-") as tmp:
+        for i, _ in enumerate(levels(dev)):
+            klist = dev.save_trace(Path(tmp) / f"level{i}")
+            t = time.perf_counter()
+            r = sim.run(klist)
+            wall += time.perf_counter() - t
+            insts += int(r.warp_instructions)
+            cycles += int(r.total_cycles)
+    return {"sass_wall_s": wall, "sass_warp_insts": insts, "sass_cycles": cycles,
+            "sass_warp_insts_per_s": insts / wall if wall > 0 else None}
+
+
+def run_case(spec_path: str, config) -> tuple[object, float, float, dict]:
+    """(result, wall seconds of emulation + timing, seconds of emulation
+    alone, extra row fields: PTX-run peak RSS, record buffer figures and,
+    for specs with "sass", the replay's rate and the PTX / SASS ratio)."""
+    spec = json.loads(Path(spec_path).read_text())
+    levels = (_bfs if spec["kernel"] == "bfs" else _matmul)(spec)
+    res, wall, stream = _timed(levels, config)
+    extra = {"ptx_peak_rss_mb": _vm_mb("VmHWM"), **stream, "spec": spec}
+    emu = _emulated(levels, config)
+    if spec.get("sass"):
+        extra.update(_replayed(levels, config))
+        rate = res.warp_instructions / wall if wall > 0 else None
+        if rate and extra["sass_warp_insts_per_s"]:
+            extra["ptx_vs_sass_rate"] = rate / extra["sass_warp_insts_per_s"]
+    return res, wall, emu, extra

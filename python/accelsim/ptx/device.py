@@ -101,12 +101,18 @@ class Device:
     docs/ptx.md) or ``"sass"``: the real SASS ptxas made of that PTX line
     (needs ptxas and nvdisasm: ``pip install 'accelsim[ptx]'``; implies
     ``regs_per_thread="ptxas"`` unless a count is given;
-    docs/ptx_sass_guided.md)."""
+    docs/ptx_sass_guided.md). ``record_chunk``:
+    records each warp of a resident block gets per refill while it is timed
+    (memory stays bounded whatever the kernel's length; cycles do not depend
+    on it from ~16 up; 0 = whole blocks at launch); after each run
+    ``stream_stats`` holds record_buffer_max (the most records one warp held),
+    record_refills and record_dry_waits (docs/ptx.md)."""
 
     RECORD_MODES = _RECORD_MODES
 
     def __init__(self, config="QV100", *, arch: int = 70, regs_per_thread: int | str | None = None,
-                 max_warp_insts: int = 1 << 24, records: str = "lowered"):
+                 max_warp_insts: int = 1 << 24, records: str = "lowered",
+                 record_chunk: int = 128):
         from accelsim.sim import Simulator
 
         if records not in _RECORD_MODES:
@@ -137,6 +143,11 @@ class Device:
         self.arch = int(arch)
         self.regs_per_thread = int(regs_per_thread)
         self.max_warp_insts = int(max_warp_insts)
+        if isinstance(record_chunk, bool) or not isinstance(record_chunk, (int, np.integer)) \
+                or not 0 <= record_chunk < 1 << 31:
+            raise PtxError(f"record_chunk must be an integer >= 0 (0: whole blocks), not {record_chunk!r}")
+        self.record_chunk = int(record_chunk)
+        self.stream_stats: dict = {}
         self._mem = _core.DeviceMemory()
         self._pending: list[dict] = []
         self._results: list = []
@@ -256,6 +267,7 @@ class Device:
             "shared_mem": shared, "params": params, "globals": self._module_globals(kernel.module),
             "memory": self._mem, "stream": stream, "sm_count": self.sm_count,
             "max_warp_insts": self.max_warp_insts, "_module": kernel.module, "records": self.records,
+            "chunk_records": self.record_chunk,
         })
 
     def _flush(self):
@@ -271,6 +283,8 @@ class Device:
                             session=self._gpu, first_id=self._kernels_run + 1)
         self._kernels_run += sum(1 for d in launches if "copy_bytes" not in d)
         wall = time.perf_counter() - start
+        self.stream_stats = {"record_buffer_max": raw["record_buffer_max"], "record_refills": raw["record_refills"],
+                             "record_dry_waits": raw["record_dry_waits"]}
         res = SimResult(columns=raw["kernels"], total_cycles=raw["total_cycles"], completed=raw["completed"],
                         config_name=self.config_name, workload="ptx", sm_count=raw["sm_count"],
                         core_period_ps=raw["core_period_ps"], wall_time_s=wall, _stats=raw["stats"])
