@@ -104,8 +104,9 @@ class Device:
     docs/ptx_sass_guided.md). ``record_chunk``:
     records each warp of a resident block gets per refill while it is timed
     (memory stays bounded whatever the kernel's length; cycles do not depend
-    on it from ~16 up; 0 = whole blocks at launch); after each run
-    ``stream_stats`` holds record_buffer_max (the most records one warp held),
+    on it from ~16 up; 0 = whole blocks at launch); after each run that
+    timed kernels ``stream_stats`` (also in the result's
+    ``extra["stream_stats"]``) holds record_buffer_max (the most records one warp held),
     record_refills and record_dry_waits (docs/ptx.md)."""
 
     RECORD_MODES = _RECORD_MODES
@@ -283,14 +284,16 @@ class Device:
                             session=self._gpu, first_id=self._kernels_run + 1)
         self._kernels_run += sum(1 for d in launches if "copy_bytes" not in d)
         wall = time.perf_counter() - start
-        self.stream_stats = {"record_buffer_max": raw["record_buffer_max"], "record_refills": raw["record_refills"],
-                             "record_dry_waits": raw["record_dry_waits"]}
+        stream_stats = {k: raw[k] for k in ("record_buffer_max", "record_refills", "record_dry_waits")}
+        if any("copy_bytes" not in d for d in launches):  # a copy-only run (copy_to_host) streams no records
+            self.stream_stats = stream_stats
         res = SimResult(columns=raw["kernels"], total_cycles=raw["total_cycles"], completed=raw["completed"],
                         config_name=self.config_name, workload="ptx", sm_count=raw["sm_count"],
                         core_period_ps=raw["core_period_ps"], wall_time_s=wall, _stats=raw["stats"])
         res.extra["launches"] = [{k: v for k, v in d.items() if k not in ("memory", "module", "_module", "sass")}
                                  for d in launches if "copy_bytes" not in d]
         res.extra["copies"] = list(raw.get("copies", []))
+        res.extra["stream_stats"] = stream_stats
         self._results.append(res)
         return res
 
