@@ -127,6 +127,26 @@ def test_bench_ptx_case_quick():
     assert row["peak_rss_mb"] > 0
 
 
+def test_bench_ptx_bfs_emulates_the_same_levels_it_times():
+    # The emulation-only pass must carry out the queued counter reset (a
+    # host-to-device copy whose bytes land when it runs): without it the
+    # frontier count only grows and the host loop never ends.
+    from accelsim.ptx import bench
+
+    levels = bench._bfs({"nodes": 400, "degree": 3})
+    timed, _, _ = bench._timed(levels, "QV100")
+    seen = []
+
+    def counted(dev):
+        for cnt in levels(dev):
+            seen.append(1)
+            assert len(seen) <= timed.num_kernels, "the emulated BFS ran more levels than the timed one"
+            yield cnt
+
+    assert bench._emulated(counted, "QV100") > 0
+    assert len(seen) == timed.num_kernels
+
+
 def test_nvrtc_path_when_installed():
     from accelsim.ptx.compile import _nvrtc
 

@@ -128,13 +128,17 @@ def _emulated(levels, config) -> float:
     from accelsim.ptx import Device
     from accelsim.ptx._tables import tables
 
+    from accelsim.ptx.save import apply_copy
+
     dev = Device(config)
     spent = 0.0
     for _ in levels(dev):
-        launches = [d for d in dev._pending if "copy_bytes" not in d]
-        dev._pending = []
-        for i, launch in enumerate(launches):
-            blocks = _core.PtxBlocks(tables(), launch, dev.arch, dev.regs_per_thread, i + 1)
+        queued, dev._pending = dev._pending, []
+        for i, item in enumerate(queued):
+            if "copy_bytes" in item:  # its bytes move now, in command order (e.g. a counter reset)
+                apply_copy(item)
+                continue
+            blocks = _core.PtxBlocks(tables(), item, dev.arch, dev.regs_per_thread, i + 1)
             t = time.perf_counter()
             while blocks.next_block() is not None:
                 pass

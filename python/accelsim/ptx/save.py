@@ -54,7 +54,7 @@ def _block(coord, raw: bytes, warp_begin, addrs: bytes, names) -> ThreadBlock:
     return ThreadBlock(coord=tuple(coord), warps=warps)
 
 
-def _apply_copy(d: dict) -> None:
+def apply_copy(d: dict) -> None:
     """A queued copy's data movement, in command order (the trace is written
     by emulating the launches one after another)."""
     if d.get("to_host") and "host" in d:
@@ -75,7 +75,7 @@ def write_launches(folder, launches: list[dict], version: int, regs_per_thread: 
     listing, n = [], 0
     for d in launches:
         if "copy_bytes" in d:
-            _apply_copy(d)
+            apply_copy(d)
             if not d.get("to_host"):  # a host-to-device copy, as the tracer lists it
                 listing.append(f"MemcpyHtoD,0x{d['address']:016x},{d['copy_bytes']}")
             # The format has no device-to-host command (the tracer records
