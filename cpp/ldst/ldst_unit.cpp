@@ -69,10 +69,8 @@ void LdstUnit::issue(const InstRecord& inst, const uint64_t* addrs, uint16_t war
 // issue at the earliest, so `now - 1 + latency` (and never before next cycle).
 uint64_t LdstUnit::after(uint64_t ready, uint64_t now) { return std::max(ready, now + 1); }
 
-// With l1d_enabled false (Kepler/Pascal's default: global loads skip L1),
-// loads on the read-only data path are still cached: L1 and texture cache are
-// one SRAM from Maxwell on (on Kepler the 48 KB read-only cache is
-// approximated by the L1D).
+// Streamed blocks (PTX mode): the records a warp's queued accesses still
+// point into, and re-basing them when the SM's buffer for them moves.
 const InstRecord* LdstUnit::oldest_of(uint16_t warp) const {
   if (busy_ && cur_.warp == warp) return cur_.inst;  // older than anything queued
   for (uint32_t k = 0; k < queued_; ++k) {
@@ -93,6 +91,10 @@ void LdstUnit::relocate(uint16_t warp, const InstRecord* from, const InstRecord*
   for (uint32_t k = 0; k < queued_; ++k) move(queue_[(head_ + k) % queue_.size()]);
 }
 
+// With l1d_enabled false (Kepler/Pascal's default: global loads skip L1),
+// loads on the read-only data path are still cached: L1 and texture cache are
+// one SRAM from Maxwell on (on Kepler the 48 KB read-only cache is
+// approximated by the L1D).
 bool LdstUnit::is_direct(const InstRecord& in) const {
   return !l1d_ || (!p_.l1d_enabled && !(in.flags & isa::kFlagReadOnly)) ||
          (in.flags & (isa::kFlagBypassL1 | isa::kFlagAtomic));

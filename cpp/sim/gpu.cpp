@@ -69,21 +69,16 @@ void Gpu::begin_copy(uint64_t address, uint64_t bytes, bool to_host) {
 // In slices of kCopySlice cycles, the wall clock read between them: a
 // slice is long enough that the read costs nothing, short enough (well under
 // a millisecond of simulation) that Ctrl-C and the budget act at once.
-bool Gpu::run_copy(uint64_t cycle_limit, Poller* poller) {
-  constexpr uint64_t kCopySlice = 2048;
-  while (detailed_ && detailed_->copying()) {
-    if (now_ >= cycle_limit || (poller && poller->check_now())) return false;
-    const uint64_t slice_end = cycle_limit - now_ <= kCopySlice ? cycle_limit : now_ + kCopySlice;
-    now_ = detailed_->advance_copy(now_, slice_end);
-  }
-  return true;
-}
-
-bool Gpu::run_copies(uint64_t cycle_limit, Poller* poller) {
+// Goes on while every engine busy at the call still is (`until_one_ends`),
+// else while any copy is under way.
+bool Gpu::advance_copies(uint64_t cycle_limit, Poller* poller, bool until_one_ends) {
   constexpr uint64_t kCopySlice = 2048;
   const bool in = copying(false), out = copying(true);
-  auto all_busy = [&] { return (in || out) && (!in || copying(false)) && (!out || copying(true)); };
-  while (all_busy()) {
+  auto go_on = [&] {
+    const bool in_now = copying(false), out_now = copying(true);
+    return until_one_ends ? (in || out) && (!in || in_now) && (!out || out_now) : in_now || out_now;
+  };
+  while (go_on()) {
     if (now_ >= cycle_limit || (poller && poller->check_now())) return false;
     const uint64_t slice_end = cycle_limit - now_ <= kCopySlice ? cycle_limit : now_ + kCopySlice;
     now_ = detailed_->advance_copy(now_, slice_end);

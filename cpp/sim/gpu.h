@@ -64,11 +64,15 @@ class Gpu {
   // `cycle_limit` or `poller` asked to stop first.
   // `to_host`: a device-to-host copy (the second copy engine; reads L2).
   void begin_copy(uint64_t address, uint64_t bytes, bool to_host = false);
-  bool run_copy(uint64_t cycle_limit, Poller* poller = nullptr);
+  bool run_copy(uint64_t cycle_limit, Poller* poller = nullptr) {
+    return advance_copies(cycle_limit, poller, false);
+  }
   // Copies on streams (cudaMemcpyAsync): run with no kernel in flight until
   // a copy under way at the call has finished (true), or the limit / poller
   // stops it (false).
-  bool run_copies(uint64_t cycle_limit, Poller* poller = nullptr);
+  bool run_copies(uint64_t cycle_limit, Poller* poller = nullptr) {
+    return advance_copies(cycle_limit, poller, true);
+  }
   bool copying(bool to_host) const { return detailed_ && detailed_->copying(to_host); }
   // Copies run_until_kernel_done also returns for when they finish: bit 0
   // the host-to-device engine, bit 1 device-to-host (0: kernels only).
@@ -93,6 +97,7 @@ class Gpu {
   const std::shared_ptr<stats::RunStats>& stats() const { return stats_; }
 
  private:
+  bool advance_copies(uint64_t cycle_limit, Poller* poller, bool until_one_ends);
   struct Active {  // a launched kernel not yet finished
     CtaDispatcher::Kernel* kernel;
     stats::KernelRecord* rec;

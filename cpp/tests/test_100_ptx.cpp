@@ -9,13 +9,12 @@
 #include "ptx/opcode_table.h"
 #include "ptx/program.h"
 #include "ptx/ptx_error.h"
+#include "ptx_test_util.h"
 
 using namespace accelsim;
 using namespace accelsim::ptx;
 
 namespace {
-
-const std::string kDir = ACCELSIM_SOURCE_DIR "/configs/";
 
 // out[tid] = tid < 8 ? tid * 3 : -tid, then one common store of 1 to flag[tid].
 const char* kDiverge = R"(
@@ -46,11 +45,7 @@ $L_join:
 }
 )";
 
-struct Fixture {
-  OpcodeTable ops = OpcodeTable::load(kDir + "ptx/opcodes.txt");
-  LoweringTable low = LoweringTable::load(kDir + "ptx/lowering.txt");
-  isa::IsaTable isa = isa::IsaTable::load(kDir + "isa/sm_70.isa");
-};
+using Fixture = testing::PtxTables;
 
 }  // namespace
 

@@ -10,14 +10,13 @@
 #include "ptx/opcode_table.h"
 #include "ptx/program.h"
 #include "ptx/ptx_error.h"
+#include "ptx_test_util.h"
 #include "ptx/sass_guided.h"
 
 using namespace accelsim;
 using namespace accelsim::ptx;
 
 namespace {
-
-const std::string kDir = ACCELSIM_SOURCE_DIR "/configs/";
 
 // line 6: ld.param, 7: mov tid, 8: mul.wide, 9: add, 10: ld.global, 11: add, 12: st, 13: ret
 const char* kCopy = R"(.version 8.0
@@ -36,11 +35,7 @@ const char* kCopy = R"(.version 8.0
 }
 )";
 
-struct Fixture {
-  OpcodeTable ops = OpcodeTable::load(kDir + "ptx/opcodes.txt");
-  LoweringTable low = LoweringTable::load(kDir + "ptx/lowering.txt");
-  isa::IsaTable isa = isa::IsaTable::load(kDir + "isa/sm_70.isa");
-};
+using Fixture = testing::PtxTables;
 
 SassGuide copy_guide() {
   SassGuide g;

@@ -1,4 +1,4 @@
-// 89x: PTX-mode blocks streamed in bounded chunks: the most records a warp
+// 84x: PTX-mode blocks streamed in bounded chunks: the most records a warp
 // holds does not grow with the kernel's length; chunk size and SM threads do
 // not change the cycles; a warp that runs dry waits for its refill.
 #include <cstring>
@@ -11,13 +11,12 @@
 #include "sim/gpu.h"
 #include "sim/ptx_kernel_source.h"
 #include "tests/harness.h"
+#include "tests/ptx_test_util.h"
 #include "tests/test_sm_util.h"
 
 using namespace accelsim;
 
 namespace {
-
-const std::string kDir = ACCELSIM_SOURCE_DIR "/configs/";
 
 // n rounds of: a global load, a shared store, bar.sync, a shared load; then
 // out[global tid] = sum of the rounds' counters (out starts at 0): n*(n-1)/2.
@@ -59,12 +58,7 @@ $L_loop:
 }
 )";
 
-struct Tables {
-  ptx::OpcodeTable ops = ptx::OpcodeTable::load(kDir + "ptx/opcodes.txt");
-  ptx::LoweringTable low = ptx::LoweringTable::load(kDir + "ptx/lowering.txt");
-  std::shared_ptr<isa::IsaTable> isa =
-      std::make_shared<isa::IsaTable>(isa::IsaTable::load(kDir + "isa/sm_70.isa"));
-};
+using Tables = testing::PtxTables;
 
 struct Outcome {
   stats::KernelRecord rec;
@@ -76,7 +70,7 @@ struct Outcome {
 // 8 blocks of 128 threads on 2 SMs, n rounds, records in chunks of `chunk`.
 Outcome run_loop(Tables& t, uint32_t n, uint32_t chunk, int threads = 1) {
   auto L = std::make_shared<ptx::Launch>();
-  L->prog = ptx::prepare(ptx::parse_module(kLoop, "loop.ptx", t.ops), "loop", *t.isa, t.low, 70);
+  L->prog = ptx::prepare(ptx::parse_module(kLoop, "loop.ptx", t.ops), "loop", t.isa, t.low, 70);
   L->kernel = "loop";
   L->grid = {8, 1, 1};
   L->block = {128, 1, 1};
@@ -92,7 +86,7 @@ Outcome run_loop(Tables& t, uint32_t n, uint32_t chunk, int threads = 1) {
   config::GpuConfig cfg = testing::small_config(2);
   cfg.threads = threads;
   sim::Gpu gpu(cfg);
-  sim::PtxKernelSource src(L, t.isa, 1, 0, 32, /*streamed=*/true);
+  sim::PtxKernelSource src(L, t.isa_ptr, 1, 0, 32, /*streamed=*/true);
   Outcome o;
   gpu.run_kernel(src, o.rec);
   o.stream = src.stream_stats();

@@ -14,19 +14,7 @@ from accelsim.bench.cases import CASES, RSS_LIMIT_MB, BenchCase
 _CHILD = """
 import json, sys, time
 import accelsim
-
-def status_mb(key):
-    # VmHWM is this process's own peak (ru_maxrss would include the parent's
-    # memory from before exec on Linux).
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith(key + ":"):
-                    return int(line.split()[1]) / 1024.0
-    except OSError:
-        pass
-    import resource
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+from accelsim.bench.memory import status_mb
 
 spec = json.loads(sys.argv[2])
 cfg = accelsim.load_config(spec["config"]).with_overrides(spec["overrides"])

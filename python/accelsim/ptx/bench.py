@@ -36,17 +36,6 @@ def write_case(folder: Path, quick: bool, name: str = "matmul") -> Path:
     return spec
 
 
-def _vm_mb(key: str) -> float | None:
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith(key + ":"):
-                    return int(line.split()[1]) / 1024.0
-    except OSError:
-        pass
-    return None
-
-
 # ---- the kernels ---------------------------------------------------------------
 
 def _matmul(spec):
@@ -173,7 +162,7 @@ def run_case(spec_path: str, config) -> tuple[object, float, float, dict]:
     spec = json.loads(Path(spec_path).read_text())
     levels = (_bfs if spec["kernel"] == "bfs" else _matmul)(spec)
     res, wall, stream = _timed(levels, config)
-    extra = {"ptx_peak_rss_mb": _vm_mb("VmHWM"), **stream, "spec": spec}
+    extra = {"ptx_peak_rss_mb": status_mb("VmHWM"), **stream, "spec": spec}
     emu = _emulated(levels, config)
     if spec.get("sass"):
         extra.update(_replayed(levels, config))
