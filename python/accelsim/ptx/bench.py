@@ -14,6 +14,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from accelsim.bench.memory import status_mb
+
 SUFFIX = ".ptxbench.json"
 EXAMPLES = Path(__file__).parent / "examples"
 
