@@ -10,6 +10,7 @@ import pytest
 import accelsim
 from accelsim import PtxError
 from accelsim.ptx import Device, Module
+from accelsim.ptx.bench import random_graph
 
 EXAMPLES = Path(accelsim.__file__).parent / "ptx" / "examples"
 CONFIGS = ["QV100", "TITANV"]
@@ -119,23 +120,10 @@ def test_2mm(more, config):
     np.testing.assert_array_equal(dD.copy_to_host(), 3 * D + (2 * (A @ B)) @ C)
 
 
-def _random_graph(n, deg, seed):
-    rng = np.random.default_rng(seed)
-    edges = {(int(a), int(b)) for a, b in rng.integers(0, n, (n * deg, 2)) if a != b}
-    edges |= {(b, a) for a, b in edges}
-    adj = [[] for _ in range(n)]
-    for a, b in sorted(edges):
-        adj[a].append(b)
-    row = np.zeros(n + 1, np.int32)
-    row[1:] = np.cumsum([len(x) for x in adj])
-    col = np.array([b for x in adj for b in x], np.int32)
-    return row, col
-
-
 @pytest.mark.parametrize("config", CONFIGS)
 def test_bfs(more, config):
     n = 400
-    row, col = _random_graph(n, 3, 15)
+    row, col = random_graph(n, 3, 15)
     ref = np.full(n, -1, np.int32)
     ref[0] = 0
     front = [0]

@@ -15,6 +15,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from accelsim.bench.memory import status_mb
+from accelsim.errors import PtxError
 
 SUFFIX = ".ptxbench.json"
 EXAMPLES = Path(__file__).parent / "examples"
@@ -86,6 +87,8 @@ def _bfs(spec):
         nfront, level = 1, 0
         k = mod.get_function("bfs_level")
         while nfront:
+            if level > n:  # a BFS has at most n levels: never loop on a broken kernel
+                raise PtxError(f"bfs_level still finds new nodes after {n} levels on {n} nodes")
             cnt.copy_from_host(np.zeros(1, np.int32))
             k[(nfront + 127) // 128, 128](drow, dcol, ddist, fa, np.int32(nfront), fb, cnt, np.int32(level))
             yield cnt

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
+from accelsim.errors import PtxError
+from accelsim.ptx.bench import random_graph
 from accelsim.ptx.device import Device
 from accelsim.ptx.module import Module
 
@@ -161,21 +163,16 @@ def _mm2(dev, m):
 
 
 def _bfs(dev, m):
-    n, rng = 400, np.random.default_rng(15)
-    edges = {(int(a), int(b)) for a, b in rng.integers(0, n, (n * 3, 2)) if a != b}
-    edges |= {(b, a) for a, b in edges}
-    adj: list[list[int]] = [[] for _ in range(n)]
-    for a, b in sorted(edges):
-        adj[a].append(b)
-    row = np.zeros(n + 1, i32)
-    row[1:] = np.cumsum([len(x) for x in adj])
-    col = np.array([b for x in adj for b in x], i32)
+    n = 400
+    row, col = random_graph(n, 3, 15)
     dist0 = np.full(n, -1, i32)
     dist0[0] = 0
     drow, dcol, ddist = dev.to_device(row), dev.to_device(col), dev.to_device(dist0)
     fa, fb, cnt = dev.zeros(n, i32), dev.zeros(n, i32), dev.zeros(1, i32)
     nfront, level, k = 1, 0, m["more"].get_function("bfs_level")
     while nfront:
+        if level > n:
+            raise PtxError(f"bfs_level still finds new nodes after {n} levels on {n} nodes")
         cnt.copy_from_host(np.zeros(1, i32))
         k[(nfront + 127) // 128, 128](drow, dcol, ddist, fa, i32(nfront), fb, cnt, i32(level))
         nfront = int(cnt.copy_to_host()[0])
