@@ -4,33 +4,11 @@
 
 #include "ptx/program.h"
 #include "ptx/ptx_error.h"
+#include "trace/inst_decoder.h"
 
 namespace accelsim::ptx {
 
 namespace {
-
-// Per-thread bytes a SASS memory spelling moves (LDG.E.64 -> 8, LDS.U8 -> 1).
-uint8_t spelled_bytes(std::string_view op) {
-  for (size_t d = op.find('.'); d != std::string_view::npos;) {
-    size_t nd = op.find('.', d + 1);
-    std::string_view m = op.substr(d + 1, nd == std::string_view::npos ? nd : nd - d - 1);
-    if (m == "64") return 8;
-    if (m == "128") return 16;
-    if (m == "U8" || m == "S8") return 1;
-    if (m == "U16" || m == "S16") return 2;
-    d = nd;
-  }
-  return 4;
-}
-
-bool has_modifier(std::string_view op, std::string_view mod) {
-  for (size_t d = op.find('.'); d != std::string_view::npos;) {
-    size_t nd = op.find('.', d + 1);
-    if (op.substr(d + 1, nd == std::string_view::npos ? nd : nd - d - 1) == mod) return true;
-    d = nd;
-  }
-  return false;
-}
 
 // Which of an instruction's SASS carries the PTX access: the first in the
 // lowered access's memory space, else the first non-constant memory SASS.
@@ -69,19 +47,14 @@ void apply_sass_guide(Program& p, const isa::IsaTable& isa, const SassGuide& gui
         int id = sass_opcode(isa, base);
         if (id < 0)
           throw PtxError(guide.source, in.line, 0, op, "SASS opcode not in the ISA table " + isa.name());
-        const isa::OpcodeInfo& info = isa.info(uint16_t(id));
+        // as a trace line with this spelling would be recorded
+        const trace::OpcodeSpelling sp = trace::resolve_spelling(isa, uint16_t(id), op, p.binary_version);
         isa::InstRecord r{};
-        r.opcode = uint16_t(id);
-        r.unit = info.unit;
-        r.mem_space = info.mem_space;
-        r.flags = info.flags;
-        if (info.mem_space != isa::kMemNone) {
-          r.access_bytes = info.mem_space == isa::kMemConst ? 4 : spelled_bytes(op);
-          bool strong_gpu = has_modifier(op, "STRONG") && has_modifier(op, "GPU");
-          if ((info.flags & isa::kFlagLoad) && (strong_gpu || has_modifier(op, "CG"))) r.flags |= isa::kFlagBypassL1;
-          if ((info.flags & isa::kFlagLoad) && (has_modifier(op, "CONSTANT") || has_modifier(op, "NC")))
-            r.flags |= isa::kFlagReadOnly;
-        }
+        r.opcode = sp.id;
+        r.unit = sp.unit;
+        r.mem_space = sp.mem_space;
+        r.flags = sp.flags;
+        r.access_bytes = sp.access_bytes;
         set_registers(in, tmpl.size() == first, r);
         tmpl.push_back(r);
       }

@@ -69,7 +69,7 @@ void WorkloadRun::launch_copy(const WorkItem& item, size_t record) {
   gpu_.begin_copy(item.address, item.bytes, item.to_host());
   copy_[item.to_host()] = CopyInFlight{true, record, item.slot};
   stream_busy_[item.slot] = 1;
-  gpu_.watch_copies(uint8_t((copy_[0].active ? 1 : 0) | (copy_[1].active ? 2 : 0)));
+  watch_active_copies();
 }
 
 // Async copies whose engine is idle again are done (a copy with nothing to
@@ -86,7 +86,7 @@ bool WorkloadRun::finish_copies() {
     c.active = false;
     any = true;
   }
-  gpu_.watch_copies(uint8_t((copy_[0].active ? 1 : 0) | (copy_[1].active ? 2 : 0)));
+  watch_active_copies();
   return any;
 }
 

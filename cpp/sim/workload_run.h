@@ -62,6 +62,8 @@ class WorkloadRun {
   void launch_copy(const WorkItem& item, size_t record);
   bool finish_copies();
   bool copies_in_flight() const { return copy_[0].active || copy_[1].active; }
+  // The GPU's kernel loop also returns when an async copy under way ends.
+  void watch_active_copies() { gpu_.watch_copies(uint8_t((copy_[0].active ? 1 : 0) | (copy_[1].active ? 2 : 0))); }
   void skip(stats::KernelRecord& rec, const WorkItem& item);
   bool finish_run();
   bool stop_run(bool interrupted);

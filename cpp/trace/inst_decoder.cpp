@@ -52,6 +52,36 @@ uint8_t access_bytes_from_modifiers(std::string_view opcode) {
   return 4;
 }
 
+OpcodeSpelling resolve_spelling(const isa::IsaTable& isa, uint16_t id, std::string_view op,
+                                uint32_t binary_version) {
+  const isa::OpcodeInfo& row = isa.info(id);
+  OpcodeSpelling s;
+  s.id = id;
+  s.unit = row.unit;
+  s.mem_space = row.mem_space;
+  s.flags = row.flags;
+  if (row.mem_space != isa::kMemNone)
+    s.access_bytes = row.mem_space == isa::kMemConst ? 4 : access_bytes_from_modifiers(op);
+  bool strong = false, gpu = false, cg = false, read_only = false;
+  const std::string_view base = op.substr(0, op.find('.'));
+  std::string_view rest = op.substr(base.size()), mod;
+  if (!rest.empty()) rest.remove_prefix(1);
+  while (next_modifier(rest, mod)) {
+    strong |= mod == "STRONG";
+    gpu |= mod == "GPU";
+    cg |= mod == "CG";
+    read_only |= mod == "CI" || mod == "NC" || mod == "CONSTANT";
+  }
+  if ((s.flags & isa::kFlagLoad) && ((strong && gpu) || cg)) s.flags |= isa::kFlagBypassL1;
+  // The read-only (texture) data path: non-coherent loads (__ldg, .nc), and
+  // every LDG on Kepler, where LDG exists only for that path (LD is the
+  // ordinary global load).
+  if ((s.flags & isa::kFlagLoad) && row.mem_space == isa::kMemGlobal &&
+      (read_only || (base == "LDG" && binary_version < 50)))
+    s.flags |= isa::kFlagReadOnly;
+  return s;
+}
+
 uint8_t classify_generic(uint64_t addr, uint64_t shmem_base, uint64_t local_base) {
   if (shmem_base == 0 || local_base == 0) return isa::kMemShared;
   if (addr >= shmem_base && addr - shmem_base < kGenericWindowBytes) return isa::kMemShared;
@@ -73,31 +103,7 @@ const OpcodeSpelling& InstDecoder::spelling(std::string_view op, int64_t line_no
   if (id < 0)
     fail(line_no, "opcode",
          "undefined opcode '" + printable(base) + "' (not in ISA table " + isa_.path() + ")");
-  const isa::OpcodeInfo& row = isa_.info(uint16_t(id));
-  OpcodeSpelling s;
-  s.id = uint16_t(id);
-  s.unit = row.unit;
-  s.mem_space = row.mem_space;
-  s.flags = row.flags;
-  if (row.mem_space != isa::kMemNone)
-    s.access_bytes = row.mem_space == isa::kMemConst ? 4 : access_bytes_from_modifiers(op);
-  bool strong = false, gpu = false, cg = false, read_only = false;
-  std::string_view rest = op.substr(base.size()), mod;
-  if (!rest.empty()) rest.remove_prefix(1);
-  while (next_modifier(rest, mod)) {
-    strong |= mod == "STRONG";
-    gpu |= mod == "GPU";
-    cg |= mod == "CG";
-    read_only |= mod == "CI" || mod == "NC" || mod == "CONSTANT";
-  }
-  if ((s.flags & isa::kFlagLoad) && ((strong && gpu) || cg)) s.flags |= isa::kFlagBypassL1;
-  // The read-only (texture) data path: non-coherent loads (__ldg, .nc), and
-  // every LDG on Kepler, where LDG exists only for that path (LD is the
-  // ordinary global load).
-  if ((s.flags & isa::kFlagLoad) && row.mem_space == isa::kMemGlobal &&
-      (read_only || (base == "LDG" && info_.binary_version < 50)))
-    s.flags |= isa::kFlagReadOnly;
-  return cache_.insert(op, h, s);
+  return cache_.insert(op, h, resolve_spelling(isa_, uint16_t(id), op, info_.binary_version));
 }
 
 namespace {

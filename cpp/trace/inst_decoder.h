@@ -26,6 +26,14 @@ struct OldPrefix {
 // U16/S16, else 4 bytes (as the tracer and the reference derive it).
 uint8_t access_bytes_from_modifiers(std::string_view opcode);
 
+// ISA opcode `id` as spelled `op` ("LDG.E.64.STRONG.GPU"): its unit, memory
+// space and flags from the table, the access size from the modifiers, loads
+// marked to bypass L1 (STRONG.GPU, CG) or to take the read-only path (CI, NC,
+// CONSTANT; every LDG before sm_50). Trace lines and SASS-guided PTX records
+// both resolve spellings here.
+OpcodeSpelling resolve_spelling(const isa::IsaTable& isa, uint16_t id, std::string_view op,
+                                uint32_t binary_version);
+
 // Generic LD/ST: which window the address falls in. Bases of 0 mean the
 // tracer did not record them; the reference then calls the access shared.
 uint8_t classify_generic(uint64_t addr, uint64_t shmem_base, uint64_t local_base);

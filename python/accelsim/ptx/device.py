@@ -109,8 +109,6 @@ class Device:
     ``extra["stream_stats"]``) holds record_buffer_max (the most records one warp held),
     record_refills and record_dry_waits (docs/ptx.md)."""
 
-    RECORD_MODES = _RECORD_MODES
-
     def __init__(self, config="QV100", *, arch: int = 70, regs_per_thread: int | str | None = None,
                  max_warp_insts: int = 1 << 24, records: str = "lowered",
                  record_chunk: int = 128):
