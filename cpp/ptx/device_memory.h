@@ -19,6 +19,17 @@ class DeviceMemory {
   // A fresh range of `bytes` (aligned to 256 like cudaMalloc); 0 bytes gives
   // a valid, empty allocation. Throws Error when the address space is used up.
   uint64_t allocate(uint64_t bytes);
+  // Host memory the device addresses at the host's own address (managed and
+  // mapped pinned memory of the CUDA runtime): loads and stores go straight
+  // to it, so host and device see one copy. `host` must be page-aligned
+  // (kPageBits) at or above kHostWindow, `bytes` a whole number of pages, and
+  // the memory must outlive this object or be released first. Throws Error
+  // on misalignment or overlap.
+  void map_host(void* host, uint64_t bytes);
+  static constexpr uint64_t kHostWindow = 0x0000500000000000ull;  // allocate() stays below
+  // Ends the allocation that starts at `addr` (cudaFree): later accesses to
+  // it are reported. False when no allocation starts there.
+  bool release(uint64_t addr);
   // True if [addr, addr+n) lies inside one allocation.
   bool valid(uint64_t addr, uint64_t n) const;
   // Host copies; throw Error naming the address if out of bounds.
@@ -50,7 +61,9 @@ class DeviceMemory {
   std::vector<Texture> textures_;
   mutable size_t last_range_ = 0;
   uint64_t next_ = kHeapBase;
-  std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
+  std::unordered_map<uint64_t, uint8_t*> pages_;    // page number -> its bytes
+  std::vector<std::unique_ptr<uint8_t[]>> owned_;    // pages not mapped from the host
+  void insert_range(Range r);
   mutable uint64_t last_page_no_ = ~0ull;
   mutable uint8_t* last_page_ = nullptr;
   uint8_t* page(uint64_t page_no, bool create) const;

@@ -67,16 +67,19 @@ WorkItem copy_item(const CopyCommand& c) {
     it.async = true;
     it.stream = *c.stream;
   }
+  if (c.on_start) it.on_start = c.on_start;
   if (!c.memory) return it;
   if (c.to_host && c.deliver) {
-    it.on_start = [mem = c.memory, deliver = c.deliver, addr = c.address, n = c.bytes] {
+    it.on_start = [mem = c.memory, deliver = c.deliver, addr = c.address, n = c.bytes, first = c.on_start] {
+      if (first) first();
       std::vector<uint8_t> buf(n);
       mem->read(addr, buf.data(), n);
       deliver(buf.data(), n);
     };
   } else if (!c.to_host && c.data && !c.data->empty()) {
     if (c.data->size() != c.bytes) throw Error("a host-to-device copy's data is not its byte count long");
-    it.on_start = [mem = c.memory, data = c.data, addr = c.address] {
+    it.on_start = [mem = c.memory, data = c.data, addr = c.address, first = c.on_start] {
+      if (first) first();
       mem->write(addr, data->data(), data->size());
     };
   }

@@ -75,6 +75,10 @@ struct CopyCommand {
   // are in place already). To host: `deliver` gets the bytes then.
   std::shared_ptr<const std::vector<uint8_t>> data;
   std::function<void(const uint8_t* bytes, uint64_t n)> deliver;
+  // Called as the copy starts, before its bytes move: an operation that
+  // rides on a copy's place in the stream (the CUDA runtime's
+  // device-to-device copies and memsets, as zero-byte copies).
+  std::function<void()> on_start;
 };
 
 using PtxCommand = std::variant<PtxLaunchCommand, CopyCommand>;
