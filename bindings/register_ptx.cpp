@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ptx/device_memory.h"
+#include "ptx/fatbin.h"
 #include "ptx/module.h"
 #include "sim/gpu_session.h"
 #include "sim/ptx_commands.h"
@@ -234,6 +235,21 @@ void register_ptx(py::module_& m) {
       py::arg("simulator"), py::arg("tables"), py::arg("launches"), py::arg("binary_version"),
       py::arg("regs_per_thread"), py::arg("max_cycles") = py::none(), py::arg("session") = nullptr,
       py::arg("first_id") = 1);
+
+  m.def(
+      "fatbin_ptx",
+      [](const std::string& path, uint32_t sm_version) {
+        std::vector<uint8_t> section = ptx::elf_fatbin_section(path);
+        py::list out;
+        if (section.empty()) return out;
+        auto entries = ptx::parse_fatbin(section.data(), section.size(), path);
+        for (const ptx::PtxText& t : ptx::ptx_texts(entries, sm_version, path))
+          out.append(py::make_tuple(t.arch, t.text));
+        return out;
+      },
+      py::arg("path"), py::arg("sm_version") = 70,
+      "The PTX texts embedded in a program's fat binary as (arch, text), best first for sm_version "
+      "(what the CUDA runtime library runs); empty when it has none.");
 
   // One GPU kept across runs (a Device's synchronize() calls): see sim/gpu_session.h.
   py::class_<sim::GpuSession, std::shared_ptr<sim::GpuSession>>(m, "GpuSession")

@@ -80,6 +80,7 @@ Runtime::Runtime() {
     tables_ = sim::PtxTables::load_dir(data_dir_, cfg_.opcode_units);
     tables_->isa_table(arch_);  // an unsupported arch fails now, not at the first launch
     session_ = std::make_shared<sim::GpuSession>(cfg_);
+    session_->set_reset_after_cut(false);  // a cut run ends the program: its statistics are the result
   } catch (const std::exception& e) {
     startup_error(e.what());
   }

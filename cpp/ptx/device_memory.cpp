@@ -61,9 +61,24 @@ bool DeviceMemory::release(uint64_t addr) {
 }
 
 uint64_t DeviceMemory::add_texture(uint64_t ptr, uint64_t count, uint32_t elem_bytes, char kind) {
-  if (!valid(ptr, count * elem_bytes)) throw Error("texture over memory outside every allocation");
-  textures_.push_back(Texture{ptr, count, elem_bytes, kind});
+  Texture t;
+  t.ptr = ptr, t.count = count, t.elem_bytes = elem_bytes, t.kind = kind;
+  t.channel_bits = uint8_t(8 * elem_bytes);
+  return add_texture(t);
+}
+
+uint64_t DeviceMemory::add_texture(const Texture& t) {
+  uint64_t bytes = t.count * t.elem_bytes;
+  if (t.shape != Texture::Shape::kLinear1d)
+    bytes = (std::max<uint64_t>(t.depth, 1) - 1) * t.pitch * std::max<uint64_t>(t.height, 1) +
+            (std::max<uint64_t>(t.height, 1) - 1) * t.pitch + t.width * t.elem_bytes;
+  if (t.elem_bytes == 0 || !valid(t.ptr, bytes)) throw Error("texture over memory outside every allocation");
+  textures_.push_back(t);
   return textures_.size();
+}
+
+void DeviceMemory::remove_texture(uint64_t handle) {
+  if (handle >= 1 && handle <= textures_.size()) textures_[handle - 1].elem_bytes = 0;  // handles are not reused
 }
 
 bool DeviceMemory::valid(uint64_t addr, uint64_t n) const {

@@ -68,7 +68,7 @@ RunResult GpuSession::run(Workload workload, const RunOptions& opts, const PollH
   }
   r.total_cycles -= t0;
   r.stats = gpu_->stats()->since(s0, row0, streams_.size());
-  if (!r.completed) reset();
+  if (!r.completed && reset_after_cut_) reset();
   return r;
 }
 

@@ -37,6 +37,9 @@ class GpuSession {
   uint64_t now() const { return gpu_->now(); }
   // Runs that started on a fresh GPU after the first (cut-short or failed runs).
   uint32_t resets() const { return resets_; }
+  // An owner that ends after a cut-short run (the CUDA runtime library) keeps
+  // that run's GPU instead, so stats_since_reset() still covers everything.
+  void set_reset_after_cut(bool reset) { reset_after_cut_ = reset; }
   // Everything since the GPU was built (the last reset): counter totals and
   // every kernel-table row, for a whole program's result (cudart/).
   std::shared_ptr<stats::RunStats> stats_since_reset() const;
@@ -51,6 +54,7 @@ class GpuSession {
   std::vector<uint64_t> streams_;  // stream id of each slot, first-seen order
   stats::Snapshot first_snapshot_;  // the fresh GPU's counters (all zero unless wiring counts)
   uint32_t resets_ = 0;
+  bool reset_after_cut_ = true;
   std::mutex mu_;  // one run at a time (runs release the GIL)
 };
 

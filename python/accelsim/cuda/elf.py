@@ -10,13 +10,14 @@ from pathlib import Path
 
 __all__ = ["ElfInfo", "read_elf"]
 
-_DT_NEEDED, _DT_STRTAB_SECTION = 1, 3  # SHT_STRTAB = 3
+_DT_NEEDED, _DT_SONAME = 1, 14
 _SHT_DYNAMIC = 6
 
 
 @dataclass
 class ElfInfo:
     needed: list[str] = field(default_factory=list)
+    soname: str | None = None
     sections: list[str] = field(default_factory=list)
 
     @property
@@ -65,4 +66,6 @@ def _parse(data: bytes) -> ElfInfo:
                 break
             if tag == _DT_NEEDED:
                 info.needed.append(strings(link, value))
+            elif tag == _DT_SONAME:
+                info.soname = strings(link, value)
     return info

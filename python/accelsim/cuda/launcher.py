@@ -90,7 +90,7 @@ def _environment(base, lib_dir: Path, preload: Path | None, settings: dict[str, 
     return env
 
 
-def _wait(proc: subprocess.Popen, timeout, capture: bool) -> tuple[int, str | None, str | None]:
+def _wait(proc: subprocess.Popen, program: str, timeout, capture: bool) -> tuple[int, str | None, str | None]:
     """Waits for the program. Ctrl-C reaches it too (same terminal): the
     launcher ignores it meanwhile, so the runtime can stop the simulation and
     write the result before the program ends."""
@@ -101,7 +101,7 @@ def _wait(proc: subprocess.Popen, timeout, capture: bool) -> tuple[int, str | No
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.communicate()
-        raise AccelsimError(f"{proc.args[0]}: still running after {timeout} s; stopped") from None
+        raise AccelsimError(f"{program}: still running after {timeout} s; stopped") from None
     finally:
         if main:
             signal.signal(signal.SIGINT, old)
@@ -147,7 +147,7 @@ def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int 
                                     stdout=pipe, stderr=pipe, text=True if capture_output else None)
         except OSError as e:
             raise AccelsimError(f"{argv[0]}: cannot run ({e.strerror})") from None
-        code, stdout, stderr = _wait(proc, timeout, capture_output)
+        code, stdout, stderr = _wait(proc, argv[0], timeout, capture_output)
         wall = time.perf_counter() - start
         result_file = folder / "result.json"
         if not result_file.is_file():
