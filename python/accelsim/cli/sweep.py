@@ -31,9 +31,13 @@ def _sweep(args) -> int:
     from accelsim.sweep import sweep
     from accelsim.sweep.spec import load_spec
 
+    from accelsim.cli import output_file, output_folder
+
     spec = load_spec(args.spec)
     out = args.out or spec.pop("out", None) or str(Path(args.spec).with_suffix(".sweep"))
     spec.pop("out", None)
+    output_folder("--out" if args.out else "the spec's out", str(out))
+    output_file("--csv", args.csv)
     try:
         table = sweep(**spec, out=out, engine=args.engine, workers=args.workers,
                       resume=not args.no_resume, progress=False if args.no_progress else None)

@@ -54,6 +54,10 @@ class SweepStore:
     def open(cls, root, fixed: dict, params: list[str], points: list[Point],
              resume: bool = True) -> "SweepStore":
         root = Path(root)
+        if root.exists() and not root.is_dir():
+            raise ConfigError(f"{root}: exists and is not a folder (a sweep stores its runs in "
+                              "a folder: give a new or an existing sweep folder as out)",
+                              key="out", path=str(root))
         root.mkdir(parents=True, exist_ok=True)
         lock_fd = _lock(root)
         try:

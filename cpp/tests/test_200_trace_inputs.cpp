@@ -1,5 +1,8 @@
-// 242: text in a trace header that reaches Python as str is checked when the
-// header is read, so no reader meets undecodable bytes later.
+// 242-243: trace inputs refused when they are read, not later: a kernel name
+// that is not text (it reaches Python as str), a kernelslist entry that is a
+// device or a pipe (reading it could block or never end).
+#include <filesystem>
+
 #include "base/error.h"
 #include "tests/harness.h"
 #include "tests/test_trace_util.h"
@@ -26,5 +29,20 @@ TEST_CASE("242-kernel-name-that-is-not-utf8-is-refused-at-read-time") {
       CHECK_EQ(e.line(), 1);
       CHECK(std::string(e.what()).find("not UTF-8") != std::string::npos);
     }
+  }
+}
+
+TEST_CASE("243-kernelslist-entry-that-is-not-a-regular-file-is-refused") {
+  std::string list = write_temp("kl-dev.g", "kernel-dev.traceg\n");
+  std::filesystem::path link = std::filesystem::path(list).parent_path() / "kernel-dev.traceg";
+  std::filesystem::remove(link);
+  std::filesystem::create_symlink("/dev/null", link);
+  try {
+    read_command_list(list);
+    throw accelsim::testing::Failure("accepted /dev/null as a kernel trace");
+  } catch (const TraceError& e) {
+    CHECK_EQ(e.field(), std::string("kernel"));
+    CHECK_EQ(e.line(), 1);
+    CHECK(std::string(e.what()).find("not a regular file") != std::string::npos);
   }
 }
