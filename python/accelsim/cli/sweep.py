@@ -49,7 +49,9 @@ def _sweep(args) -> int:
         table.to_csv(args.csv, index=False)
     _summary(table)
     errors = table.attrs.get("errors", 0)
-    print(f"{table.attrs['points']} points, {errors} failed runs; results in {out}")
+    redone = table.attrs.get("recomputed_unverified", 0)
+    redone_text = f", {redone} recomputed (their stored files failed verification)" if redone else ""
+    print(f"{table.attrs['points']} points, {errors} failed runs{redone_text}; results in {out}")
     return 1 if errors else 0
 
 
