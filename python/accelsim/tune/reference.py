@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from accelsim.tune.profile import HwProfile, Measured, ProfileFormatError
-from accelsim.tune.suite import SUITE
+from accelsim.microbench.suite import SUITE
 
 _SECTION = re.compile(r"^running \./(\S+) microbenchmark\s*$", re.M)
 
