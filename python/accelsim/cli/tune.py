@@ -41,7 +41,7 @@ def register(sub) -> None:
     p = tsub.add_parser("list", help="the suite's benchmarks")
     p.set_defaults(func=_list)
 
-    from accelsim.tune.suite import names
+    from accelsim.microbench.suite import hardware_names as names
 
     p = tsub.add_parser("ptx", help="compile one benchmark to PTX (nvcc or NVRTC) and print it")
     p.add_argument("name", choices=names(), metavar="NAME")
@@ -140,7 +140,7 @@ def _ptx(args) -> int:
     from accelsim import load_config
     from accelsim.microbench import HardwareDef
     from accelsim.tune import SUITE, to_ptx
-    from accelsim.tune.suite import facts_from_hwdef
+    from accelsim.microbench.suite import facts_from_hwdef
 
     facts = facts_from_hwdef(HardwareDef.from_config(load_config(args.config)))
     sys.stdout.write(to_ptx(SUITE[args.name], facts, args.arch))
