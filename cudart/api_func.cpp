@@ -25,7 +25,7 @@ int ctas_per_sm(Runtime& rt, Kernel& k, int block_threads, size_t dyn_shared) {
   info.nregs = rt.regs_per_thread();
   info.shmem_bytes = uint32_t(static_shared(fn) + dyn_shared);
   try {
-    return int(accelsim::sim::compute_occupancy(rt.config(), info).ctas_per_sm);
+    return int(accelsim::sim::compute_occupancy(accelsim::sim::occupancy_params(rt.config()), info).ctas_per_sm);
   } catch (const std::exception&) {
     return 0;
   }

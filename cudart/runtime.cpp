@@ -14,6 +14,7 @@
 #include "ptx/fatbin.h"
 #include "ptx/ptx_error.h"
 #include "signals.h"
+#include "sim/gpu_params.h"
 
 namespace accelsim::cudart {
 
@@ -85,7 +86,7 @@ Runtime::Runtime() {
     startup_error(e.what());
   }
   mem_ = std::make_shared<ptx::DeviceMemory>();
-  facts_ = sim::empty_result(cfg_);
+  facts_ = sim::empty_result(sim::gpu_params(cfg_));
   install_signal_handlers();
   std::atexit([] { Runtime::get().finish(); });
 }
