@@ -153,6 +153,7 @@ class Runtime {
   void absorb(const sim::RunResult& r, std::vector<QueuedInfo>& info);
   void flush_for_stream_order(uint64_t stream);
   void write_result(const std::string& status, const std::string& error);
+  void dump_queue(std::vector<sim::PtxCommand>& queue, std::vector<QueuedInfo>& info);  // --save-trace
 
   config::GpuConfig cfg_;
   std::string data_dir_, result_path_, config_path_, trace_dir_;
@@ -180,7 +181,7 @@ class Runtime {
   std::vector<std::string> kernel_mangled_;
   std::vector<CopyEntry> copies_;
   sim::RunResult facts_;                        // GPU facts (sm_count, period, ...)
-  uint32_t runs_ = 0, next_kernel_id_ = 1;
+  uint32_t runs_ = 0, next_kernel_id_ = 1, traced_kernels_ = 0;
   double sim_wall_s_ = 0, start_wall_s_ = 0;    // time inside runs; process start
  public:
   // Wall time inside API calls (the outermost of nested ones), simulation included.

@@ -175,6 +175,12 @@ void Runtime::run_queue(const char* why) {
   sim::RunResult r;
   const double t0 = wall_seconds();
   try {
+    if (!trace_dir_.empty()) {  // --save-trace: emulate and dump instead of timing
+      dump_queue(queue, info);
+      sim_wall_s_ += wall_seconds() - t0;
+      ++runs_;
+      return;
+    }
     r = sim::run_ptx_commands(*session_, *tables_, std::move(queue), opts);
   } catch (const std::exception& e) {
     fatal(std::string("simulation failed: ") + e.what());

@@ -1,6 +1,6 @@
 """A few programs of the real suites (../shared/data/apps: Rodinia 3.1)
 built as they are with nvcc 13 and run unmodified under accelsim.run_cuda
-with small generated inputs, checked against references computed from the
+with small generated inputs (Rodinia bfs, pathfinder, lud), checked against references computed from the
 same inputs. The whole table is `python -m accelsim.bench.cuda_apps`
 (docs/cuda_apps.md)."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 
 from cuda_util import need_toolchain
 
-SMALL = ["bfs", "pathfinder", "nn", "lud"]
+SMALL = ["bfs", "pathfinder", "lud"]  # nn calls cudaThreadSynchronize, gone from CUDA 13: it does not build
 
 
 @pytest.fixture(scope="module")

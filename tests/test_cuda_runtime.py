@@ -257,3 +257,34 @@ def test_cuda12_programs_load_the_cuda12_library(tmp_path):
     assert read_elf(exe).cudart == "libcudart.so.12"
     r = run_cuda([exe], capture_output=True)
     assert r.returncode == 0 and "sgemm: PASSED" in r.stdout, r.stderr
+
+
+def test_save_trace_writes_a_trace_that_replays_with_the_same_cycles(tmp_path):
+    from accelsim import Simulator
+    from accelsim.cuda import run_cuda
+
+    exe = program("sgemm")
+    live = run_cuda([exe], capture_output=True)
+    traced = run_cuda([exe], capture_output=True, save_trace=tmp_path / "trace")
+    assert traced.returncode == 0 and "sgemm: PASSED" in traced.stdout  # emulation alone: the right answer
+    assert traced.num_kernels == 0 and traced.extra["trace"] == tmp_path / "trace" / "kernelslist.g"
+    listing = (tmp_path / "trace" / "kernelslist.g").read_text().splitlines()
+    assert [ln.split(",")[0] for ln in listing] == ["MemcpyHtoD", "MemcpyHtoD", "kernel-1.traceg"]
+    replay = Simulator("QV100").run(tmp_path / "trace" / "kernelslist.g")
+    assert list(replay.kernels["cycles"]) == list(live.kernels["cycles"])
+    assert list(replay.kernels["warp_instructions"]) == list(live.kernels["warp_instructions"])
+
+
+def test_runtime_overhead_is_a_few_percent_of_the_simulation():
+    """Time inside the runtime's API calls outside the simulation runs
+    (registration, PTX parsing, queueing, copies of host data), summed over
+    programs with many launches and synchronizations, against the
+    simulation's own time: the target is <= 5 %."""
+    from accelsim.cuda import run_cuda
+
+    runtime = simulation = 0.0
+    for name in ("lud", "bfs", "bitonic"):  # 94 launches; a host loop of copies; 66 launches
+        wall = run_cuda([program(name)], capture_output=True).extra["runtime_wall"]
+        runtime += wall["api_s"] - wall["simulation_s"]
+        simulation += wall["simulation_s"]
+    assert 0 <= runtime <= 0.05 * simulation, (runtime, simulation)

@@ -88,6 +88,11 @@ WorkItem copy_item(const CopyCommand& c) {
 
 }  // namespace
 
+void apply_copy(const CopyCommand& c) {
+  WorkItem it = copy_item(c);
+  if (it.on_start) it.on_start();
+}
+
 RunResult run_ptx_commands(GpuSession& session, const PtxTables& tables, std::vector<PtxCommand> commands,
                            const PtxRunOptions& opts, PtxStreamTotals* totals) {
   std::vector<WorkItem> items;

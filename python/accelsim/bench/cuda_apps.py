@@ -173,14 +173,21 @@ def _expand(items: list[str], root: Path, app: App, extra) -> list[str]:
     return [s.format(root=root, dir=root / app.folder, input=extra) for s in items]
 
 
-def build_app(app: App, root: Path, out: Path, nvcc=None) -> tuple[Path | None, str]:
-    """Builds the program as it is: (executable, "") or (None, nvcc's first error)."""
+# CUDA 13 removed cudaThreadSynchronize (deprecated since CUDA 4); programs
+# still calling it build with this define when asked (--compat), nothing else.
+COMPAT_FLAGS = ["-DcudaThreadSynchronize=cudaDeviceSynchronize"]
+
+
+def build_app(app: App, root: Path, out: Path, nvcc=None, compat: bool = False) -> tuple[Path | None, str]:
+    """Builds the program as it is (``compat``: with COMPAT_FLAGS too):
+    (executable, "") or (None, nvcc's first error)."""
     from accelsim.cuda.nvcc import compile_cuda_sources
 
     exe = out / app.name
+    extra = COMPAT_FLAGS if compat else []
     try:
         compile_cuda_sources([root / app.folder / s for s in app.sources], exe,
-                             flags=["-O3", "-w", *_expand(app.flags, root, app, None)], nvcc=nvcc,
+                             flags=["-O3", "-w", *extra, *_expand(app.flags, root, app, None)], nvcc=nvcc,
                              cwd=root / app.folder)
     except Exception as e:  # nvcc's message is the row's explanation
         lines = [ln for ln in str(e).splitlines() if "error" in ln] or str(e).splitlines()[-1:]
@@ -212,9 +219,8 @@ def run_app(app: App, exe: Path, root: Path, size: str, config: str, timeout: fl
         row.update(wall_s=r.wall_time_s, kernels=r.num_kernels, cycles=r.total_cycles,
                    ran=r.returncode == 0 and r.status == "exited")
         if not row["ran"]:
-            row["why"] = (r.error or (r.stderr or "").strip().splitlines()[-1:] or [f"exit {r.returncode}"])[0]
-            if not r.error:
-                row["why"] = f"exit status {r.returncode}: {row['why']}"[:160]
+            last = (r.stderr or "").strip().splitlines()[-1:]
+            row["why"] = (r.error or f"exit status {r.returncode}: {last[0] if last else ''}")[:200]
         elif app.check is not None:
             row["correct"] = bool(app.check(folder, r.stdout or "", extra))
             if not row["correct"]:
@@ -225,8 +231,10 @@ def run_app(app: App, exe: Path, root: Path, size: str, config: str, timeout: fl
 
 
 def run_suites(size: str = "small", only: list[str] | None = None, config: str = "QV100",
-               timeout: float = 600, progress=None) -> list[dict]:
-    """Builds and runs the selected programs; one row each."""
+               timeout: float = 600, progress=None, compat: bool = False) -> list[dict]:
+    """Builds and runs the selected programs; one row each. ``compat``: a
+    program that does not build as it is is built again with COMPAT_FLAGS
+    (the row says so)."""
     from accelsim.cuda.nvcc import find_nvcc
 
     root = apps_folder()
@@ -239,9 +247,15 @@ def run_suites(size: str = "small", only: list[str] | None = None, config: str =
             if only and app.name not in only:
                 continue
             exe, why = build_app(app, root, Path(tmp), nvcc)
+            used_compat = False
+            if exe is None and compat and "cudaThreadSynchronize" in why:
+                exe, why = build_app(app, root, Path(tmp), nvcc, compat=True)
+                used_compat = exe is not None
             row = run_app(app, exe, root, size, config, timeout) if exe else {
                 "suite": app.suite, "program": app.name, "built": False, "ran": False, "correct": None,
                 "kernels": None, "cycles": None, "wall_s": None, "why": why}
+            if used_compat:
+                row["program"] = f"{app.name} (compat)"
             rows.append(row)
             if progress:
                 progress(row)
@@ -286,11 +300,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--config", default="QV100")
     p.add_argument("--timeout", type=float, default=600, help="seconds per program run")
     p.add_argument("--write-doc", default=None, metavar="MD", help="write the table into this doc (markers)")
+    p.add_argument("--compat", action="store_true",
+                   help="build programs calling cudaThreadSynchronize (removed in CUDA 13) with "
+                        "-DcudaThreadSynchronize=cudaDeviceSynchronize")
     a = p.parse_args(argv)
-    rows = run_suites(a.size, a.only, a.config, a.timeout,
+    rows = run_suites(a.size, a.only, a.config, a.timeout, compat=a.compat,
                       progress=lambda r: print(f"{r['suite']:10s} {r['program']:22s} built={r['built']} "
                                                f"ran={r['ran']} correct={r['correct']} {r['why']}", file=sys.stderr))
-    text = table(rows) + f"\n\n(size: {a.size}, config {a.config}, timeout {a.timeout:.0f} s per program)"
+    text = table(rows) + (f"\n\n(size: {a.size}, config {a.config}, timeout {a.timeout:.0f} s per program"
+                          f"{'; (compat): built with ' + COMPAT_FLAGS[0] if a.compat else ''})")
     print(text)
     if a.write_doc:
         write_doc(Path(a.write_doc), text)

@@ -12,18 +12,21 @@ from accelsim.trace._records import FLAG_HAS_ADDRS, RAW_DTYPE
 from accelsim.tracegen.model import Inst, Kernel, ThreadBlock
 from accelsim.tracegen.writer import block_lines, header_lines
 
-__all__ = ["write_launches"]
+__all__ = ["write_launches", "write_kernel", "opcode_names"]
 
 _WIDTH_SUFFIX = {1: ".U8", 2: ".U16", 4: "", 8: ".64", 16: ".128"}
 
 
-def _opcode_names(version: int) -> list[str]:
+def opcode_names(version: int) -> list[str]:
     from accelsim.ptx._tables import tables  # noqa: F401 (same data folder)
     from accelsim._paths import data_dir
 
     reg = _core.IsaRegistry(str(data_dir() / "isa"))
     rows = reg.table(version)[2]
     return [r[0] if isinstance(r, (tuple, list)) else r["name"] for r in rows]
+
+
+_opcode_names = opcode_names  # the name the tests know
 
 
 def _spelling(name: str, rec) -> str:
@@ -64,6 +67,22 @@ def apply_copy(d: dict) -> None:
         d["memory"].write(d["address"], np.frombuffer(d["data"], dtype=np.uint8))
 
 
+def write_kernel(path: Path, h: dict, blocks, names: list[str]) -> None:
+    """One kernel trace (tracer format 5 with line info) from its header
+    (name, id, grid, block, shmem, nregs, binary_version, stream, shmem_base,
+    local_base) and its blocks as (coord, raw records, warp begins, addresses)."""
+    k = Kernel(name=h["name"], grid=tuple(h["grid"]), block=tuple(h["block"]), id=h["id"], shmem=h["shmem"],
+               nregs=h["nregs"], binary_version=h["binary_version"], stream=h["stream"],
+               shmem_base=h["shmem_base"], local_base=h["local_base"])
+    with open(path, "w", encoding="ascii", newline="\n") as out:
+        for line in header_lines(k, 5, True):
+            out.write(line + "\n")
+        for coord, raw, warp_begin, addrs in blocks:
+            for line in block_lines(_block(coord, raw, warp_begin, addrs, names), version=5, lineinfo=True,
+                                    mode=None):
+                out.write(line + "\n")
+
+
 def write_launches(folder, launches: list[dict], version: int, regs_per_thread: int) -> Path:
     """Emulates ``launches`` (updating device memory as a run would) and
     writes them as a trace folder; returns the kernelslist.g path."""
@@ -71,7 +90,7 @@ def write_launches(folder, launches: list[dict], version: int, regs_per_thread: 
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    names = _opcode_names(version)
+    names = opcode_names(version)
     listing, n = [], 0
     for d in launches:
         if "copy_bytes" in d:
@@ -84,18 +103,8 @@ def write_launches(folder, launches: list[dict], version: int, regs_per_thread: 
             continue
         n += 1
         src = _core.PtxBlocks(tables(), d, version, regs_per_thread, n)
-        h = src.header()
-        k = Kernel(name=h["name"], grid=h["grid"], block=h["block"], id=n, shmem=h["shmem"], nregs=h["nregs"],
-                   binary_version=h["binary_version"], stream=h["stream"], shmem_base=h["shmem_base"],
-                   local_base=h["local_base"])
         path = folder / f"kernel-{n}.traceg"
-        with open(path, "w", encoding="ascii", newline="\n") as out:
-            for line in header_lines(k, 5, True):
-                out.write(line + "\n")
-            while (b := src.next_block()) is not None:
-                blk = _block(*b, names)  # b: (coord, records, warp begins, addresses)
-                for line in block_lines(blk, version=5, lineinfo=True, mode=None):
-                    out.write(line + "\n")
+        write_kernel(path, src.header(), iter(src.next_block, None), names)
         listing.append(path.name)
     klist = folder / "kernelslist.g"
     klist.write_text("".join(name + "\n" for name in listing))
