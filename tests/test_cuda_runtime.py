@@ -288,3 +288,15 @@ def test_runtime_overhead_is_a_few_percent_of_the_simulation():
         runtime += wall["api_s"] - wall["simulation_s"]
         simulation += wall["simulation_s"]
     assert 0 <= runtime <= 0.05 * simulation, (runtime, simulation)
+
+
+def test_per_thread_default_stream_programs_run():
+    """nvcc --default-stream per-thread makes the program call the _ptds /
+    _ptsz entry points."""
+    from accelsim.cuda import run_cuda
+    from accelsim.cuda.elf import read_elf
+
+    exe = special("per_thread_stream", ("-O2", "--default-stream", "per-thread"))
+    assert read_elf(exe).cudart == "libcudart.so.13"
+    r = run_cuda([exe], capture_output=True)
+    assert r.returncode == 0 and "PASSED" in r.stdout, r.stderr
