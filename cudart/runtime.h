@@ -23,6 +23,7 @@
 
 #include "config/gpu_config.h"
 #include "host_memory.h"
+#include "sass_guides.h"
 #include "ptx/device_memory.h"
 #include "ptx/module.h"
 #include "sim/gpu_session.h"
@@ -37,6 +38,7 @@ struct Fatbin {
   std::string where;                            // the file holding it, for messages
   std::shared_ptr<const ptx::Module> module;    // parsed on first use
   std::vector<uint64_t> globals;                // device address of each module global
+  std::map<std::string, KernelGuide> sass;      // records=sass: per kernel
   bool loaded = false;
 };
 
@@ -156,7 +158,7 @@ class Runtime {
   void dump_queue(std::vector<sim::PtxCommand>& queue, std::vector<QueuedInfo>& info);  // --save-trace
 
   config::GpuConfig cfg_;
-  std::string data_dir_, result_path_, config_path_, trace_dir_;
+  std::string data_dir_, result_path_, config_path_, trace_dir_, sass_dir_;
   std::shared_ptr<sim::PtxTables> tables_;
   std::shared_ptr<sim::GpuSession> session_;
   std::shared_ptr<ptx::DeviceMemory> mem_;

@@ -180,15 +180,25 @@ def test_events_report_simulated_time_and_properties_come_from_the_config():
     assert f"occupancy {kernel['ctas_per_sm']} blocks of 256, 32 registers" in r.stdout
 
 
-def test_kernels_take_the_same_cycles_as_from_python():
+@pytest.mark.parametrize("records", ["lowered", "ptx", "sass"])
+def test_kernels_take_the_same_cycles_as_from_python(records):
     """reduction.cu's two launches, replayed through accelsim.Device with
-    the same allocations, copies and PTX: identical cycles per kernel."""
+    the same allocations, copies and PTX: identical cycles per kernel, in
+    every record mode (sass: ptxas's registers and SASS in both)."""
     from accelsim import Device, _core
     from accelsim.cuda import run_cuda
     from accelsim.ptx import Module
 
+    if records == "sass":
+        from accelsim.errors import PtxError
+        from accelsim.ptx.sass_guided import require_tools
+
+        try:
+            require_tools()
+        except PtxError as e:
+            pytest.skip(str(e))
     exe = program("reduction")
-    r = run_cuda([exe], capture_output=True)
+    r = run_cuda([exe], capture_output=True, records=records)
     assert r.returncode == 0
     mod = Module(_core.fatbin_ptx(str(exe))[0][1], name="reduction")
     k = mod.get_function("block_sum")
@@ -200,7 +210,7 @@ def test_kernels_take_the_same_cycles_as_from_python():
         state ^= state >> 17
         state ^= (state << 5) & 0xFFFFFFFF
         h[i] = state % 100
-    dev = Device("QV100")
+    dev = Device("QV100", records=records)
     d_in, d_part, d_out = dev.empty(n), dev.empty(blocks), dev.empty(1)
     d_in.copy_from_host(h)
     k[blocks, threads, 0, threads * 4](d_in, d_part, np.int32(n))

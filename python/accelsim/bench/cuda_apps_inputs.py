@@ -82,15 +82,15 @@ def nn_records(folder: Path, files: int, per_file: int, seed: int = 1) -> Path:
 
 
 def nn_check(folder: Path, stdout: str, k: int, lat: float, lng: float) -> bool:
-    """The k records the program prints (each line ends with "--> distance")
-    are the k nearest of all records."""
+    """The k records the program prints (each line ends with
+    "--> Distance=d") are the k nearest of all records."""
     dist = []
     for db in (folder / "filelist.txt").read_text().split():
         for line in (folder / db).read_text().splitlines():
             a, b = float(line[28:33]), float(line[33:38])
             dist.append(((a - lat) ** 2 + (b - lng) ** 2) ** 0.5)
     want = sorted(dist)[:k]
-    got = [float(x) for x in re.findall(r"-->\s*([0-9.]+)", stdout)]
+    got = [float(x) for x in re.findall(r"--> Distance=([0-9.]+)", stdout)]
     return len(got) == k and all(abs(g - w) <= 1e-3 * max(1.0, w) for g, w in zip(sorted(got), want))
 
 

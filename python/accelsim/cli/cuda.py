@@ -15,8 +15,9 @@ def register(sub) -> None:
     parser.add_argument("--config", default="QV100", help="bundled config name or YAML path")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override a config value (repeatable)")
-    parser.add_argument("--records", default="lowered", choices=["lowered", "ptx"],
-                        help="what each PTX instruction gives the timing model (default: lowered)")
+    parser.add_argument("--records", default="lowered", choices=["lowered", "ptx", "sass"],
+                        help="what each PTX instruction gives the timing model (default: lowered; sass: the "
+                             "SASS ptxas makes of its line, needs ptxas and nvdisasm)")
     parser.add_argument("--max-cycles", type=int, default=None, metavar="N",
                         help="stop the program at this simulated cycle, keeping the result so far")
     parser.add_argument("--regs", type=int, default=32, metavar="N",

@@ -22,7 +22,7 @@ from accelsim.errors import AccelsimError, ConfigError, Interrupted
 
 __all__ = ["run_cuda", "runtime_library_dir", "RECORD_MODES"]
 
-RECORD_MODES = ("lowered", "ptx")
+RECORD_MODES = ("lowered", "ptx", "sass")
 # Exit statuses the runtime library uses for its own stops (docs/cuda_apps.md).
 EXIT_MAX_CYCLES, EXIT_INTERRUPTED = 124, 130
 
@@ -144,6 +144,14 @@ def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int 
                     "ACCELSIM_CUDA_ARCH": str(int(arch if arch is not None else sm_version))}
         if max_cycles is not None:
             settings["ACCELSIM_CUDA_MAX_CYCLES"] = str(max_cycles)
+        if records == "sass":  # the real SASS of each PTX line, from ptxas + nvdisasm (before the run)
+            from accelsim.cuda.sass_guides import write_sass_guides
+
+            (folder / "sass").mkdir()
+            program = _program(argv, cwd)
+            if program is not None and read_elf(program) is not None:
+                write_sass_guides(program, folder / "sass", int(settings["ACCELSIM_CUDA_ARCH"]), sm_version)
+            settings["ACCELSIM_CUDA_SASS_GUIDES"] = str(folder / "sass")
         if save_trace is not None:
             (folder / "dump").mkdir()
             settings["ACCELSIM_CUDA_TRACE"] = str(folder / "dump")
