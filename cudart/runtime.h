@@ -151,7 +151,7 @@ class Runtime {
  private:
   Runtime();
   void load(Fatbin& f);
-  void run_queue(const char* why);
+  void run_queue();
   void absorb(const sim::RunResult& r, std::vector<QueuedInfo>& info);
   void flush_for_stream_order(uint64_t stream);
   void write_result(const std::string& status, const std::string& error);
