@@ -4,7 +4,9 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <optional>
 #include <memory>
 #include <string>
 
@@ -22,7 +24,11 @@
 namespace py = pybind11;
 using namespace accelsim;
 
-py::dict run_result_to_python(const sim::RunResult& r);  // register_sim.cpp
+// register_sim.cpp: the result and progress dicts, and one polled step
+py::dict run_result_to_python(const sim::RunResult& r);
+py::dict progress_to_python(const sim::Progress& p);
+py::list finished_kernels_to_python(const sim::WorkloadRun& run);
+bool polled_step(sim::WorkloadRun& run, const py::object& on_poll, int interval_ms);
 
 namespace {
 
@@ -91,6 +97,109 @@ std::shared_ptr<const ptx::Launch> make_launch(const PtxTables& t, const std::sh
   L->shmem_base = sim::PtxKernelSource::kSharedWindow;
   L->local_base = sim::PtxKernelSource::kLocalWindow;
   return L;
+}
+
+// Emulation outside a timed run (save_trace's whole blocks): about every
+// 50 ms the GIL is taken to run the interpreter's signal handlers; an
+// exception there (KeyboardInterrupt) stops the emulation and is raised
+// once it returned.
+class SignalGuard final : public RunGuard {
+ public:
+  bool stop_requested() override {
+    const auto now = std::chrono::steady_clock::now();
+    if (now < next_) return false;
+    next_ = now + std::chrono::milliseconds(50);
+    py::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() == 0) return false;
+    error.emplace();  // fetches the pending Python exception
+    return true;
+  }
+  uint64_t cycles_left() const override { return UINT64_MAX; }
+  std::optional<py::error_already_set> error;
+
+ private:
+  std::chrono::steady_clock::time_point next_ = std::chrono::steady_clock::now();
+};
+
+// A Device run in progress: the session's run, the host arrays its
+// device-to-host copies fill, and the record streams' statistics.
+struct PtxRun {
+  std::unique_ptr<sim::SessionRun> session_run;
+  std::vector<std::pair<py::object, std::shared_ptr<std::string>>> fills;
+  std::vector<std::shared_ptr<const sim::PtxKernelSource::StreamStats>> streams;
+};
+
+// A queued copy as a work item: its bytes move when it starts in the run
+// ("host" is filled from a buffer read then; "data" is written then;
+// without either the data is in place already).
+sim::WorkItem copy_item(const py::dict& d, PtxRun& r) {
+  sim::WorkItem it;
+  const bool to_host = d.contains("to_host") && d["to_host"].cast<bool>();
+  it.kind = to_host ? sim::WorkItem::Kind::MemcpyDtoH : sim::WorkItem::Kind::MemcpyHtoD;
+  it.address = d["address"].cast<uint64_t>();
+  it.bytes = d["copy_bytes"].cast<uint64_t>();
+  if (d.contains("stream") && !d["stream"].is_none()) {  // None: synchronous (cudaMemcpy)
+    it.async = true;
+    it.stream = d["stream"].cast<uint64_t>();
+  }
+  auto mem = d.contains("memory") ? d["memory"].cast<std::shared_ptr<ptx::DeviceMemory>>() : nullptr;
+  if (mem && to_host && d.contains("host")) {
+    auto buf = std::make_shared<std::string>(it.bytes, '\0');
+    it.on_start = [mem, buf, addr = it.address] { mem->read(addr, buf->data(), buf->size()); };
+    r.fills.emplace_back(d["host"], buf);
+  } else if (mem && !to_host && d.contains("data")) {
+    auto buf = std::make_shared<std::string>(d["data"].cast<std::string>());
+    if (buf->size() != it.bytes) throw py::value_error("copy data is not copy_bytes long");
+    it.on_start = [mem, buf, addr = it.address] { mem->write(addr, buf->data(), buf->size()); };
+  }
+  return it;
+}
+
+sim::Workload ptx_workload(const PtxTables& t, const py::list& launches, uint32_t version,
+                           uint32_t regs_per_thread, uint32_t first_id, PtxRun& r) {
+  std::vector<sim::WorkItem> items;
+  uint32_t id = first_id;
+  for (py::handle h : launches) {
+    py::dict d = h.cast<py::dict>();
+    if (d.contains("copy_bytes")) {  // a copy, timed by a copy engine
+      items.push_back(copy_item(d, r));
+      continue;
+    }
+    auto mod = d["module"].cast<std::shared_ptr<ptx::Module>>();
+    auto L = make_launch(t, mod, d, version);
+    std::shared_ptr<const isa::IsaTable> table(t.isa, &t.isa->for_version(version, "<ptx>", 0));
+    uint32_t regs = d.contains("regs") ? d["regs"].cast<uint32_t>() : regs_per_thread;
+    sim::WorkItem it;
+    auto src = std::make_unique<sim::PtxKernelSource>(L, table, id++, d["stream"].cast<uint64_t>(), regs,
+                                                      /*streamed=*/true);
+    r.streams.push_back(src->stream_stats_handle());
+    it.source = std::move(src);
+    it.info = it.source->info();
+    items.push_back(std::move(it));
+  }
+  return sim::workload_from_items(std::move(items));
+}
+
+// The run's result dict (as Simulator.run's), once: host arrays filled.
+py::dict ptx_run_result(PtxRun& r) {
+  sim::RunResult res;
+  {
+    py::gil_scoped_release release;
+    res = r.session_run->finish();
+  }
+  for (auto& [host, buf] : r.fills) {  // device-to-host copies the run reached
+    py::buffer_info info = host.cast<py::buffer>().request(true);
+    const size_t n = std::min<size_t>(buf->size(), size_t(info.size) * size_t(info.itemsize));
+    std::memcpy(info.ptr, buf->data(), n);
+  }
+  py::dict out = run_result_to_python(res);
+  uint64_t most = 0, refills = 0, dry = 0;
+  for (const auto& st : r.streams)
+    most = std::max(most, st->max_buffered), refills += st->refills, dry += st->dry_waits;
+  out["record_buffer_max"] = most;  // the most records one warp held at once
+  out["record_refills"] = refills;
+  out["record_dry_waits"] = dry;  // refills that came after a warp had issued everything
+  return out;
 }
 
 }  // namespace
@@ -183,91 +292,64 @@ void register_ptx(py::module_& m) {
       .def("next_block", [](sim::PtxKernelSource& s) -> py::object {
         trace::ThreadBlockTrace b;
         bool more;
-        {
+        SignalGuard guard;  // Ctrl-C during a long block
+        s.watch(&guard);
+        try {
           py::gil_scoped_release release;
           more = s.next_block(b);
+        } catch (const ptx::EmulationStopped&) {
+          s.watch(nullptr);
+          if (guard.error) throw std::move(*guard.error);
+          throw;
         }
+        s.watch(nullptr);
         if (!more) return py::none();
         py::bytes raw(reinterpret_cast<const char*>(b.insts.data()), b.insts.size() * sizeof(isa::InstRecord));
         py::bytes addrs(reinterpret_cast<const char*>(b.addrs.data()), b.addrs.size() * sizeof(uint64_t));
         return py::make_tuple(py::make_tuple(b.coord.x, b.coord.y, b.coord.z), raw, b.warp_begin, addrs);
       });
 
+  // Queued launches and copies on a Device's GPU, stepped from Python like
+  // Simulator.run's WorkloadRun (Ctrl-C, progress, budget); result() fills
+  // the host arrays of the device-to-host copies the run reached.
+  py::class_<PtxRun>(m, "PtxRun")
+      .def(
+          "step",
+          [](PtxRun& r, const py::object& on_poll, int interval_ms) {
+            if (!r.session_run->active()) return false;
+            try {
+              return polled_step(r.session_run->run(), on_poll, interval_ms);
+            } catch (const py::error_already_set&) {
+              throw;  // from the poll (Ctrl-C, on_progress): the run stopped where it was
+            } catch (...) {
+              r.session_run->fail();  // the GPU is mid-kernel: the next run starts fresh
+              throw;
+            }
+          },
+          py::arg("on_poll") = py::none(), py::arg("interval_ms") = 50)
+      .def("progress", [](PtxRun& r) { return progress_to_python(r.session_run->run().progress()); })
+      .def("interrupt", [](PtxRun& r) {
+        if (r.session_run->active()) r.session_run->run().interrupt();
+      })
+      .def("finished_kernels", [](PtxRun& r) { return finished_kernels_to_python(r.session_run->run()); })
+      .def("close", [](PtxRun& r) { r.session_run->fail(); },
+           "Abandons the run if its result was not taken (the next run starts on a fresh GPU).")
+      .def("result", &ptx_run_result);
+
   m.def(
-      "run_ptx",
-      [](sim::Simulator& s, const PtxTables& t, const py::list& launches, uint32_t version,
-         uint32_t regs_per_thread, py::object max_cycles, std::shared_ptr<sim::GpuSession> session,
-         uint32_t first_id) {
-        std::vector<sim::WorkItem> items;
-        std::vector<std::pair<py::object, std::shared_ptr<std::string>>> fills;  // host arrays to fill
-        std::vector<std::shared_ptr<const sim::PtxKernelSource::StreamStats>> streams;
-        uint32_t id = first_id;
-        for (py::handle h : launches) {
-          py::dict d = h.cast<py::dict>();
-          if (d.contains("copy_bytes")) {  // a copy, timed by a copy engine
-            sim::WorkItem it;
-            const bool to_host = d.contains("to_host") && d["to_host"].cast<bool>();
-            it.kind = to_host ? sim::WorkItem::Kind::MemcpyDtoH : sim::WorkItem::Kind::MemcpyHtoD;
-            it.address = d["address"].cast<uint64_t>();
-            it.bytes = d["copy_bytes"].cast<uint64_t>();
-            // stream None: synchronous (cudaMemcpy); else on that stream.
-            if (d.contains("stream") && !d["stream"].is_none()) {
-              it.async = true;
-              it.stream = d["stream"].cast<uint64_t>();
-            }
-            // The bytes move when the copy starts in the run: "host" (to
-            // host) is filled from a buffer read then; "data" (to device)
-            // is written then. Without either, the data is in place already.
-            auto mem = d.contains("memory") ? d["memory"].cast<std::shared_ptr<ptx::DeviceMemory>>() : nullptr;
-            if (mem && to_host && d.contains("host")) {
-              auto buf = std::make_shared<std::string>(it.bytes, '\0');
-              it.on_start = [mem, buf, addr = it.address] { mem->read(addr, buf->data(), buf->size()); };
-              fills.emplace_back(d["host"], buf);
-            } else if (mem && !to_host && d.contains("data")) {
-              auto buf = std::make_shared<std::string>(d["data"].cast<std::string>());
-              if (buf->size() != it.bytes) throw py::value_error("copy data is not copy_bytes long");
-              it.on_start = [mem, buf, addr = it.address] { mem->write(addr, buf->data(), buf->size()); };
-            }
-            items.push_back(std::move(it));
-            continue;
-          }
-          auto mod = d["module"].cast<std::shared_ptr<ptx::Module>>();
-          auto L = make_launch(t, mod, d, version);
-          std::shared_ptr<const isa::IsaTable> table(t.isa, &t.isa->for_version(version, "<ptx>", 0));
-          uint32_t regs = d.contains("regs") ? d["regs"].cast<uint32_t>() : regs_per_thread;
-          sim::WorkItem it;
-          auto src = std::make_unique<sim::PtxKernelSource>(L, table, id++, d["stream"].cast<uint64_t>(), regs,
-                                                            /*streamed=*/true);
-          streams.push_back(src->stream_stats_handle());
-          it.source = std::move(src);
-          it.info = it.source->info();
-          items.push_back(std::move(it));
-        }
+      "start_ptx",
+      [](const PtxTables& t, const py::list& launches, uint32_t version, uint32_t regs_per_thread,
+         std::shared_ptr<sim::GpuSession> session, py::object max_cycles, uint32_t first_id) {
+        auto r = std::make_unique<PtxRun>();
+        sim::Workload w = ptx_workload(t, launches, version, regs_per_thread, first_id, *r);
         sim::RunOptions opts;
         if (!max_cycles.is_none()) opts.max_cycles = max_cycles.cast<uint64_t>();
-        sim::RunResult r;
-        {
-          py::gil_scoped_release release;
-          sim::Workload w = sim::workload_from_items(std::move(items));
-          r = session ? session->run(std::move(w), opts) : s.run(std::move(w), opts);
-        }
-        for (auto& [host, buf] : fills) {  // device-to-host copies the run reached
-          py::buffer_info info = host.cast<py::buffer>().request(true);
-          const size_t n = std::min<size_t>(buf->size(), size_t(info.size) * size_t(info.itemsize));
-          std::memcpy(info.ptr, buf->data(), n);
-        }
-        py::dict out = run_result_to_python(r);
-        uint64_t most = 0, refills = 0, dry = 0;
-        for (const auto& st : streams)
-          most = std::max(most, st->max_buffered), refills += st->refills, dry += st->dry_waits;
-        out["record_buffer_max"] = most;  // the most records one warp held at once
-        out["record_refills"] = refills;
-        out["record_dry_waits"] = dry;  // refills that came after a warp had issued everything
-        return out;
+        py::gil_scoped_release release;
+        r->session_run = session->start(std::move(w), opts);
+        return r;
       },
-      py::arg("simulator"), py::arg("tables"), py::arg("launches"), py::arg("binary_version"),
-      py::arg("regs_per_thread"), py::arg("max_cycles") = py::none(), py::arg("session") = nullptr,
-      py::arg("first_id") = 1);
+      py::arg("tables"), py::arg("launches"), py::arg("binary_version"), py::arg("regs_per_thread"),
+      py::arg("session"), py::arg("max_cycles") = py::none(), py::arg("first_id") = 1);
 
   // One GPU kept across runs (a Device's synchronize() calls): see sim/gpu_session.h.
   py::class_<sim::GpuSession, std::shared_ptr<sim::GpuSession>>(m, "GpuSession")

@@ -1,5 +1,6 @@
 // PTX front end, 16x: what the PTX ISA forbids is refused at parse time with
-// file, line and column (as ptxas refuses it), and `trap` stops the kernel.
+// file, line and column (as ptxas refuses it), `trap` stops the kernel, and
+// emulation that runs ahead of the timing model stops when its run says so.
 #include <cstring>
 #include <string>
 
@@ -33,6 +34,31 @@ Refusal refusal(Fixture& f, const std::string& text) {
   return {};
 }
 bool says(const Refusal& r, const char* words) { return r.what.find(words) != std::string::npos; }
+
+// A guard that asks to stop at its n-th poll and allows `cycles` more cycles.
+struct CountingGuard final : RunGuard {
+  uint32_t polls = 0, stop_at = UINT32_MAX;
+  uint64_t cycles = UINT64_MAX;
+  bool stop_requested() override { return ++polls >= stop_at; }
+  uint64_t cycles_left() const override { return cycles; }
+};
+
+// Warp 0 waits at a barrier that warp 1, looping for ever, never reaches.
+const std::string kBarrierSpin = kHead + R"(
+.visible .entry spin()
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  mov.u32 %r1, %tid.x;
+  setp.ge.u32 %p1, %r1, 32;
+  @%p1 bra $L_loop;
+  bar.sync 0;
+  ret;
+$L_loop:
+  add.u32 %r2, %r2, 1;
+  bra $L_loop;
+}
+)";
 
 Launch launch_of(Fixture& f, const std::string& text, const char* kernel, uint32_t threads) {
   Launch L;
@@ -140,4 +166,38 @@ TEST_CASE("165-trap-stops-the-kernel-naming-block-thread-and-line") {
     CHECK(what.find("trap executed") != std::string::npos);
   }
   CHECK(thrown);
+}
+
+TEST_CASE("166-emulation-stops-when-its-run-asks") {
+  Fixture f;
+  Launch L = launch_of(f, kBarrierSpin, "spin", 64);
+  CountingGuard guard;
+  guard.stop_at = 3;
+  CtaEmulator emu(L);
+  emu.set_guard(&guard);
+  BlockRecords recs;
+  bool stopped = false;
+  try {
+    emu.run(0, recs);  // would never end: warp 1 loops for ever
+  } catch (const EmulationStopped&) {
+    stopped = true;
+  }
+  CHECK(stopped && emu.stopped());
+  CHECK_EQ(guard.polls, 3u);
+}
+
+TEST_CASE("167-run-ahead-to-a-barrier-stops-where-the-budget-ends") {
+  Fixture f;
+  Launch L = launch_of(f, kBarrierSpin, "spin", 64);
+  CountingGuard guard;
+  guard.cycles = 5000;  // records beyond this could never be timed
+  CtaEmulator emu(L);
+  emu.set_guard(&guard);
+  emu.start(0);
+  const uint64_t target[2] = {128, 128};
+  emu.produce(target);  // warp 0 waits at the barrier wanting more: warp 1 runs on
+  CHECK(!emu.stopped());
+  CHECK(emu.produced(1) >= 128 + 5000);
+  CHECK(emu.produced(1) < 128 + 5000 + 8);
+  CHECK(emu.window(1).more);
 }
