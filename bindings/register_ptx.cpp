@@ -100,21 +100,28 @@ std::shared_ptr<const ptx::Launch> make_launch(const PtxTables& t, const std::sh
 }
 
 // Emulation outside a timed run (save_trace's whole blocks): about every
-// 50 ms the GIL is taken to run the interpreter's signal handlers; an
-// exception there (KeyboardInterrupt) stops the emulation and is raised
-// once it returned.
+// 50 ms the GIL is taken to run the interpreter's signal handlers and
+// `on_poll()`; an exception from either (KeyboardInterrupt) stops the
+// emulation and is raised once it returned.
 class SignalGuard final : public RunGuard {
  public:
+  explicit SignalGuard(py::object poll) : on_poll(std::move(poll)) {}
   bool stop_requested() override {
     const auto now = std::chrono::steady_clock::now();
     if (now < next_) return false;
     next_ = now + std::chrono::milliseconds(50);
     py::gil_scoped_acquire gil;
-    if (PyErr_CheckSignals() == 0) return false;
-    error.emplace();  // fetches the pending Python exception
-    return true;
+    try {
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+      if (!on_poll.is_none()) on_poll();
+    } catch (py::error_already_set& e) {
+      error.emplace(std::move(e));
+      return true;
+    }
+    return false;
   }
   uint64_t cycles_left() const override { return UINT64_MAX; }
+  py::object on_poll;
   std::optional<py::error_already_set> error;
 
  private:
@@ -289,10 +296,10 @@ void register_ptx(py::module_& m) {
                              py::arg("binary_version") = k.binary_version, py::arg("stream") = k.stream,
                              py::arg("shmem_base") = k.shmem_base, py::arg("local_base") = k.local_base);
            })
-      .def("next_block", [](sim::PtxKernelSource& s) -> py::object {
+      .def("next_block", [](sim::PtxKernelSource& s, py::object on_poll) -> py::object {
         trace::ThreadBlockTrace b;
         bool more;
-        SignalGuard guard;  // Ctrl-C during a long block
+        SignalGuard guard(std::move(on_poll));  // Ctrl-C (and on_poll) during a long block
         s.watch(&guard);
         try {
           py::gil_scoped_release release;
@@ -307,7 +314,7 @@ void register_ptx(py::module_& m) {
         py::bytes raw(reinterpret_cast<const char*>(b.insts.data()), b.insts.size() * sizeof(isa::InstRecord));
         py::bytes addrs(reinterpret_cast<const char*>(b.addrs.data()), b.addrs.size() * sizeof(uint64_t));
         return py::make_tuple(py::make_tuple(b.coord.x, b.coord.y, b.coord.z), raw, b.warp_begin, addrs);
-      });
+      }, py::arg("on_poll") = py::none());
 
   // Queued launches and copies on a Device's GPU, stepped from Python like
   // Simulator.run's WorkloadRun (Ctrl-C, progress, budget); result() fills

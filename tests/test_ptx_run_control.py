@@ -189,24 +189,32 @@ def test_progress_bar_for_a_long_ptx_run(capsys):
 
 
 def test_save_trace_of_an_endless_kernel_stops_on_ctrl_c(tmp_path):
-    import threading
-
+    """Ctrl-C inside a block's emulation (it never ends by itself): the
+    kernels written whole stay listed and replay."""
     dev = Device("QV100", max_warp_insts=NO_LIMIT)
+    out = dev.zeros(64, np.uint32)
+    Module(COUNT, name="count.ptx").get_function("count")[1, 64](out, np.uint32(3))
     _queue(dev, BARRIER_SPIN, "spin", 1, 64)
-    started = threading.Event()
-    fired: list[float] = []
+    hook = _InterruptWhenRunning(after=3)  # the first report comes after kernel 1's block
+    with pytest.raises(Interrupted) as stop:
+        dev.save_trace(tmp_path / "trace", on_progress=hook, progress=False)
+    assert hook.calls == 3
+    assert hook.fired and time.perf_counter() - hook.fired < 1.0
+    klist = stop.value.result
+    assert klist.read_text() == "kernel-1.traceg\n"
+    assert not (tmp_path / "trace" / "kernel-2.traceg").exists()
+    assert accelsim.Simulator("QV100").run(klist, progress=False).completed
 
-    def interrupt_once_emulating():
-        started.wait(30)
-        time.sleep(0.3)  # inside the block's emulation (it never ends by itself)
-        fired.append(time.perf_counter())
-        _thread.interrupt_main()
 
-    threading.Thread(target=interrupt_once_emulating, daemon=True).start()
-    with pytest.raises(KeyboardInterrupt):
-        started.set()
-        dev.save_trace(tmp_path / "trace")
-    assert fired and time.perf_counter() - fired[0] < 1.0
+def test_save_trace_stopped_by_on_progress(tmp_path):
+    dev = Device("QV100", max_warp_insts=NO_LIMIT)
+    out = dev.zeros(64, np.uint32)
+    k = Module(COUNT, name="count.ptx").get_function("count")
+    for _ in range(40):
+        k[64, 64](out, np.uint32(200))
+    with pytest.raises(RunStopped, match="on_progress stopped it after") as stop:
+        dev.save_trace(tmp_path / "trace", on_progress=lambda p: p.warp_instructions > 0, progress=False)
+    assert stop.value.result.name == "kernelslist.g"
 
 
 def test_endless_loop_without_a_budget_is_an_error_saying_why():

@@ -126,8 +126,11 @@ class PtxBlocks:
                  regs_per_thread: SupportsIndex, id: SupportsIndex) -> None: ...
     def header(self) -> dict[str, Any]:
         """name, id, grid, block, shmem, nregs, binary_version, stream, shmem_base, local_base."""
-    def next_block(self) -> tuple[tuple[int, int, int], bytes, list[int], bytes] | None:
-        """(coord, raw records, warp begins, addresses); None after the last block."""
+    def next_block(self, on_poll: Callable[[], Any] | None = None
+                   ) -> tuple[tuple[int, int, int], bytes, list[int], bytes] | None:
+        """(coord, raw records, warp begins, addresses); None after the last block.
+        Ctrl-C and ``on_poll()`` are handled about every 50 ms while the block is
+        emulated; an exception from either stops it and is raised."""
 
 class GpuSession:
     """One GPU kept across runs (a Device): clock and caches go on."""

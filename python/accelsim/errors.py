@@ -88,12 +88,14 @@ class RunStopped(AccelsimError, RuntimeError):
 
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C (or any ``KeyboardInterrupt``) stopped ``Simulator.run`` or a PTX
-    ``Device``'s run (``synchronize``, a synchronous copy); ``result``
+    ``Device``'s run (``synchronize``, a synchronous copy; for ``save_trace``,
+    ``result`` is the kernelslist.g of the kernels written whole); ``result``
     is the partial ``SimResult``: what was simulated up to the interrupt, with
     ``completed`` False, ``interrupted`` True and each kernel's ``status``
     (``simulated``, ``cut_off``, ``not_reached``, ``not_selected``). A subclass of
     KeyboardInterrupt, so code that does not catch it stops as on any Ctrl-C."""
 
     def __init__(self, result):
-        super().__init__(f"interrupted at cycle {result.total_cycles}")
+        cycles = getattr(result, "total_cycles", None)
+        super().__init__(f"interrupted at cycle {cycles}" if cycles is not None else f"interrupted ({result})")
         self.result = result

@@ -367,21 +367,26 @@ class Device:
     def results(self) -> list:
         return list(self._results)
 
-    def save_trace(self, folder):
+    def save_trace(self, folder, progress=_DEFAULT, on_progress=_DEFAULT):
         """Emulates the queued launches (device memory changes as if they
         ran) and writes them as an Accel-Sim trace folder instead of timing
         them; returns the kernelslist.g path, which Simulator.run replays.
         ``folder`` is made if missing (an existing file there is an error).
-        Ctrl-C stops it within a fraction of a second (KeyboardInterrupt; the
-        folder then holds the kernels written so far)."""
+        ``progress`` / ``on_progress`` as for synchronize (no cycles pass:
+        progress counts records). Ctrl-C stops it within a fraction of a
+        second with ``accelsim.Interrupted`` (on_progress returning True:
+        ``accelsim.RunStopped``), whose ``result`` is the kernelslist.g of
+        the kernels written whole so far."""
         from accelsim.ptx.save import write_launches
 
         folder = Path(_args.path_text("folder", folder))
         if folder.exists() and not folder.is_dir():
             raise PtxError(f"save_trace: {folder} exists and is not a folder", path=str(folder))
+        _, bar, callback = self._run_settings(None, progress, on_progress)
         launches, self._pending = self._pending, []
         try:
-            return write_launches(folder, launches, self.arch, self.regs_per_thread)
+            return write_launches(folder, launches, self.arch, self.regs_per_thread, progress=bar,
+                                  on_progress=callback)
         except PtxError as e:
             raise relocate(e, [d["_module"] for d in launches if "_module" in d]) from None
 
