@@ -16,6 +16,7 @@
 #include "ptx/module.h"
 #include "ptx/opcode_table.h"
 #include "ptx/program.h"
+#include "ptx/ptx_error.h"
 #include "sim/gpu_session.h"
 #include "ptx/sass_guided.h"
 #include "sim/ptx_kernel_source.h"
@@ -90,6 +91,10 @@ std::shared_ptr<const ptx::Launch> make_launch(const PtxTables& t, const std::sh
   std::string params = d["params"].cast<std::string>();
   L->params.assign(params.begin(), params.end());
   L->global_addr = d["globals"].cast<std::vector<uint64_t>>();
+  if (L->global_addr.size() != m->globals.size())
+    throw ptx::PtxError(m->path, 0, 0, L->kernel,
+                        "the launch places " + std::to_string(L->global_addr.size()) + " module variables, the module "
+                        "declares " + std::to_string(m->globals.size()));
   L->mem = d["memory"].cast<std::shared_ptr<ptx::DeviceMemory>>();
   L->sm_count = d["sm_count"].cast<uint32_t>();
   L->max_warp_insts = d["max_warp_insts"].cast<uint64_t>();

@@ -251,3 +251,23 @@ extern "C" __global__ void k(int* a, int i) { a[threadIdx.x] = ops[i](a[threadId
     with pytest.raises(PtxError, match=r"^fp\.cu: function pointers .* not supported .* \(line \d+, column \d+ "
                                        r"of the PTX generated from fp\.cu"):
         _compile(src, name="fp.cu")
+
+
+def test_each_module_keeps_its_own_variables_on_a_device():
+    """Module variables are placed per module on its first launch; a module
+    freed and a new one made at the same address must not share them (a
+    fuzz finding: the cache was keyed by id(), which Python reuses)."""
+    import gc
+
+    dev = Device("QV100")
+    out = dev.zeros(1, np.uint32)
+    for i in range(40):
+        n = 1 + i % 3
+        decls = "".join(f".global .align 4 .u32 g{j} = {100 * i + j};\n" for j in range(n))
+        src = (".version 8.0\n.target sm_75\n.address_size 64\n" + decls +
+               ".visible .entry k(.param .u64 out)\n{\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<2>;\n"
+               f"\tld.param.u64 %rd1, [out];\n\tld.global.u32 %r1, [g{n - 1}];\n"
+               "\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n")
+        Module(src, name=f"m{i}.ptx").get_function("k")[1, 1](out)
+        assert out.copy_to_host()[0] == 100 * i + n - 1
+        gc.collect()

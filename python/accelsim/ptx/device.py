@@ -123,7 +123,8 @@ class Device:
         self._mem = _core.DeviceMemory()
         self._pending: list[dict] = []
         self._results: list = []
-        self._globals: dict[int, list[int]] = {}
+        # id(module core) -> (that core, its variables' addresses): holding the core keeps the id unique
+        self._globals: dict[int, tuple[object, list[int]]] = {}
         self._next_stream = 0
         self._gpu: _core.GpuSession | None = None  # one GPU for the device's life, built on first run
         self._kernels_run = 0
@@ -206,6 +207,8 @@ class Device:
 
     # --- launches ---
     def _module_globals(self, module) -> list[int]:
+        """Device addresses of the module's .global/.const variables, placed
+        (and initialised) on the module's first launch on this device."""
         key = id(module._core)
         if key not in self._globals:
             addrs = []
@@ -214,8 +217,8 @@ class Device:
                 if g["init"]:
                     self._mem.write(ptr, np.frombuffer(g["init"], dtype=np.uint8))
                 addrs.append(ptr)
-            self._globals[key] = addrs
-        return self._globals[key]
+            self._globals[key] = (module._core, addrs)
+        return self._globals[key][1]
 
     def _launch(self, kernel, grid, block, params: bytes, stream, shared: int) -> None:
         stream = self._stream_id(stream) or 0
