@@ -40,7 +40,8 @@ def _ptx_case(section: str, title: str, ptx: str, expect: str = "error", forbid:
 
 def _cuda(section: str, title: str, src: str, kernel: str, forbid: str = "<PTX of") -> Case:
     code = (_DEV + "dev = Device('QV100')\nout = dev.zeros(64, np.int32)\n"
-            f"mod = Module.from_cuda(open('{{d}}/kernel.cu').read(), name='kernel.cu')\n"
+            "from pathlib import Path\n"
+            f"mod = Module.from_cuda(Path('{{d}}/kernel.cu').read_text(), name='kernel.cu')\n"
             f"mod.get_function('{kernel}')[1, 32](out)\ndev.synchronize()")
     return Case(section, title, code=code, files={"kernel.cu": src}, forbid=forbid, timeout=90)
 

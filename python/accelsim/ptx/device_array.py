@@ -126,7 +126,7 @@ class DeviceArray:
         old contents. ``array`` must hold numbers that fit this array's dtype
         (a NumPy array of another dtype only if it casts safely): anything
         else raises ``accelsim.DeviceTypeError``."""
-        a = host_data(array, self.dtype, f"copy_from_host into a {self.dtype} device array")
+        a = host_data(array, self.dtype, f"copy_from_host (device array of {self.dtype})")
         if a.size != self.size:
             raise PtxError(f"copy of {a.size} elements into a device array of {self.size}")
         if a.nbytes:

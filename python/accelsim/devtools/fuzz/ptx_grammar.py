@@ -28,7 +28,7 @@ _M32 = np.uint64(0xFFFFFFFF)
 
 INT_BINARY = ("add.u32", "sub.u32", "mul.lo.u32", "mul.hi.u32", "and.b32", "or.b32", "xor.b32",
               "shl.b32", "shr.u32", "shr.s32", "min.u32", "max.u32", "min.s32", "max.s32", "div.u32",
-              "rem.u32")
+              "rem.u32", "div.s32", "rem.s32")
 INT_UNARY = ("not.b32", "popc.b32", "clz.b32", "brev.b32", "neg.s32", "abs.s32")
 FLOAT_BINARY = ("add.rn.f32", "sub.rn.f32", "mul.rn.f32")
 CMPS = ("lt.u32", "ge.u32", "eq.u32", "ne.u32", "lt.s32", "gt.s32")
@@ -108,7 +108,7 @@ class _Writer:
         return f"$L{self.labels}"
 
     def op(self, name: str, dst: int, srcs: tuple) -> None:
-        if name in ("div.u32", "rem.u32"):  # a divisor that is never 0
+        if name.startswith(("div", "rem")):  # a divisor that is never 0 (but may be -1)
             self.emit(f"or.b32 %t0, %r{srcs[1]}, 1;")
             self.emit(f"{name} %r{dst}, %r{srcs[0]}, %t0;")
             return
@@ -232,6 +232,10 @@ def _int(name: str, v: list) -> np.ndarray:
         return a // (b | np.uint64(1))
     if name == "rem.u32":
         return a % (b | np.uint64(1))
+    if name in ("div.s32", "rem.s32"):  # truncating; INT_MIN / -1 wraps to INT_MIN, its remainder is 0
+        x, y = _s(a), _s(b | np.uint64(1))
+        q = np.abs(x) // np.abs(y) * np.sign(x) * np.sign(y)
+        return _u(q if name == "div.s32" else x - q * y)
     return _unary(name, a)
 
 

@@ -53,8 +53,8 @@ def _ptx_edit(rng: random.Random, text: bytes) -> bytes:
 
 @functools.lru_cache(maxsize=None)
 def ptx_seeds() -> tuple[bytes, ...]:
-    """Each example module cut into its header plus one kernel (with the
-    module-level declarations before it), and small modules for directives."""
+    """Each example module, whole and cut into its header plus one function
+    (with the module's variables), and small modules for directives."""
     from accelsim.ptx import EXAMPLES
 
     out = []
@@ -64,11 +64,22 @@ def ptx_seeds() -> tuple[bytes, ...]:
                                                  re.M)]
         if not starts:
             continue
-        head = text[:starts[0]]
+        head = text[:starts[0]] + _module_variables(text[starts[0]:])
         for a, b in zip(starts, starts[1:] + [len(text)]):
             out.append((head + text[a:b]).encode())
+        out.append(text.encode())  # whole, for the kernels that call .funcs
     out += [s.encode() for s in _SMALL]
     return tuple(out)
+
+
+def _module_variables(text: str) -> str:
+    """The module-level variable declarations (outside every body) of ``text``."""
+    depth, keep = 0, []
+    for line in text.splitlines():
+        if depth == 0 and re.match(r"\s*(?:\.extern\s+|\.visible\s+)*\.(?:global|const|shared)\b", line):
+            keep.append(line + "\n")
+        depth += line.count("{") - line.count("}")
+    return "".join(keep)
 
 
 _HEAD = ".version 8.0\n.target sm_75\n.address_size 64\n"
