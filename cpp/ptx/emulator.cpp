@@ -301,11 +301,6 @@ void CtaEmulator::run_warp(uint32_t w, uint64_t limit) {
         wp.exited |= mask;
         f.pc = pc + 1;
         continue;
-      case Op::kTrap:  // __trap(): the kernel stops with an error, as cudaErrorLaunchFailure
-        if (mask) fault(w, uint32_t(__builtin_ctz(mask)), in, "trap executed (__trap() or a provable fault): the kernel stops");
-        record(w, pc, mask, in, 0);
-        f.pc = pc + 1;
-        continue;
       case Op::kBar:
         record(w, pc, mask, in, 0);
         f.pc = pc + 1;

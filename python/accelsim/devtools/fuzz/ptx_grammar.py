@@ -66,7 +66,7 @@ def _float_op(rng: random.Random):
 
 
 def _block(rng: random.Random, depth: int, uniform: bool, size: int) -> tuple:
-    out = []
+    out: list[tuple] = []
     for _ in range(size):
         pick = rng.random()
         if pick < 0.12 and depth < 2:
@@ -204,7 +204,7 @@ def _s(x: np.ndarray) -> np.ndarray:
 
 def _int(name: str, v: list) -> np.ndarray:
     a = v[0]
-    b = v[1] if len(v) > 1 else None
+    b = v[1] if len(v) > 1 else v[0]  # (unary operations use a only)
     if name == "add.u32":
         return _u(a + b)
     if name == "sub.u32":
