@@ -108,6 +108,15 @@ struct PtxRunOptions {
   GpuSession::PollHook poll;     // stops the run when it returns true (Ctrl-C)
 };
 
+using PtxStreamHandle = std::shared_ptr<const PtxKernelSource::StreamStats>;
+
+// The commands as one workload for GpuSession::run / start (kernel ids count
+// from `first_id`); `streams`, if given, receives each launch's record
+// statistics, readable once the run is over.
+Workload ptx_workload(const PtxTables& tables, std::vector<PtxCommand> commands, uint32_t binary_version,
+                      uint32_t first_id, std::vector<PtxStreamHandle>* streams = nullptr);
+PtxStreamTotals sum_stream_stats(const std::vector<PtxStreamHandle>& streams);
+
 // Runs `commands` in order on `session`'s GPU (the clock and caches go on
 // from its previous run). Copies move their bytes as they start.
 RunResult run_ptx_commands(GpuSession& session, const PtxTables& tables, std::vector<PtxCommand> commands,
