@@ -25,6 +25,7 @@
 #include "host_memory.h"
 #include "sass_guides.h"
 #include "ptx/device_memory.h"
+#include "ptx/fatbin.h"
 #include "ptx/module.h"
 #include "sim/gpu_session.h"
 #include "sim/ptx_commands.h"
@@ -151,6 +152,7 @@ class Runtime {
  private:
   Runtime();
   void load(Fatbin& f);
+  std::vector<ptx::PtxText> ptx_of(const Fatbin& f);
   void run_queue();
   void absorb(const sim::RunResult& r, std::vector<QueuedInfo>& info);
   void flush_for_stream_order(uint64_t stream);
@@ -158,7 +160,7 @@ class Runtime {
   void dump_queue(std::vector<sim::PtxCommand>& queue, std::vector<QueuedInfo>& info);  // --save-trace
 
   config::GpuConfig cfg_;
-  std::string data_dir_, result_path_, config_path_, trace_dir_, sass_dir_;
+  std::string data_dir_, result_path_, config_path_, trace_dir_, sass_dir_, cuobjdump_;
   std::shared_ptr<sim::PtxTables> tables_;
   std::shared_ptr<sim::GpuSession> session_;
   std::shared_ptr<ptx::DeviceMemory> mem_;
