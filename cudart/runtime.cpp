@@ -94,6 +94,7 @@ Runtime::Runtime() {
   facts_ = sim::empty_result(sim::gpu_params(cfg_));
   install_signal_handlers();
   std::atexit([] { Runtime::get().finish(); });
+  startup_s_ = wall_seconds() - start_wall_s_;
 }
 
 // ---- errors ----
