@@ -17,6 +17,7 @@ GpuSession::GpuSession(const config::GpuConfig& cfg, size_t max_streams)
 void GpuSession::reset() {
   gpu_ = std::make_shared<Gpu>(cfg_, nullptr, std::make_shared<stats::RunStats>(max_streams_));
   streams_.clear();
+  first_snapshot_ = gpu_->stats()->registry.snapshot();
   ++resets_;
 }
 
@@ -42,9 +43,14 @@ void GpuSession::map_streams(Workload& w) {
   if (w.streams.empty()) w.streams.push_back(0);
 }
 
-RunResult GpuSession::run(Workload workload, const RunOptions& opts) {
+std::shared_ptr<stats::RunStats> GpuSession::stats_since_reset() const {
+  return gpu_->stats()->since(first_snapshot_, 0, streams_.size());
+}
+
+RunResult GpuSession::run(Workload workload, const RunOptions& opts, const PollHook& poll) {
   SessionRun r(*this, std::move(workload), opts);
   try {
+    if (poll) r.run().set_poll(poll);
     while (r.run().step()) {
     }
   } catch (...) {
@@ -95,7 +101,7 @@ RunResult SessionRun::finish() {
   r.total_cycles -= t0_;
   r.stats = session_.gpu_->stats()->since(s0_, row0_, session_.streams_.size());
   run_.reset();
-  if (!r.completed) session_.reset();
+  if (!r.completed && session_.reset_after_cut_) session_.reset();
   lock_.unlock();
   return r;
 }
