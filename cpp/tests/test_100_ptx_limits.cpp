@@ -201,3 +201,20 @@ TEST_CASE("187-run-ahead-to-a-barrier-stops-where-the-budget-ends") {
   CHECK(emu.produced(1) < 128 + 5000 + 8);
   CHECK(emu.window(1).more);
 }
+
+TEST_CASE("188-run-ahead-to-a-barrier-is-bounded-without-a-budget") {
+  Fixture f;
+  Launch L = launch_of(f, kBarrierSpin, "spin", 64);
+  CtaEmulator emu(L);  // no guard: no budget either
+  emu.start(0);
+  const uint64_t target[2] = {128, 128};
+  emu.produce(target);  // warp 1 never reaches the barrier: memory must stay bounded
+  CHECK_EQ(emu.produced(1), 128 + CtaEmulator::kRunAhead);
+  CHECK(emu.window(1).more);
+  const uint64_t next[2] = {128, 128 + CtaEmulator::kRunAhead};
+  emu.drop(1, next[1]);
+  emu.produce(next);  // its next refill goes on from there
+  CHECK_EQ(emu.produced(1), next[1] + CtaEmulator::kRunAhead);
+  CHECK(emu.buffered(1) <= CtaEmulator::kRunAhead + 1);
+}
+
