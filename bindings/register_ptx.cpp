@@ -6,13 +6,16 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <memory>
 #include <optional>
+#include <memory>
 #include <string>
 
 #include "ptx/device_memory.h"
 #include "ptx/fatbin.h"
 #include "ptx/module.h"
+#include "ptx/opcode_table.h"
+#include "ptx/program.h"
+#include "ptx/ptx_error.h"
 #include "sim/gpu_session.h"
 #include "sim/ptx_commands.h"
 #include "sim/simulator.h"
@@ -140,19 +143,37 @@ class SignalGuard final : public RunGuard {
   std::chrono::steady_clock::time_point next_ = std::chrono::steady_clock::now();
 };
 
-// A Device run in progress: the session's run of its commands, and the host
-// arrays its device-to-host copies fill once it is over.
+// A Device run in progress: the session's run, the host arrays its
+// device-to-host copies fill, and the record streams' statistics.
 struct PtxRun {
-  sim::PtxSessionRun run;
+  std::unique_ptr<sim::SessionRun> session_run;
   std::vector<std::pair<py::object, std::shared_ptr<std::string>>> fills;
+  std::vector<sim::PtxStreamHandle> streams;
 };
+
+// The queued launches and copies (dicts of accelsim.ptx.Device) as typed
+// commands; the host arrays of device-to-host copies go into `r.fills`.
+std::vector<sim::PtxCommand> ptx_commands(const py::list& launches, uint32_t regs_per_thread, PtxRun& r) {
+  std::vector<sim::PtxCommand> commands;
+  for (py::handle h : launches) {
+    py::dict d = h.cast<py::dict>();
+    if (d.contains("copy_bytes")) {  // a copy, timed by a copy engine
+      std::shared_ptr<std::string> buf;
+      commands.emplace_back(copy_command(d, buf));
+      if (buf) r.fills.emplace_back(d["host"], buf);
+    } else {
+      commands.emplace_back(launch_command(d, regs_per_thread));
+    }
+  }
+  return commands;
+}
 
 // The run's result dict (as Simulator.run's), once: host arrays filled.
 py::dict ptx_run_result(PtxRun& r) {
   sim::RunResult res;
   {
     py::gil_scoped_release release;
-    res = r.run.run->finish();
+    res = r.session_run->finish();
   }
   for (auto& [host, buf] : r.fills) {  // device-to-host copies the run reached
     py::buffer_info info = host.cast<py::buffer>().request(true);
@@ -160,10 +181,12 @@ py::dict ptx_run_result(PtxRun& r) {
     std::memcpy(info.ptr, buf->data(), n);
   }
   py::dict out = run_result_to_python(res);
-  const sim::PtxStreamTotals totals = r.run.totals();
-  out["record_buffer_max"] = totals.max_buffered;  // the most records one warp held at once
-  out["record_refills"] = totals.refills;
-  out["record_dry_waits"] = totals.dry_waits;  // refills that came after a warp had issued everything
+  uint64_t most = 0, refills = 0, dry = 0;
+  for (const auto& st : r.streams)
+    most = std::max(most, st->max_buffered), refills += st->refills, dry += st->dry_waits;
+  out["record_buffer_max"] = most;  // the most records one warp held at once
+  out["record_refills"] = refills;
+  out["record_dry_waits"] = dry;  // refills that came after a warp had issued everything
   return out;
 }
 
@@ -268,23 +291,23 @@ void register_ptx(py::module_& m) {
       .def(
           "step",
           [](PtxRun& r, const py::object& on_poll, int interval_ms) {
-            if (!r.run.run->active()) return false;
+            if (!r.session_run->active()) return false;
             try {
-              return polled_step(r.run.run->run(), on_poll, interval_ms);
+              return polled_step(r.session_run->run(), on_poll, interval_ms);
             } catch (const py::error_already_set&) {
               throw;  // from the poll (Ctrl-C, on_progress): the run stopped where it was
             } catch (...) {
-              r.run.run->fail();  // the GPU is mid-kernel: the next run starts fresh
+              r.session_run->fail();  // the GPU is mid-kernel: the next run starts fresh
               throw;
             }
           },
           py::arg("on_poll") = py::none(), py::arg("interval_ms") = 50)
-      .def("progress", [](PtxRun& r) { return progress_to_python(r.run.run->run().progress()); })
+      .def("progress", [](PtxRun& r) { return progress_to_python(r.session_run->run().progress()); })
       .def("interrupt", [](PtxRun& r) {
-        if (r.run.run->active()) r.run.run->run().interrupt();
+        if (r.session_run->active()) r.session_run->run().interrupt();
       })
-      .def("finished_kernels", [](PtxRun& r) { return finished_kernels_to_python(r.run.run->run()); })
-      .def("close", [](PtxRun& r) { r.run.run->fail(); },
+      .def("finished_kernels", [](PtxRun& r) { return finished_kernels_to_python(r.session_run->run()); })
+      .def("close", [](PtxRun& r) { r.session_run->fail(); },
            "Abandons the run if its result was not taken (the next run starts on a fresh GPU).")
       .def("result", &ptx_run_result);
 
@@ -293,23 +316,12 @@ void register_ptx(py::module_& m) {
       [](const PtxTables& t, const py::list& launches, uint32_t version, uint32_t regs_per_thread,
          std::shared_ptr<sim::GpuSession> session, py::object max_cycles, uint32_t first_id) {
         auto r = std::make_unique<PtxRun>();
-        std::vector<sim::PtxCommand> commands;
-        for (py::handle h : launches) {
-          py::dict d = h.cast<py::dict>();
-          if (d.contains("copy_bytes")) {  // a copy, timed by a copy engine
-            std::shared_ptr<std::string> buf;
-            commands.emplace_back(copy_command(d, buf));
-            if (buf) r->fills.emplace_back(d["host"], buf);
-          } else {
-            commands.emplace_back(launch_command(d, regs_per_thread));
-          }
-        }
-        sim::PtxRunOptions opts;
-        opts.binary_version = version;
-        opts.first_id = first_id;
-        if (!max_cycles.is_none()) opts.run.max_cycles = max_cycles.cast<uint64_t>();
+        sim::Workload w = sim::ptx_workload(t, ptx_commands(launches, regs_per_thread, *r), version, first_id,
+                                            &r->streams);
+        sim::RunOptions opts;
+        if (!max_cycles.is_none()) opts.max_cycles = max_cycles.cast<uint64_t>();
         py::gil_scoped_release release;
-        r->run = sim::start_ptx_commands(*session, t, std::move(commands), opts);
+        r->session_run = session->start(std::move(w), opts);
         return r;
       },
       py::arg("tables"), py::arg("launches"), py::arg("binary_version"), py::arg("regs_per_thread"),

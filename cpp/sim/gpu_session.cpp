@@ -49,8 +49,8 @@ std::shared_ptr<stats::RunStats> GpuSession::stats_since_reset() const {
 
 RunResult GpuSession::run(Workload workload, const RunOptions& opts, const PollHook& poll) {
   SessionRun r(*this, std::move(workload), opts);
+  if (poll) r.run().set_poll(poll);
   try {
-    if (poll) r.run().set_poll(poll);
     while (r.run().step()) {
     }
   } catch (...) {

@@ -66,7 +66,7 @@ class GpuSession {
   // Runs `workload` on the session's GPU. A run cut short (budget) or one
   // that raised leaves kernels half done: the next run starts on a fresh
   // GPU (reset() says so).
-RunResult run(Workload workload, const RunOptions& opts = {}, const PollHook& poll = {});
+  RunResult run(Workload workload, const RunOptions& opts = {}, const PollHook& poll = {});
   // The same, stepped by the caller (Python drives it for Ctrl-C and progress).
   std::unique_ptr<SessionRun> start(Workload workload, const RunOptions& opts = {});
   uint64_t now() const { return gpu_->now(); }

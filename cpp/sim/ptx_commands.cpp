@@ -1,6 +1,7 @@
 #include "sim/ptx_commands.h"
 
 #include <algorithm>
+#include <string>
 
 #include "base/error.h"
 #include "ptx/ptx_error.h"
@@ -44,8 +45,8 @@ std::shared_ptr<const ptx::Launch> make_launch(const PtxTables& tables, const Pt
   L->global_addr = cmd.globals;
   if (L->global_addr.size() != cmd.module->globals.size())
     throw ptx::PtxError(cmd.module->path, 0, 0, cmd.kernel,
-                        "the launch places " + std::to_string(L->global_addr.size()) +
-                            " module variables, the module declares " + std::to_string(cmd.module->globals.size()));
+                        "the launch places " + std::to_string(L->global_addr.size()) + " module variables, the module "
+                        "declares " + std::to_string(cmd.module->globals.size()));
   L->mem = cmd.memory;
   L->sm_count = cmd.sm_count;
   L->max_warp_insts = cmd.max_warp_insts;
@@ -93,7 +94,33 @@ WorkItem copy_item(const CopyCommand& c) {
 
 }  // namespace
 
-PtxStreamTotals PtxSessionRun::totals() const {
+void apply_copy(const CopyCommand& c) {
+  WorkItem it = copy_item(c);
+  if (it.on_start) it.on_start();
+}
+
+Workload ptx_workload(const PtxTables& tables, std::vector<PtxCommand> commands, uint32_t binary_version,
+                      uint32_t first_id, std::vector<PtxStreamHandle>* streams) {
+  std::vector<WorkItem> items;
+  items.reserve(commands.size());
+  uint32_t id = first_id;
+  for (const PtxCommand& c : commands) {
+    if (const auto* copy = std::get_if<CopyCommand>(&c)) {
+      items.push_back(copy_item(*copy));
+      continue;
+    }
+    const auto& launch = std::get<PtxLaunchCommand>(c);
+    WorkItem it;
+    auto src = make_kernel_source(tables, launch, binary_version, id++, /*streamed=*/true);
+    if (streams) streams->push_back(src->stream_stats_handle());
+    it.info = src->info();
+    it.source = std::move(src);
+    items.push_back(std::move(it));
+  }
+  return workload_from_items(std::move(items));
+}
+
+PtxStreamTotals sum_stream_stats(const std::vector<PtxStreamHandle>& streams) {
   PtxStreamTotals t;
   for (const auto& st : streams) {
     t.max_buffered = std::max(t.max_buffered, st->max_buffered);
@@ -103,43 +130,13 @@ PtxStreamTotals PtxSessionRun::totals() const {
   return t;
 }
 
-PtxSessionRun start_ptx_commands(GpuSession& session, const PtxTables& tables, std::vector<PtxCommand> commands,
-                                 const PtxRunOptions& opts) {
-  std::vector<WorkItem> items;
-  items.reserve(commands.size());
-  PtxSessionRun out;
-  uint32_t id = opts.first_id;
-  for (const PtxCommand& c : commands) {
-    if (const auto* copy = std::get_if<CopyCommand>(&c)) {
-      items.push_back(copy_item(*copy));
-      continue;
-    }
-    const auto& launch = std::get<PtxLaunchCommand>(c);
-    WorkItem it;
-    auto src = make_kernel_source(tables, launch, opts.binary_version, id++, /*streamed=*/true);
-    out.streams.push_back(src->stream_stats_handle());
-    it.info = src->info();
-    it.source = std::move(src);
-    items.push_back(std::move(it));
-  }
-  out.run = session.start(workload_from_items(std::move(items)), opts.run);
-  return out;
-}
-
 RunResult run_ptx_commands(GpuSession& session, const PtxTables& tables, std::vector<PtxCommand> commands,
                            const PtxRunOptions& opts, PtxStreamTotals* totals) {
-  PtxSessionRun r = start_ptx_commands(session, tables, std::move(commands), opts);
-  try {
-    if (opts.poll) r.run->run().set_poll(opts.poll);
-    while (r.run->run().step()) {
-    }
-  } catch (...) {
-    r.run->fail();
-    throw;
-  }
-  RunResult result = r.run->finish();
-  if (totals) *totals = r.totals();
-  return result;
+  std::vector<PtxStreamHandle> streams;
+  Workload w = ptx_workload(tables, std::move(commands), opts.binary_version, opts.first_id, &streams);
+  RunResult r = session.run(std::move(w), opts.run, opts.poll);
+  if (totals) *totals = sum_stream_stats(streams);
+  return r;
 }
 
 }  // namespace accelsim::sim
