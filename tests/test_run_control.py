@@ -382,6 +382,40 @@ def test_progress_bar_only_when_asked_and_long(tmp_path, capsys):
     assert want_bar(None) is False
 
 
+def test_progress_inside_a_kernel_counts_its_ctas(long_run):
+    """Each kernel of long_run takes seconds: polls inside the first one see
+    its CTAs finish (1024 in all), in order, before the kernel ends."""
+    seen: list[accelsim.Progress] = []
+
+    def until_some_ctas_done(p):
+        seen.append(p)
+        return p.ctas_done > 0 or p.kernels_done > 0
+    r = Simulator("QV100").run(long_run, progress=False, on_progress=until_some_ctas_done)
+    assert r.interrupted
+    inside = [p for p in seen if p.kernels_done == 0 and p.ctas_total]
+    assert inside and all(p.ctas_total == 1024 for p in inside)
+    assert 0 < inside[-1].ctas_done < 1024
+    done = [p.ctas_done for p in inside]
+    assert done == sorted(done)
+
+
+def test_single_kernel_bar_shows_ctas_and_several_kernels_show_them_beside(capsys):
+    from accelsim.progress import BAR_DELAY_S, ProgressReporter
+
+    def poll(reporter, **raw):
+        reporter.start -= BAR_DELAY_S + 1  # as if the run had lasted long enough for a bar
+        reporter({"cycles": 5000, "warp_instructions": 100, "copying": False, **raw})
+        reporter.close()
+        return capsys.readouterr().err
+
+    one = poll(ProgressReporter(bar=True), kernels_done=0, kernels_total=1, ctas_done=300,
+               ctas_total=1024)
+    assert "300/1024" in one and "CTA" in one, one
+    several = poll(ProgressReporter(bar=True), kernels_done=2, kernels_total=5, ctas_done=30,
+                   ctas_total=80)
+    assert "2/5" in several and "kernel" in several and "CTAs 30/80" in several, several
+
+
 def test_terabyte_copy_on_the_simple_memory_model_is_quick(tmp_path):
     """The simple model times copies at zero cycles but warmed L2 line by line:
     a 1 TB copy was 8 G lookups. Now it warms only what can stay in L2."""
