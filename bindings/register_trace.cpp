@@ -103,12 +103,15 @@ uint64_t skip(PyKernelTrace& t, uint64_t n) {
 py::dict counts(PyKernelTrace& t) {
   std::lock_guard<std::mutex> guard(t.lock);
   KernelCounts c;
+  std::string deviations;
   {
     py::gil_scoped_release release;
     c = count_kernel(*t.reader);
+    deviations = t.reader->warnings().summary();  // read in full: every deviation seen
     t.reader->rewind();
   }
   py::dict d;
+  d["trace_warnings"] = text(deviations);
   d["thread_blocks"] = c.thread_blocks;
   d["warp_instructions"] = c.warp_insts;
   d["thread_instructions"] = c.thread_insts;

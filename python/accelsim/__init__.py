@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import importlib
 
+from accelsim import _warnings
 from accelsim.config import Config, import_gpgpusim_config, list_configs, load_config
 from accelsim.errors import (AccelsimError, ConfigError, DeadlockError, Interrupted, ProfileError,
                              PtxError, TraceError)
 
 __version__ = "0.1.0"
+
+_warnings.install()  # AccelsimWarnings print as one line ("accelsim: warning: ...")
 
 _LAZY = {
     "AccelsimWarning": "accelsim.errors",

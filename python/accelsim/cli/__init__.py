@@ -11,9 +11,8 @@ import argparse
 import importlib
 import pkgutil
 import sys
-import warnings
 
-from accelsim.errors import AccelsimError, AccelsimWarning
+from accelsim.errors import AccelsimError
 
 
 def _module_for(command: str) -> str:
@@ -37,20 +36,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-_plain_format = warnings.formatwarning
-
-
-def _format_warning(message, category, filename, lineno, line=None) -> str:
-    """accelsim's own warnings read as one line on the command line (their text
-    names the file and line of the input; the source line of accelsim that
-    raised them means nothing to a user)."""
-    if issubclass(category, AccelsimWarning):
-        return f"accelsim: warning: {message}\n"
-    return _plain_format(message, category, filename, lineno, line)
-
-
 def main(argv: list[str] | None = None) -> int:
-    warnings.formatwarning = _format_warning
+    from accelsim import _warnings
+
+    _warnings.install()  # one line per warning (also when this module is run on its own)
     argv = sys.argv[1:] if argv is None else list(argv)
     command = argv[0] if argv and not argv[0].startswith("-") else None
     args = build_parser(command).parse_args(argv)
