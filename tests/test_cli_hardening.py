@@ -166,7 +166,7 @@ def test_other_inputs_that_are_not_regular_files_never_hang(tmp_path, fifo, args
 
 
 def test_a_deeply_nested_yaml_is_a_config_error_in_every_yaml_reader(tmp_path):
-    from accelsim.config.yaml_text import MAX_DEPTH
+    from accelsim._yaml import MAX_DEPTH
 
     deep = tmp_path / "deep.yaml"
     for text in ("sm_count: " + "[" * 5000 + "]" * 5000,
@@ -188,7 +188,7 @@ def test_a_deeply_nested_yaml_is_a_config_error_in_every_yaml_reader(tmp_path):
 
 
 def test_yaml_errors_keep_their_line_numbers(tmp_path):
-    from accelsim.config.yaml_text import loader_name
+    from accelsim._yaml import loader_name
 
     assert loader_name() in ("libyaml", "pure-Python")
     bad = tmp_path / "gpu.yaml"

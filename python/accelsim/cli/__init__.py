@@ -91,3 +91,30 @@ def output_file(option: str, path: str | None) -> None:
     if not target.exists() and not os.access(folder, os.W_OK | os.X_OK):
         raise AccelsimError(f"{option} {path}: cannot create a file in {str(folder)!r} "
                             "(permission denied)")
+
+
+class LazyChoices:
+    """argparse ``choices`` computed on first use: ``names`` imports what
+    knows them (the microbenchmark registry, the tuning suite) only when a
+    value is checked or listed, not when ``accelsim --help`` builds every
+    command's parser."""
+
+    def __init__(self, names, *extra: str):
+        self._names = names
+        self._extra = extra
+        self._list: list[str] | None = None
+
+    def _all(self) -> list[str]:
+        if self._list is None:
+            self._list = [*self._names(), *self._extra]
+        return self._list
+
+    def __contains__(self, value) -> bool:
+        return value in self._all()
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+

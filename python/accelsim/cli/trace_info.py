@@ -23,7 +23,7 @@ def summary(trace) -> dict:
 
     rows = []
     for kernel in trace:  # headers and C++ counts only: no pandas at start-up
-        i, c = kernel.info, kernel.counts()
+        i, c = kernel.info, kernel.sizes()
         if c.get("trace_warnings"):
             warnings.warn(f"{trace.path}: kernel {i.id}: {c['trace_warnings']}", TraceFormatWarning,
                           stacklevel=2)

@@ -15,7 +15,7 @@ from accelsim._paths import data_dir
 from accelsim.config.config import Config
 from accelsim.config.params import param_specs
 from accelsim.config.units import format_value
-from accelsim.config.yaml_text import read_yaml_document
+from accelsim._yaml import read_yaml_document
 from accelsim.errors import ConfigError
 
 _RESERVED = ("name", "description", "base")

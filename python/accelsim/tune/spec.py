@@ -7,7 +7,7 @@ from pathlib import Path
 
 from accelsim._files import not_a_file
 from accelsim.config.units import UnitError, parse_value
-from accelsim.config.yaml_text import read_yaml_document
+from accelsim._yaml import read_yaml_document
 from accelsim.errors import ConfigError
 
 SPEC_DIR = Path(__file__).resolve().parent / "specs"
