@@ -254,4 +254,6 @@ def cases() -> list[Case]:
     ]:
         add(Case("more", title, code="print(accelsim.read_profile('{d}/hw.csv'))",
                  files={"hw.csv": text}))
-    return c
+    from accelsim.devtools import catalogue_inputs
+
+    return c + catalogue_inputs.cases()
