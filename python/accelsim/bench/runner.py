@@ -24,7 +24,7 @@ before = status_mb("VmRSS")
 extra = {}
 t, cpu = time.perf_counter(), time.process_time()
 if sys.argv[1].endswith(".ptxbench.json"):  # PTX mode: emulation + timing of a launch
-    from accelsim.ptx.bench import run_case
+    from accelsim.bench.ptx_cases import run_case
     r, wall, emu, more = run_case(sys.argv[1], cfg)
     extra = {"emulation_s": emu, "emulation_share": min(1.0, emu / wall) if wall > 0 else None, **more}
 else:

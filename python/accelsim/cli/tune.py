@@ -51,9 +51,9 @@ def register(sub) -> None:
 
 
 def _suite_names() -> list[str]:
-    from accelsim.tune.suite import names
+    from accelsim.microbench.suite import hardware_names
 
-    return names()
+    return hardware_names()
 
 
 def _collect(args) -> int:
@@ -146,7 +146,7 @@ def _ptx(args) -> int:
     from accelsim import load_config
     from accelsim.microbench import HardwareDef
     from accelsim.tune import SUITE, to_ptx
-    from accelsim.tune.suite import facts_from_hwdef
+    from accelsim.microbench.suite import facts_from_hwdef
 
     facts = facts_from_hwdef(HardwareDef.from_config(load_config(args.config)))
     sys.stdout.write(to_ptx(SUITE[args.name], facts, args.arch))

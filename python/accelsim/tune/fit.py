@@ -26,7 +26,7 @@ from accelsim.tune.profile import HwProfile, load_profile
 from accelsim.tune.report import TuneReport
 from accelsim.tune.search import DEFAULT_GRID, grid_size, resolve_grid, run_search
 from accelsim.tune.spec import Spec, load_spec
-from accelsim.tune.suite import LATENCY, SUITE
+from accelsim.microbench.suite import LATENCY, SUITE
 from accelsim.tune.twins import TwinSet
 
 TOLERANCE = {"latency": 3.0, "rate": 5.0}   # % (issue 12 acceptance)

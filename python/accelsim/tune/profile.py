@@ -10,7 +10,7 @@ Schema (``accelsim.hw-profile/1``; docs/tuning.md documents every field)::
                              "origin": str}}}
 
 ``value`` is null only for curves (``samples`` hold them). Names are the
-suite's (``accelsim.tune.suite``); units are the declared ones.
+suite's (``accelsim.microbench.suite``); units are the declared ones.
 """
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from accelsim._files import refuse_non_file
 from accelsim.tune.profile import HwProfile, Measured, ProfileFormatError
-from accelsim.tune.suite import SUITE
+from accelsim.microbench.suite import SUITE
 
 _SECTION = re.compile(r"^running \./(\S+) microbenchmark\s*$", re.M)
 
