@@ -67,6 +67,14 @@ def _nesting() -> list[Case]:
              cli=("config", "check", "{d}/deep.yaml"), files={"deep.yaml": "a: " + "[" * 1_000_000}),
         Case(S, "2,000-deep indented YAML sweep spec", cli=("sweep", "{d}/spec.yaml"),
              files={"spec.yaml": "".join("  " * i + f"k{i}:\n" for i in range(2000))}),
+        Case(S, "YAML alias inside the list it names (`exec_units: &a [*a]`)",
+             cli=("config", "check", "{d}/gpu.yaml"),
+             files={"gpu.yaml": "base: QV100\nexec_units: &a [*a]\n"}),
+        Case(S, "YAML aliases of aliases standing for 10^9 values ('billion laughs')",
+             cli=("config", "check", "{d}/gpu.yaml"),
+             files={"gpu.yaml": "base: QV100\ndescription: [&a0 [1,1,1,1,1,1,1,1,1,1], "
+                    + ", ".join(f"&a{i} [" + ",".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9))
+                    + "]\nsm_count: *a8\n"}),
         Case(S, "5,000-deep YAML metric map (`correlate --map`)",
              cli=("correlate", "--hw", "{d}/hw.csv", "--sim", "{result}", "--out", "{d}/r",
                   "--map", "{d}/deep.yaml"),
