@@ -171,9 +171,12 @@ def _start_cli_run(args, after_s: float = 0.0, **popen):
     os.close(write_end)
     try:
         ready, _, _ = select.select([read_end], [], [], 300)
-        assert ready and os.read(read_end, 100) == b"started\n", "the run never started"
+        started = bool(ready) and os.read(read_end, 100) == b"started\n"
     finally:
         os.close(read_end)
+    if not started:  # it ended (or hung) before simulating: show why
+        proc.kill()
+        raise AssertionError(f"the run never started: {proc.communicate()}")
     return proc
 
 
