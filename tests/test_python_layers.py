@@ -22,7 +22,7 @@ LAYERS = [
     ("base", ["errors", "_warnings", "_paths", "_files", "_yaml", "_core", "_headless", "progress",
               "_args", "kernel_selection", "workload_check"]),
     ("data", ["trace", "config", "stats", "tracegen"]),
-    ("simulation", ["sim", "ptx"]),
+    ("simulation", ["sim", "ptx", "cuda"]),
     ("analyses and tools", ["correlation", "plot", "sweep", "microbench", "tune", "studies", "bench"]),
     ("interface", ["accelsim", "cli", "devtools", "__main__"]),
 ]

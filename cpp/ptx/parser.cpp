@@ -184,6 +184,12 @@ class Parser {
         h.vec = next().text == ".v2" ? 2 : 4;
       } else if (is(".ptr")) {
         next();
+      } else if (accept(".attribute")) {  // .attribute(.managed): where the host sees it is the runtime's concern
+        if (!accept("(")) fail(peek(), "expected '(' after .attribute");
+        while (!accept(")")) {
+          if (peek().kind == Token::kEnd || is(";")) fail(peek(), "unterminated .attribute(...)");
+          next();
+        }
       } else {
         break;
       }

@@ -17,6 +17,7 @@ GpuSession::GpuSession(const config::GpuConfig& cfg, size_t max_streams)
 void GpuSession::reset() {
   gpu_ = std::make_shared<Gpu>(cfg_, nullptr, std::make_shared<stats::RunStats>(max_streams_));
   streams_.clear();
+  first_snapshot_ = gpu_->stats()->registry.snapshot();
   ++resets_;
 }
 
@@ -42,7 +43,11 @@ void GpuSession::map_streams(Workload& w) {
   if (w.streams.empty()) w.streams.push_back(0);
 }
 
-RunResult GpuSession::run(Workload workload, const RunOptions& opts) {
+std::shared_ptr<stats::RunStats> GpuSession::stats_since_reset() const {
+  return gpu_->stats()->since(first_snapshot_, 0, streams_.size());
+}
+
+RunResult GpuSession::run(Workload workload, const RunOptions& opts, const PollHook& poll) {
   std::lock_guard<std::mutex> lock(mu_);
   map_streams(workload);
   const uint64_t t0 = gpu_->now();
@@ -53,6 +58,7 @@ RunResult GpuSession::run(Workload workload, const RunOptions& opts) {
   RunResult r;
   try {
     WorkloadRun run(gpu_, nullptr, std::move(workload), o);
+    if (poll) run.set_poll(poll);
     while (run.step()) {
     }
     r = run.result();
@@ -62,7 +68,7 @@ RunResult GpuSession::run(Workload workload, const RunOptions& opts) {
   }
   r.total_cycles -= t0;
   r.stats = gpu_->stats()->since(s0, row0, streams_.size());
-  if (!r.completed) reset();
+  if (!r.completed && reset_after_cut_) reset();
   return r;
 }
 

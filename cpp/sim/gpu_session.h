@@ -7,12 +7,14 @@
 // GPU's clock) and statistics of its own (RunStats::since).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
 
 #include "config/gpu_config.h"
 #include "sim/gpu.h"
+#include "sim/run_control.h"
 #include "sim/run_result.h"
 #include "sim/work_items.h"
 
@@ -24,13 +26,23 @@ class GpuSession {
   // size the GPU's per-stream counters up front).
   explicit GpuSession(const config::GpuConfig& cfg, size_t max_streams = 32);
 
+  // Called now and then from inside a run (never per cycle); returning
+  // true stops the run where it is (result: interrupted).
+  using PollHook = std::function<bool(const Progress&)>;
+
   // Runs `workload` on the session's GPU. A run cut short (budget) or one
   // that raised leaves kernels half done: the next run starts on a fresh
   // GPU (reset() says so).
-  RunResult run(Workload workload, const RunOptions& opts = {});
+  RunResult run(Workload workload, const RunOptions& opts = {}, const PollHook& poll = {});
   uint64_t now() const { return gpu_->now(); }
   // Runs that started on a fresh GPU after the first (cut-short or failed runs).
   uint32_t resets() const { return resets_; }
+  // An owner that ends after a cut-short run (the CUDA runtime library) keeps
+  // that run's GPU instead, so stats_since_reset() still covers everything.
+  void set_reset_after_cut(bool reset) { reset_after_cut_ = reset; }
+  // Everything since the GPU was built (the last reset): counter totals and
+  // every kernel-table row, for a whole program's result (cudart/).
+  std::shared_ptr<stats::RunStats> stats_since_reset() const;
 
  private:
   void reset();
@@ -40,7 +52,9 @@ class GpuSession {
   size_t max_streams_;
   std::shared_ptr<Gpu> gpu_;
   std::vector<uint64_t> streams_;  // stream id of each slot, first-seen order
+  stats::Snapshot first_snapshot_;  // the fresh GPU's counters (all zero unless wiring counts)
   uint32_t resets_ = 0;
+  bool reset_after_cut_ = true;
   std::mutex mu_;  // one run at a time (runs release the GIL)
 };
 

@@ -31,6 +31,7 @@ _LAZY = {
     "load_result": "accelsim.stats",
     "Simulator": "accelsim.sim",
     "Device": "accelsim.ptx",
+    "run_cuda": "accelsim.cuda",
     "Trace": "accelsim.trace",
     "open_trace": "accelsim.trace",
 }

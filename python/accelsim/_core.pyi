@@ -13,6 +13,9 @@ INST_RECORD_SIZE: int
 def param_declarations() -> list[dict[str, Any]]:
     """Every scalar parameter: name, kind, default, min, max, choices, doc."""
 
+def config_text(config: dict[str, Any], /) -> str: ...
+def config_from_text(text: str, where: str = ...) -> dict[str, Any]: ...
+def fatbin_ptx(path: str, sm_version: int = ...) -> list[tuple[int, str]]: ...
 def check_config(config: dict[str, Any], /) -> dict[str, Any]:
     """Builds the C++ config from canonical values, validates it (raises
     accelsim.ConfigError), returns it back as a dict."""
