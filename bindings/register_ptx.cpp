@@ -4,13 +4,18 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <optional>
 #include <memory>
 #include <string>
 
 #include "ptx/device_memory.h"
 #include "ptx/fatbin.h"
 #include "ptx/module.h"
+#include "ptx/opcode_table.h"
+#include "ptx/program.h"
+#include "ptx/ptx_error.h"
 #include "sim/gpu_session.h"
 #include "sim/ptx_commands.h"
 #include "sim/simulator.h"
@@ -18,7 +23,11 @@
 namespace py = pybind11;
 using namespace accelsim;
 
-py::dict run_result_to_python(const sim::RunResult& r);  // register_sim.cpp
+// register_sim.cpp: the result and progress dicts, and one polled step
+py::dict run_result_to_python(const sim::RunResult& r);
+py::dict progress_to_python(const sim::Progress& p);
+py::list finished_kernels_to_python(const sim::WorkloadRun& run);
+bool polled_step(sim::WorkloadRun& run, const py::object& on_poll, int interval_ms);
 
 namespace {
 
@@ -105,6 +114,82 @@ sim::CopyCommand copy_command(const py::dict& d, std::shared_ptr<std::string>& b
   return c;
 }
 
+// Emulation outside a timed run (save_trace's whole blocks): about every
+// 50 ms the GIL is taken to run the interpreter's signal handlers and
+// `on_poll()`; an exception from either (KeyboardInterrupt) stops the
+// emulation and is raised once it returned.
+class SignalGuard final : public RunGuard {
+ public:
+  explicit SignalGuard(py::object poll) : on_poll(std::move(poll)) {}
+  bool stop_requested() override {
+    const auto now = std::chrono::steady_clock::now();
+    if (now < next_) return false;
+    next_ = now + std::chrono::milliseconds(50);
+    py::gil_scoped_acquire gil;
+    try {
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+      if (!on_poll.is_none()) on_poll();
+    } catch (py::error_already_set& e) {
+      error.emplace(std::move(e));
+      return true;
+    }
+    return false;
+  }
+  uint64_t cycles_left() const override { return UINT64_MAX; }
+  py::object on_poll;
+  std::optional<py::error_already_set> error;
+
+ private:
+  std::chrono::steady_clock::time_point next_ = std::chrono::steady_clock::now();
+};
+
+// A Device run in progress: the session's run, the host arrays its
+// device-to-host copies fill, and the record streams' statistics.
+struct PtxRun {
+  std::unique_ptr<sim::SessionRun> session_run;
+  std::vector<std::pair<py::object, std::shared_ptr<std::string>>> fills;
+  std::vector<sim::PtxStreamHandle> streams;
+};
+
+// The queued launches and copies (dicts of accelsim.ptx.Device) as typed
+// commands; the host arrays of device-to-host copies go into `r.fills`.
+std::vector<sim::PtxCommand> ptx_commands(const py::list& launches, uint32_t regs_per_thread, PtxRun& r) {
+  std::vector<sim::PtxCommand> commands;
+  for (py::handle h : launches) {
+    py::dict d = h.cast<py::dict>();
+    if (d.contains("copy_bytes")) {  // a copy, timed by a copy engine
+      std::shared_ptr<std::string> buf;
+      commands.emplace_back(copy_command(d, buf));
+      if (buf) r.fills.emplace_back(d["host"], buf);
+    } else {
+      commands.emplace_back(launch_command(d, regs_per_thread));
+    }
+  }
+  return commands;
+}
+
+// The run's result dict (as Simulator.run's), once: host arrays filled.
+py::dict ptx_run_result(PtxRun& r) {
+  sim::RunResult res;
+  {
+    py::gil_scoped_release release;
+    res = r.session_run->finish();
+  }
+  for (auto& [host, buf] : r.fills) {  // device-to-host copies the run reached
+    py::buffer_info info = host.cast<py::buffer>().request(true);
+    const size_t n = std::min<size_t>(buf->size(), size_t(info.size) * size_t(info.itemsize));
+    std::memcpy(info.ptr, buf->data(), n);
+  }
+  py::dict out = run_result_to_python(res);
+  uint64_t most = 0, refills = 0, dry = 0;
+  for (const auto& st : r.streams)
+    most = std::max(most, st->max_buffered), refills += st->refills, dry += st->dry_waits;
+  out["record_buffer_max"] = most;  // the most records one warp held at once
+  out["record_refills"] = refills;
+  out["record_dry_waits"] = dry;  // refills that came after a warp had issued everything
+  return out;
+}
+
 }  // namespace
 
 void register_ptx(py::module_& m) {
@@ -179,62 +264,68 @@ void register_ptx(py::module_& m) {
                              py::arg("binary_version") = k.binary_version, py::arg("stream") = k.stream,
                              py::arg("shmem_base") = k.shmem_base, py::arg("local_base") = k.local_base);
            })
-      .def("next_block", [](sim::PtxKernelSource& s) -> py::object {
+      .def("next_block", [](sim::PtxKernelSource& s, py::object on_poll) -> py::object {
         trace::ThreadBlockTrace b;
         bool more;
-        {
+        SignalGuard guard(std::move(on_poll));  // Ctrl-C (and on_poll) during a long block
+        s.watch(&guard);
+        try {
           py::gil_scoped_release release;
           more = s.next_block(b);
+        } catch (const ptx::EmulationStopped&) {
+          s.watch(nullptr);
+          if (guard.error) throw std::move(*guard.error);
+          throw;
         }
+        s.watch(nullptr);
         if (!more) return py::none();
         py::bytes raw(reinterpret_cast<const char*>(b.insts.data()), b.insts.size() * sizeof(isa::InstRecord));
         py::bytes addrs(reinterpret_cast<const char*>(b.addrs.data()), b.addrs.size() * sizeof(uint64_t));
         return py::make_tuple(py::make_tuple(b.coord.x, b.coord.y, b.coord.z), raw, b.warp_begin, addrs);
-      });
+      }, py::arg("on_poll") = py::none());
+
+  // Queued launches and copies on a Device's GPU, stepped from Python like
+  // Simulator.run's WorkloadRun (Ctrl-C, progress, budget); result() fills
+  // the host arrays of the device-to-host copies the run reached.
+  py::class_<PtxRun>(m, "PtxRun")
+      .def(
+          "step",
+          [](PtxRun& r, const py::object& on_poll, int interval_ms) {
+            if (!r.session_run->active()) return false;
+            try {
+              return polled_step(r.session_run->run(), on_poll, interval_ms);
+            } catch (const py::error_already_set&) {
+              throw;  // from the poll (Ctrl-C, on_progress): the run stopped where it was
+            } catch (...) {
+              r.session_run->fail();  // the GPU is mid-kernel: the next run starts fresh
+              throw;
+            }
+          },
+          py::arg("on_poll") = py::none(), py::arg("interval_ms") = 50)
+      .def("progress", [](PtxRun& r) { return progress_to_python(r.session_run->run().progress()); })
+      .def("interrupt", [](PtxRun& r) {
+        if (r.session_run->active()) r.session_run->run().interrupt();
+      })
+      .def("finished_kernels", [](PtxRun& r) { return finished_kernels_to_python(r.session_run->run()); })
+      .def("close", [](PtxRun& r) { r.session_run->fail(); },
+           "Abandons the run if its result was not taken (the next run starts on a fresh GPU).")
+      .def("result", &ptx_run_result);
 
   m.def(
-      "run_ptx",
-      [](sim::Simulator& s, const PtxTables& t, const py::list& launches, uint32_t version,
-         uint32_t regs_per_thread, py::object max_cycles, std::shared_ptr<sim::GpuSession> session,
-         uint32_t first_id) {
-        std::vector<sim::PtxCommand> commands;
-        std::vector<std::pair<py::object, std::shared_ptr<std::string>>> fills;  // host arrays to fill
-        for (py::handle h : launches) {
-          py::dict d = h.cast<py::dict>();
-          if (d.contains("copy_bytes")) {  // a copy, timed by a copy engine
-            std::shared_ptr<std::string> buf;
-            commands.emplace_back(copy_command(d, buf));
-            if (buf) fills.emplace_back(d["host"], buf);
-          } else {
-            commands.emplace_back(launch_command(d, regs_per_thread));
-          }
-        }
-        sim::PtxRunOptions opts;
-        opts.binary_version = version;
-        opts.first_id = first_id;
-        if (!max_cycles.is_none()) opts.run.max_cycles = max_cycles.cast<uint64_t>();
-        sim::PtxStreamTotals totals;
-        sim::RunResult r;
-        {
-          py::gil_scoped_release release;
-          // without a session: a fresh GPU for this run alone
-          if (!session) session = std::make_shared<sim::GpuSession>(s.config());
-          r = sim::run_ptx_commands(*session, t, std::move(commands), opts, &totals);
-        }
-        for (auto& [host, buf] : fills) {  // device-to-host copies the run reached
-          py::buffer_info info = host.cast<py::buffer>().request(true);
-          const size_t n = std::min<size_t>(buf->size(), size_t(info.size) * size_t(info.itemsize));
-          std::memcpy(info.ptr, buf->data(), n);
-        }
-        py::dict out = run_result_to_python(r);
-        out["record_buffer_max"] = totals.max_buffered;  // the most records one warp held at once
-        out["record_refills"] = totals.refills;
-        out["record_dry_waits"] = totals.dry_waits;  // refills that came after a warp had issued everything
-        return out;
+      "start_ptx",
+      [](const PtxTables& t, const py::list& launches, uint32_t version, uint32_t regs_per_thread,
+         std::shared_ptr<sim::GpuSession> session, py::object max_cycles, uint32_t first_id) {
+        auto r = std::make_unique<PtxRun>();
+        sim::Workload w = sim::ptx_workload(t, ptx_commands(launches, regs_per_thread, *r), version, first_id,
+                                            &r->streams);
+        sim::RunOptions opts;
+        if (!max_cycles.is_none()) opts.max_cycles = max_cycles.cast<uint64_t>();
+        py::gil_scoped_release release;
+        r->session_run = session->start(std::move(w), opts);
+        return r;
       },
-      py::arg("simulator"), py::arg("tables"), py::arg("launches"), py::arg("binary_version"),
-      py::arg("regs_per_thread"), py::arg("max_cycles") = py::none(), py::arg("session") = nullptr,
-      py::arg("first_id") = 1);
+      py::arg("tables"), py::arg("launches"), py::arg("binary_version"), py::arg("regs_per_thread"),
+      py::arg("session"), py::arg("max_cycles") = py::none(), py::arg("first_id") = 1);
 
   m.def(
       "fatbin_ptx",

@@ -90,6 +90,8 @@ py::dict progress_dict(const accelsim::sim::Progress& p) {
   return d;
 }
 
+}  // namespace
+
 // One step with the GIL released. About every `interval_ms` the run takes the
 // GIL back briefly: pending signals are handled (Ctrl-C raises
 // KeyboardInterrupt there) and `on_poll(progress)` is called; an exception
@@ -123,10 +125,10 @@ bool polled_step(WorkloadRun& run, const py::object& on_poll, int interval_ms) {
   return more;
 }
 
-}  // namespace
-
-// The result dict, for other bindings that run a Simulator (register_ptx.cpp).
+// The result and progress dicts, for other bindings that run (register_ptx.cpp).
 py::dict run_result_to_python(const RunResult& r) { return to_python(r); }
+py::dict progress_to_python(const accelsim::sim::Progress& p) { return progress_dict(p); }
+py::list finished_kernels_to_python(const WorkloadRun& run) { return finished_rows(run); }
 
 void register_sim(py::module_& m) {
   py::class_<WorkloadRun>(m, "WorkloadRun")

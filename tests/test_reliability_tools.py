@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -42,8 +43,11 @@ def test_catalogue_judges_clean_errors_silence_and_hangs(tmp_path):
 def test_input_check_cases_are_in_the_catalogue_with_their_own_table(tmp_path):
     from accelsim.devtools.catalogue import update_doc
 
-    mine = [c for c in cases() if c.section == "inputs"]
+    from accelsim.devtools import catalogue_inputs
+
+    mine = catalogue_inputs.cases()
     assert len(mine) >= 20 and len({c.title for c in mine}) == len(mine)
+    assert not [c for c in cases() if c.section == "inputs"]  # not also in the trace table
     doc = tmp_path / "r.md"
     doc.write_text("intro\n")
     row = {"n": 1, "section": "x", "input": "i", "expect": "error", "verdict": "ok", "exit": 1,
@@ -53,7 +57,7 @@ def test_input_check_cases_are_in_the_catalogue_with_their_own_table(tmp_path):
     update_doc(doc, markdown([dict(row, seen="main again")]))  # rewrites the main table only
     text = doc.read_text()
     assert "inputs table" in text and "main again" in text and "| s |" not in text
-    assert text.count("catalogue:inputs:begin") == 1
+    assert text.count("catalogue-inputs:begin") == 1
 
 
 def test_one_input_check_case_runs_clean(tmp_path):
@@ -73,3 +77,17 @@ def test_sanitizer_build_is_clean(tmp_path):
                           capture_output=True, text=True, timeout=3600)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
     assert "[sanitize] clean" in proc.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.environ.get("ACCELSIM_RUN_SANITIZE") != "1",
+                    reason="set ACCELSIM_RUN_SANITIZE=1 to build and run the ASan/UBSan core")
+def test_sanitizer_ptx_mode_is_clean(tmp_path):
+    """The PTX tests and the PTX fuzz targets (20 s each) on the instrumented
+    core and extension: no sanitizer report, no finding."""
+    build = tmp_path / "san"
+    for script, args in (("sanitize.sh", [str(build)]), ("sanitize_ptx.sh", ["20", str(build)])):
+        proc = subprocess.run(["bash", str(REPO / "scripts" / script), *args], capture_output=True, text=True,
+                              timeout=7200, env={**os.environ, "PYTHON": sys.executable})
+        assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+    assert "[sanitize-ptx] clean" in proc.stdout

@@ -697,6 +697,9 @@ void CtaEmulator::exec(uint32_t w, const Inst& in, uint32_t mask, int32_t pc) {
     case Op::kSetp: compare(w, in, mask); break;
     case Op::kShfl: case Op::kVote: case Op::kActivemask: warp_level(w, in, mask); break;
     case Op::kMembar: case Op::kFence: case Op::kPrefetch: case Op::kNanosleep: break;
+    case Op::kTrap:  // __trap(): the kernel stops with an error, as cudaErrorLaunchFailure
+      if (mask) fault(w, uint32_t(__builtin_ctz(mask)), in, "trap executed (__trap() or a provable fault): the kernel stops");
+      break;
     default: alu(w, in, mask);
   }
   record(w, pc, mask, in, 0);

@@ -17,8 +17,41 @@
 #include "sim/run_control.h"
 #include "sim/run_result.h"
 #include "sim/work_items.h"
+#include "sim/workload_run.h"
 
 namespace accelsim::sim {
+
+class GpuSession;
+
+// One run on a session's GPU, stepped like any WorkloadRun (kernel by kernel,
+// polled for Ctrl-C and progress); finish() gives its result. It holds the
+// session for its life. A run that raised (fail(), or destroyed unfinished)
+// or was cut short leaves the next run a fresh GPU. Opening a second run
+// while one is open is an Error (it would wait on itself).
+class SessionRun {
+ public:
+  SessionRun(GpuSession& session, Workload workload, const RunOptions& opts);
+  ~SessionRun();
+  SessionRun(const SessionRun&) = delete;
+  SessionRun& operator=(const SessionRun&) = delete;
+  // False once it failed or finished: run() is gone then.
+  bool active() const { return run_ != nullptr; }
+  WorkloadRun& run();
+  // The run raised (or is abandoned): the GPU is mid-kernel, nothing to go
+  // on from; the session is free again. No-op once finished.
+  void fail();
+  // This run's result: its cycles, records and statistics only.
+  RunResult finish();
+
+ private:
+  GpuSession& session_;
+  std::unique_lock<std::mutex> lock_;
+  uint64_t t0_ = 0;
+  stats::Snapshot s0_;
+  size_t row0_ = 0;
+  std::unique_ptr<WorkloadRun> run_;
+  bool finished_ = false;
+};
 
 class GpuSession {
  public:
@@ -34,6 +67,8 @@ class GpuSession {
   // that raised leaves kernels half done: the next run starts on a fresh
   // GPU (reset() says so).
   RunResult run(Workload workload, const RunOptions& opts = {}, const PollHook& poll = {});
+  // The same, stepped by the caller (Python drives it for Ctrl-C and progress).
+  std::unique_ptr<SessionRun> start(Workload workload, const RunOptions& opts = {});
   uint64_t now() const { return gpu_->now(); }
   // Runs that started on a fresh GPU after the first (cut-short or failed runs).
   uint32_t resets() const { return resets_; }
@@ -45,6 +80,7 @@ class GpuSession {
   std::shared_ptr<stats::RunStats> stats_since_reset() const;
 
  private:
+  friend class SessionRun;
   void reset();
   void map_streams(Workload& w);
 

@@ -1,8 +1,10 @@
 #include "sim/ptx_commands.h"
 
 #include <algorithm>
+#include <string>
 
 #include "base/error.h"
+#include "ptx/ptx_error.h"
 #include "sim/work_items.h"
 
 namespace accelsim::sim {
@@ -41,6 +43,10 @@ std::shared_ptr<const ptx::Launch> make_launch(const PtxTables& tables, const Pt
   L->dyn_shared = cmd.dyn_shared;
   L->params = cmd.params;
   L->global_addr = cmd.globals;
+  if (L->global_addr.size() != cmd.module->globals.size())
+    throw ptx::PtxError(cmd.module->path, 0, 0, cmd.kernel,
+                        "the launch places " + std::to_string(L->global_addr.size()) + " module variables, the module "
+                        "declares " + std::to_string(cmd.module->globals.size()));
   L->mem = cmd.memory;
   L->sm_count = cmd.sm_count;
   L->max_warp_insts = cmd.max_warp_insts;
@@ -88,12 +94,16 @@ WorkItem copy_item(const CopyCommand& c) {
 
 }  // namespace
 
-RunResult run_ptx_commands(GpuSession& session, const PtxTables& tables, std::vector<PtxCommand> commands,
-                           const PtxRunOptions& opts, PtxStreamTotals* totals) {
+void apply_copy(const CopyCommand& c) {
+  WorkItem it = copy_item(c);
+  if (it.on_start) it.on_start();
+}
+
+Workload ptx_workload(const PtxTables& tables, std::vector<PtxCommand> commands, uint32_t binary_version,
+                      uint32_t first_id, std::vector<PtxStreamHandle>* streams) {
   std::vector<WorkItem> items;
   items.reserve(commands.size());
-  std::vector<std::shared_ptr<const PtxKernelSource::StreamStats>> streams;
-  uint32_t id = opts.first_id;
+  uint32_t id = first_id;
   for (const PtxCommand& c : commands) {
     if (const auto* copy = std::get_if<CopyCommand>(&c)) {
       items.push_back(copy_item(*copy));
@@ -101,20 +111,31 @@ RunResult run_ptx_commands(GpuSession& session, const PtxTables& tables, std::ve
     }
     const auto& launch = std::get<PtxLaunchCommand>(c);
     WorkItem it;
-    auto src = make_kernel_source(tables, launch, opts.binary_version, id++, /*streamed=*/true);
-    streams.push_back(src->stream_stats_handle());
+    auto src = make_kernel_source(tables, launch, binary_version, id++, /*streamed=*/true);
+    if (streams) streams->push_back(src->stream_stats_handle());
     it.info = src->info();
     it.source = std::move(src);
     items.push_back(std::move(it));
   }
-  RunResult r = session.run(workload_from_items(std::move(items)), opts.run, opts.poll);
-  if (totals) {
-    for (const auto& st : streams) {
-      totals->max_buffered = std::max(totals->max_buffered, st->max_buffered);
-      totals->refills += st->refills;
-      totals->dry_waits += st->dry_waits;
-    }
+  return workload_from_items(std::move(items));
+}
+
+PtxStreamTotals sum_stream_stats(const std::vector<PtxStreamHandle>& streams) {
+  PtxStreamTotals t;
+  for (const auto& st : streams) {
+    t.max_buffered = std::max(t.max_buffered, st->max_buffered);
+    t.refills += st->refills;
+    t.dry_waits += st->dry_waits;
   }
+  return t;
+}
+
+RunResult run_ptx_commands(GpuSession& session, const PtxTables& tables, std::vector<PtxCommand> commands,
+                           const PtxRunOptions& opts, PtxStreamTotals* totals) {
+  std::vector<PtxStreamHandle> streams;
+  Workload w = ptx_workload(tables, std::move(commands), opts.binary_version, opts.first_id, &streams);
+  RunResult r = session.run(std::move(w), opts.run, opts.poll);
+  if (totals) *totals = sum_stream_stats(streams);
   return r;
 }
 

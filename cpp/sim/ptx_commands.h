@@ -92,6 +92,10 @@ std::shared_ptr<const ptx::Launch> make_launch(const PtxTables& tables, const Pt
 std::unique_ptr<PtxKernelSource> make_kernel_source(const PtxTables& tables, const PtxLaunchCommand& cmd,
                                                     uint32_t binary_version, uint32_t id, bool streamed);
 
+// A copy's data movement alone, now (no timing): what save_trace-style
+// runs do in command order instead of timing.
+void apply_copy(const CopyCommand& c);
+
 // How the streamed blocks of a run behaved (Device.stream_stats).
 struct PtxStreamTotals {
   uint64_t max_buffered = 0, refills = 0, dry_waits = 0;
@@ -103,6 +107,15 @@ struct PtxRunOptions {
   RunOptions run;                // cycle budget
   GpuSession::PollHook poll;     // stops the run when it returns true (Ctrl-C)
 };
+
+using PtxStreamHandle = std::shared_ptr<const PtxKernelSource::StreamStats>;
+
+// The commands as one workload for GpuSession::run / start (kernel ids count
+// from `first_id`); `streams`, if given, receives each launch's record
+// statistics, readable once the run is over.
+Workload ptx_workload(const PtxTables& tables, std::vector<PtxCommand> commands, uint32_t binary_version,
+                      uint32_t first_id, std::vector<PtxStreamHandle>* streams = nullptr);
+PtxStreamTotals sum_stream_stats(const std::vector<PtxStreamHandle>& streams);
 
 // Runs `commands` in order on `session`'s GPU (the clock and caches go on
 // from its previous run). Copies move their bytes as they start.

@@ -10,8 +10,8 @@ from __future__ import annotations
 import importlib
 
 from accelsim import _warnings
-from accelsim.errors import (AccelsimError, ConfigError, DeadlockError, Interrupted, ProfileError,
-                             PtxError, TraceError)
+from accelsim.errors import (AccelsimError, ConfigError, DeadlockError, DeviceMemoryError, DeviceTypeError,
+                             Interrupted, ProfileError, PtxError, RunStopped, TraceError)
 
 __version__ = "0.1.0"
 
@@ -41,8 +41,8 @@ _LAZY = {
 _LAZY_MODULES = ("sweep", "tune")
 
 __all__ = [
-    "AccelsimError", "Config", "ConfigError", "DeadlockError", "Interrupted",
-    "ProfileError", "PtxError", "TraceError", *_LAZY, *_LAZY_MODULES,
+    "AccelsimError", "ConfigError", "DeadlockError", "DeviceMemoryError", "DeviceTypeError",
+    "Interrupted", "ProfileError", "PtxError", "RunStopped", "TraceError", *_LAZY, *_LAZY_MODULES,
 ]
 
 

@@ -254,6 +254,4 @@ def cases() -> list[Case]:
     ]:
         add(Case("more", title, code="print(accelsim.read_profile('{d}/hw.csv'))",
                  files={"hw.csv": text}))
-    from accelsim.devtools import catalogue_inputs
-
-    return c + catalogue_inputs.cases()
+    return c

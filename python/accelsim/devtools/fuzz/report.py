@@ -14,12 +14,11 @@ BEGIN, END = "<!-- fuzz:begin (generated) -->", "<!-- fuzz:end -->"
 
 
 def markers(section: str = "") -> tuple[str, str]:
-    """The comments around a generated section: the default one, or a named
-    one (``fuzz:NAME:begin``), so that separate runs (the input parsers, PTX)
-    keep separate tables in one document."""
+    """The generated section's begin and end lines; a named section (e.g.
+    "ptx") is a separate one, so each can be regenerated alone."""
     if not section:
         return BEGIN, END
-    return f"<!-- fuzz:{section}:begin (generated) -->", f"<!-- fuzz:{section}:end -->"
+    return f"<!-- fuzz-{section}:begin (generated) -->", f"<!-- fuzz-{section}:end -->"
 
 
 def _cell(text) -> str:
