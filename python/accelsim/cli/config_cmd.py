@@ -4,8 +4,6 @@ from __future__ import annotations
 import json
 import sys
 
-from accelsim.config import import_gpgpusim_config, list_configs, load_config
-
 
 def register(sub) -> None:
     parser = sub.add_parser("config", help="list, show or import GPU configs")
@@ -45,12 +43,16 @@ def parse_overrides(pairs: list[str]) -> dict:
 
 
 def _list(args) -> int:
+    from accelsim.config import list_configs
+
     for name in list_configs():
         print(name)
     return 0
 
 
 def _show(args) -> int:
+    from accelsim.config import load_config
+
     cfg = load_config(args.name).with_overrides(parse_overrides(args.set))
     print(json.dumps(cfg.to_dict(), indent=2) if args.json else cfg.to_yaml(), end="")
     return 0
@@ -58,6 +60,7 @@ def _show(args) -> int:
 
 def _import(args) -> int:
     from accelsim.cli import output_file
+    from accelsim.config import import_gpgpusim_config
 
     output_file("-o", args.output)
     cfg = import_gpgpusim_config(*args.files)
@@ -82,6 +85,7 @@ def _import(args) -> int:
 def _check(args) -> int:
     from pathlib import Path
 
+    from accelsim.config import import_gpgpusim_config, load_config
     from accelsim.config.check import check_config
 
     path = Path(args.name)
