@@ -24,6 +24,18 @@ uint32_t pool_capacity(const config::GpuConfig& cfg, uint32_t sms) {
   return uint32_t(std::min<uint64_t>(uint64_t(sms) * per_sm + slices * 32, 1u << 22));
 }
 
+// A split L2 puts the lower half of the partitions (and their slices) next
+// to the lower half of the SMs.
+L2SliceTiming slice_timing(const config::GpuConfig& cfg, uint32_t slice, uint32_t sms) {
+  L2SliceTiming t;
+  t.bytes_per_cycle = uint32_t(cfg.l2_slice_bandwidth);
+  t.far_cycles = uint32_t(cfg.l2_far_latency);
+  const uint32_t partition = slice / uint32_t(cfg.l2_slices_per_partition);
+  t.upper_half = partition >= uint32_t(cfg.memory_partitions) / 2;
+  t.first_upper_sm = sms / 2;
+  return t;
+}
+
 }  // namespace
 
 DetailedMemory::DetailedMemory(const config::GpuConfig& cfg, uint32_t num_sms)
@@ -54,7 +66,7 @@ DetailedMemory::DetailedMemory(const config::GpuConfig& cfg, uint32_t num_sms)
   for (uint32_t s = 0; s < nslices; ++s) {
     cache::CacheParams p = cp;
     p.name = "gpu.l2[" + std::to_string(s) + "]";
-    slices_.emplace_back(p, q, uint32_t(cfg.l2_rop_latency), s);
+    slices_.emplace_back(p, q, uint32_t(cfg.l2_rop_latency), s, slice_timing(cfg, s, num_sms));
   }
   const dram::DramChannelConfig dc = dram::DramChannelConfig::from_config(cfg);
   // The latency pipe must not throttle: it holds everything the slices can
@@ -242,8 +254,12 @@ void DetailedMemory::inject_copy(CopyEngine& e, bool to_host, uint64_t t) {
 }
 
 void DetailedMemory::drain_done(L2Slice& s, uint64_t t) {
-  auto& q = s.done();
-  while (!q.empty()) {
+  drain_queue(s, s.done(), t, UINT64_MAX);
+  if (!s.far_done().empty()) drain_queue(s, s.far_done(), t, t / period_[kL2]);
+}
+
+void DetailedMemory::drain_queue(L2Slice& s, TimedQueue<uint32_t>& q, uint64_t t, uint64_t cycle) {
+  while (q.front_ready(cycle)) {
     const uint32_t id = q.front();
     const InFlight& r = pool_[id];
     if (r.sm == kCopySource || r.sm == kCopyReadSource) {

@@ -136,9 +136,9 @@ def _sector_chase(hw, reps: int) -> Built:
     body += [sass.clock(mask, T1), Inst("IADD3", mask, dst=T1, srcs=(T1, T0, sass.RZ)),
              sass.store_word(mask, OUT, T1, [sass.OUT_BASE + 4 * lane for lane in range(lanes)]),
              Inst("EXIT", mask)]
-    k = Kernel(name="_Z7mem_latPmS_", grid=(1, 1, 1), block=(lanes, 1, 1), nregs=16,
-               blocks=[ThreadBlock(coord=(0, 0, 0), warps=[body])])
-    return Built(commands=[k], work=reps)
+    kernel = Kernel(name="_Z7mem_latPmS_", grid=(1, 1, 1), block=(lanes, 1, 1), nregs=16,
+                    blocks=[ThreadBlock(coord=(0, 0, 0), warps=[body])])
+    return Built(commands=[kernel], work=reps)
 
 
 def shared_lat(hw, reps: int, *, footprint: int = 4096) -> Built:
