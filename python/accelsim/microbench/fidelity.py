@@ -64,6 +64,18 @@ class FidelityReport:
         return [r for r in self.rows if r.error_pct is not None and abs(r.error_pct) > pct
                 and (known_gaps or not (r.figure and r.figure.known_gap))]
 
+    def to_frame(self):
+        """One row per twin: config, twin, scope, simulated, measured, error_pct,
+        unit, status, source, where."""
+        import pandas as pd
+
+        return pd.DataFrame([{"config": self.config, "twin": r.quantity,
+                              "scope": r.figure.scope if r.figure else "memory",
+                              "simulated": r.simulated, "measured": r.measured,
+                              "error_pct": r.error_pct, "unit": r.unit, "status": r.status,
+                              "source": r.figure.source if r.figure else "",
+                              "where": r.figure.where if r.figure else ""} for r in self.rows])
+
     def table(self) -> str:
         lines = [f"{'twin':<14}{'simulated':>11}{'measured':>11}{'error':>9}  {'unit':<9} status / source"]
         for r in self.rows:

@@ -1,7 +1,8 @@
 """Results of the same microbenchmarks on real GPUs, keyed by config name:
-the figures of configs/published/measured.yaml that are in the twin's own
-unit (``accelsim.microbench.published``; source and row per value there).
-Only numbers measured on hardware (or published as measured) belong there.
+the figures of configs/published/measured.yaml measured the way the twin's
+defaults measure (its own unit, no generator options: a figure taken another
+way, such as the TITAN V's sequential mem_lat, is compared by
+``accelsim.microbench.fidelity`` with the options it names).
 """
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ class _HardwareValues(Mapping):
         from accelsim.microbench.registry import BENCHMARKS
 
         return {name: {f.quantity: f.value for f in card.figures
-                       if f.quantity in BENCHMARKS and f.unit == BENCHMARKS[f.quantity].unit}
+                       if f.quantity in BENCHMARKS and f.unit == BENCHMARKS[f.quantity].unit
+                       and not f.options}
                 for name, card in cards().items()}
 
     def __getitem__(self, name: str) -> dict[str, float]:

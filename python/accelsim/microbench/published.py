@@ -40,7 +40,7 @@ class Figure:
         """memory, alu or launch: which part of the model the figure tests."""
         if self.quantity == LAUNCH:
             return "launch"
-        if self.quantity.split("_")[0] in ("fp32", "fp64", "fp16", "int32", "sfu"):
+        if self.quantity.split("_")[0] in ("fp32", "fp64", "fp16", "int32", "sfu"):  # latency and rate
             return "alu"
         return "memory"
 
