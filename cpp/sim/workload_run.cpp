@@ -26,7 +26,7 @@ WorkloadRun::WorkloadRun(std::shared_ptr<Gpu> gpu, std::shared_ptr<const isa::Is
       gpu_ptr_(std::move(gpu)),
       gpu_(*gpu_ptr_),
       first_row_(gpu_.stats()->kernels->rows()),
-      result_(empty_result(gpu_.config())),
+      result_(empty_result(gpu_.params())),
       stream_busy_(work_.streams.size(), 0),
       stream_blocked_(work_.streams.size(), 0) {
   result_.kernels.reserve(work_.kernels);  // records stay put: the GPU points at them
@@ -102,7 +102,7 @@ void WorkloadRun::skip(stats::KernelRecord& rec, const WorkItem& item) {
 // Reads commands while the launch window has room. False when a copy was
 // stopped by the cycle budget or the poll hook.
 bool WorkloadRun::admit() {
-  const size_t window = size_t(gpu_.config().max_concurrent_kernels);
+  const size_t window = size_t(gpu_.params().max_concurrent_kernels);
   while (next_ < work_.items.size() && pending_.size() + gpu_.kernels_in_flight() < window) {
     WorkItem& item = work_.items[next_];
     if (item.is_copy() && item.async) {
@@ -153,6 +153,7 @@ void WorkloadRun::launch_ready() {
     }
     size_t index = it->record;
     sources_[index] = open_kernel(item, isa_.get());
+    sources_[index]->watch(this);
     gpu_.launch(*sources_[index], result_.kernels[index], item.slot, first_row_ + index);
     stream_busy_[item.slot] = 1;
     it = pending_.erase(it);

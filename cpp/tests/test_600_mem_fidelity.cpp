@@ -3,6 +3,7 @@
 // DRAM fetch granularity, and a lone chase's latency rising with them.
 #include <cstdio>
 
+#include "mem/detailed_memory.h"
 #include "sim/gpu.h"
 #include "tests/harness.h"
 #include "tests/test_sm_util.h"
@@ -37,7 +38,7 @@ stats::KernelRecord run(sim::Gpu& gpu, const std::vector<BlockBuilder>& blocks,
 
 // First line address at or after `from` that maps to L2 slice `slice`.
 uint64_t line_on_slice(const sim::Gpu& gpu, uint32_t slice, uint64_t from) {
-  const mem::AddressMap& m = gpu.detailed_memory()->address_map();
+  const mem::AddressMap& m = dynamic_cast<const mem::DetailedMemory&>(gpu.memory()).address_map();
   for (uint64_t a = from;; a += 128)
     if (m.global_slice(a) == slice) return a;
 }

@@ -121,7 +121,7 @@ def at_clock(cfg, mhz: float):
 
 
 def _twin_unit(name: str) -> str:
-    from accelsim.microbench.registry import BENCHMARKS
+    from accelsim.microbench.suite import BENCHMARKS
 
     return BENCHMARKS[name].unit
 
@@ -182,7 +182,7 @@ def simulate(cfg, quantity: str, options: dict, unit: str, quick: bool = True) -
 def _simulate(cfg, quantity: str, options: tuple, quick: bool) -> float:
     from accelsim.microbench.hwdef import HardwareDef
     from accelsim.microbench.method import two_point
-    from accelsim.microbench.registry import get
+    from accelsim.microbench.suite import get
     from accelsim.sim import Simulator
 
     bench = get(quantity)

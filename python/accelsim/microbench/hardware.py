@@ -14,7 +14,7 @@ class _HardwareValues(Mapping):
 
     def _table(self) -> dict[str, dict[str, float]]:
         from accelsim.microbench.published import cards
-        from accelsim.microbench.registry import BENCHMARKS
+        from accelsim.microbench.suite import BENCHMARKS
 
         return {name: {f.quantity: f.value for f in card.figures
                        if f.quantity in BENCHMARKS and f.unit == BENCHMARKS[f.quantity].unit

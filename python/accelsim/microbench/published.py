@@ -77,7 +77,7 @@ def _card(path: Path, sources: dict, name: str, entry: dict) -> CardFigures:
 
 def _figure(path: Path, sources: dict, card: str, index: int, f: dict) -> Figure:
     from accelsim.errors import ConfigError
-    from accelsim.microbench.registry import BENCHMARKS
+    from accelsim.microbench.suite import BENCHMARKS
 
     where = f"{path}: card {card}, figure {index + 1}"
     unknown = set(f) - _FIELDS
