@@ -129,3 +129,23 @@ def test_frfcfs_beats_fcfs_on_row_locality(tmp_path):
     # already on their way depends on the timing.)
     hit_share = {s: o[1] / (o[1] + o[2]) for s, o in out.items()}
     assert out["frfcfs"][2] < out["fcfs"][2] and hit_share["frfcfs"] > hit_share["fcfs"], out
+
+
+def test_device_to_host_copy_reads_through_l2_and_dram():
+    """A device-to-host copy takes the link time plus the latency of the
+    level its data comes from (docs/ptx.md): the L2 for data just copied in,
+    DRAM for data never written."""
+    import numpy as np
+
+    from accelsim.ptx import Device
+
+    n = 1 << 12
+    cfg = accelsim.load_config("QV100")
+    link = 4 * n / cfg.copy_bandwidth
+    dev = Device(cfg)
+    dev.empty(n).copy_to_host()
+    cold = dev.results[-1].copies[-1]["cycles"]
+    dev.to_device(np.ones(n, np.float32)).copy_to_host()
+    warm = dev.results[-1].copies[-1]["cycles"]
+    assert warm >= link + cfg.l2_rop_latency
+    assert cold >= warm + cfg.dram_fixed_latency

@@ -229,8 +229,12 @@ void DetailedMemory::inject_copy(CopyEngine& e, bool to_host, uint64_t t) {
     r.bytes = ByteMask::range(c.first_byte, c.bytes);
     const uint32_t id = pool_.alloc();
     pool_[id] = r;
-    sl.accept(id, t);
-    wake_slice(s, t);
+    // A read goes through the slice's ROP pipe as an SM's would: a hit costs
+    // the L2 latency, a miss the DRAM path too. A write is posted: it lands
+    // in the slice once its bytes have crossed the link.
+    const uint64_t ready = to_host ? t + rop_ps_ : t;
+    sl.accept(id, ready);
+    wake_slice(s, ready);
     e.advance(c);
   }
 }
