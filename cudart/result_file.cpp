@@ -151,7 +151,8 @@ void Runtime::write_result(const std::string& status, const std::string& error) 
     << ",\"error\":" << quoted(error) << ",\"config\":" << quoted(cfg_.name)
     << ",\"total_cycles\":" << session_->now() << ",\"completed\":" << (status == "exited" ? "true" : "false")
     << ",\"sm_count\":" << facts_.sm_count << ",\"max_warps_per_sm\":" << facts_.max_warps_per_sm
-    << ",\"core_period_ps\":" << facts_.core_period_ps << ",\"runs\":" << runs_ << ",\"wall\":{\"process_s\":"
+    << ",\"core_period_ps\":" << facts_.core_period_ps << ",\"runs\":" << runs_
+    << ",\"traced_kernels\":" << traced_kernels_ << ",\"wall\":{\"process_s\":"
     << number(process_s) << ",\"api_s\":" << number(api_wall_s_) << ",\"simulation_s\":" << number(sim_wall_s_)
     << "},\"kernels\":" << ResultWriter::kernels(*this) << ",\"copies\":" << ResultWriter::copies(*this);
   try {

@@ -71,8 +71,11 @@ Runtime::Runtime() {
   result_path_ = env("ACCELSIM_CUDA_RESULT");
   trace_dir_ = env("ACCELSIM_CUDA_TRACE");
   const std::string records = env("ACCELSIM_CUDA_RECORDS", "lowered");
+  sass_dir_ = env("ACCELSIM_CUDA_SASS_GUIDES");
   if (records == "ptx") records_ = ptx::RecordMode::kPtx;
-  else if (records != "lowered") startup_error("ACCELSIM_CUDA_RECORDS='" + records + "': 'lowered' or 'ptx'");
+  else if (records == "sass" && sass_dir_.empty()) startup_error("records 'sass' without ACCELSIM_CUDA_SASS_GUIDES");
+  else if (records != "lowered" && records != "sass")
+    startup_error("ACCELSIM_CUDA_RECORDS='" + records + "': 'lowered', 'ptx' or 'sass'");
   max_cycles_ = env_number("ACCELSIM_CUDA_MAX_CYCLES", UINT64_MAX);
   regs_per_thread_ = uint32_t(env_number("ACCELSIM_CUDA_REGS", 32));
   try {
@@ -190,6 +193,7 @@ void Runtime::load(Fatbin& f) {
                       "(docs/cuda_apps.md)");
     f.module = ptx::parse_module(texts[0].text, f.where + " [PTX compute_" + std::to_string(texts[0].arch) + "]",
                                  tables_->opcodes);
+    if (!sass_dir_.empty()) f.sass = read_sass_guides(sass_dir_, texts[0].text);
   } catch (const std::exception& e) {
     fatal(e.what());
   }

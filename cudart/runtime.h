@@ -23,6 +23,7 @@
 
 #include "config/gpu_config.h"
 #include "host_memory.h"
+#include "sass_guides.h"
 #include "ptx/device_memory.h"
 #include "ptx/module.h"
 #include "sim/gpu_session.h"
@@ -37,6 +38,7 @@ struct Fatbin {
   std::string where;                            // the file holding it, for messages
   std::shared_ptr<const ptx::Module> module;    // parsed on first use
   std::vector<uint64_t> globals;                // device address of each module global
+  std::map<std::string, KernelGuide> sass;      // records=sass: per kernel
   bool loaded = false;
 };
 
@@ -153,9 +155,10 @@ class Runtime {
   void absorb(const sim::RunResult& r, std::vector<QueuedInfo>& info);
   void flush_for_stream_order(uint64_t stream);
   void write_result(const std::string& status, const std::string& error);
+  void dump_queue(std::vector<sim::PtxCommand>& queue, std::vector<QueuedInfo>& info);  // --save-trace
 
   config::GpuConfig cfg_;
-  std::string data_dir_, result_path_, config_path_, trace_dir_;
+  std::string data_dir_, result_path_, config_path_, trace_dir_, sass_dir_;
   std::shared_ptr<sim::PtxTables> tables_;
   std::shared_ptr<sim::GpuSession> session_;
   std::shared_ptr<ptx::DeviceMemory> mem_;
@@ -180,7 +183,7 @@ class Runtime {
   std::vector<std::string> kernel_mangled_;
   std::vector<CopyEntry> copies_;
   sim::RunResult facts_;                        // GPU facts (sm_count, period, ...)
-  uint32_t runs_ = 0, next_kernel_id_ = 1;
+  uint32_t runs_ = 0, next_kernel_id_ = 1, traced_kernels_ = 0;
   double sim_wall_s_ = 0, start_wall_s_ = 0;    // time inside runs; process start
  public:
   // Wall time inside API calls (the outermost of nested ones), simulation included.

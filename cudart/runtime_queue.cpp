@@ -92,6 +92,11 @@ cudaError_t Runtime::launch(Kernel& k, dim3 grid, dim3 block, void** args, size_
   c.stream = stream_id(stream);
   c.regs_per_thread = regs_per_thread_;
   c.records = records_;
+  if (auto g = k.fatbin->sass.find(k.name); g != k.fatbin->sass.end()) {  // records=sass
+    c.sass = g->second.sass;
+    c.regs_per_thread = g->second.registers ? g->second.registers : regs_per_thread_;
+    c.static_shared = g->second.static_shared;
+  }
   c.sm_count = uint32_t(cfg_.sm_count);
   flush_for_stream_order(c.stream);
   QueuedInfo info;
@@ -175,6 +180,12 @@ void Runtime::run_queue(const char* why) {
   sim::RunResult r;
   const double t0 = wall_seconds();
   try {
+    if (!trace_dir_.empty()) {  // --save-trace: emulate and dump instead of timing
+      dump_queue(queue, info);
+      sim_wall_s_ += wall_seconds() - t0;
+      ++runs_;
+      return;
+    }
     r = sim::run_ptx_commands(*session_, *tables_, std::move(queue), opts);
   } catch (const std::exception& e) {
     fatal(std::string("simulation failed: ") + e.what());

@@ -180,15 +180,25 @@ def test_events_report_simulated_time_and_properties_come_from_the_config():
     assert f"occupancy {kernel['ctas_per_sm']} blocks of 256, 32 registers" in r.stdout
 
 
-def test_kernels_take_the_same_cycles_as_from_python():
+@pytest.mark.parametrize("records", ["lowered", "ptx", "sass"])
+def test_kernels_take_the_same_cycles_as_from_python(records):
     """reduction.cu's two launches, replayed through accelsim.Device with
-    the same allocations, copies and PTX: identical cycles per kernel."""
+    the same allocations, copies and PTX: identical cycles per kernel, in
+    every record mode (sass: ptxas's registers and SASS in both)."""
     from accelsim import Device, _core
     from accelsim.cuda import run_cuda
     from accelsim.ptx import Module
 
+    if records == "sass":
+        from accelsim.errors import PtxError
+        from accelsim.ptx.sass_guided import require_tools
+
+        try:
+            require_tools()
+        except PtxError as e:
+            pytest.skip(str(e))
     exe = program("reduction")
-    r = run_cuda([exe], capture_output=True)
+    r = run_cuda([exe], capture_output=True, records=records)
     assert r.returncode == 0
     mod = Module(_core.fatbin_ptx(str(exe))[0][1], name="reduction")
     k = mod.get_function("block_sum")
@@ -200,7 +210,7 @@ def test_kernels_take_the_same_cycles_as_from_python():
         state ^= state >> 17
         state ^= (state << 5) & 0xFFFFFFFF
         h[i] = state % 100
-    dev = Device("QV100")
+    dev = Device("QV100", records=records)
     d_in, d_part, d_out = dev.empty(n), dev.empty(blocks), dev.empty(1)
     d_in.copy_from_host(h)
     k[blocks, threads, 0, threads * 4](d_in, d_part, np.int32(n))
@@ -257,3 +267,46 @@ def test_cuda12_programs_load_the_cuda12_library(tmp_path):
     assert read_elf(exe).cudart == "libcudart.so.12"
     r = run_cuda([exe], capture_output=True)
     assert r.returncode == 0 and "sgemm: PASSED" in r.stdout, r.stderr
+
+
+def test_save_trace_writes_a_trace_that_replays_with_the_same_cycles(tmp_path):
+    from accelsim import Simulator
+    from accelsim.cuda import run_cuda
+
+    exe = program("sgemm")
+    live = run_cuda([exe], capture_output=True)
+    traced = run_cuda([exe], capture_output=True, save_trace=tmp_path / "trace")
+    assert traced.returncode == 0 and "sgemm: PASSED" in traced.stdout  # emulation alone: the right answer
+    assert traced.num_kernels == 0 and traced.extra["trace"] == tmp_path / "trace" / "kernelslist.g"
+    listing = (tmp_path / "trace" / "kernelslist.g").read_text().splitlines()
+    assert [ln.split(",")[0] for ln in listing] == ["MemcpyHtoD", "MemcpyHtoD", "kernel-1.traceg"]
+    replay = Simulator("QV100").run(tmp_path / "trace" / "kernelslist.g")
+    assert list(replay.kernels["cycles"]) == list(live.kernels["cycles"])
+    assert list(replay.kernels["warp_instructions"]) == list(live.kernels["warp_instructions"])
+
+
+def test_runtime_overhead_is_a_few_percent_of_the_simulation():
+    """Time inside the runtime's API calls outside the simulation runs
+    (registration, PTX parsing, queueing, copies of host data), summed over
+    programs with many launches and synchronizations, against the
+    simulation's own time: the target is <= 5 %."""
+    from accelsim.cuda import run_cuda
+
+    runtime = simulation = 0.0
+    for name in ("lud", "bfs", "bitonic"):  # 94 launches; a host loop of copies; 66 launches
+        wall = run_cuda([program(name)], capture_output=True).extra["runtime_wall"]
+        runtime += wall["api_s"] - wall["simulation_s"]
+        simulation += wall["simulation_s"]
+    assert 0 <= runtime <= 0.05 * simulation, (runtime, simulation)
+
+
+def test_per_thread_default_stream_programs_run():
+    """nvcc --default-stream per-thread makes the program call the _ptds /
+    _ptsz entry points."""
+    from accelsim.cuda import run_cuda
+    from accelsim.cuda.elf import read_elf
+
+    exe = special("per_thread_stream", ("-O2", "--default-stream", "per-thread"))
+    assert read_elf(exe).cudart == "libcudart.so.13"
+    r = run_cuda([exe], capture_output=True)
+    assert r.returncode == 0 and "PASSED" in r.stdout, r.stderr

@@ -94,6 +94,11 @@ WorkItem copy_item(const CopyCommand& c) {
 
 }  // namespace
 
+void apply_copy(const CopyCommand& c) {
+  WorkItem it = copy_item(c);
+  if (it.on_start) it.on_start();
+}
+
 Workload ptx_workload(const PtxTables& tables, std::vector<PtxCommand> commands, uint32_t binary_version,
                       uint32_t first_id, std::vector<PtxStreamHandle>* streams) {
   std::vector<WorkItem> items;

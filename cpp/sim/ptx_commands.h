@@ -92,6 +92,10 @@ std::shared_ptr<const ptx::Launch> make_launch(const PtxTables& tables, const Pt
 std::unique_ptr<PtxKernelSource> make_kernel_source(const PtxTables& tables, const PtxLaunchCommand& cmd,
                                                     uint32_t binary_version, uint32_t id, bool streamed);
 
+// A copy's data movement alone, now (no timing): what save_trace-style
+// runs do in command order instead of timing.
+void apply_copy(const CopyCommand& c);
+
 // How the streamed blocks of a run behaved (Device.stream_stats).
 struct PtxStreamTotals {
   uint64_t max_buffered = 0, refills = 0, dry_waits = 0;

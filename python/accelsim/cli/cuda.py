@@ -15,14 +15,18 @@ def register(sub) -> None:
     parser.add_argument("--config", default="QV100", help="bundled config name or YAML path")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override a config value (repeatable)")
-    parser.add_argument("--records", default="lowered", choices=["lowered", "ptx"],
-                        help="what each PTX instruction gives the timing model (default: lowered)")
+    parser.add_argument("--records", default="lowered", choices=["lowered", "ptx", "sass"],
+                        help="what each PTX instruction gives the timing model (default: lowered; sass: the "
+                             "SASS ptxas makes of its line, needs ptxas and nvdisasm)")
     parser.add_argument("--max-cycles", type=int, default=None, metavar="N",
                         help="stop the program at this simulated cycle, keeping the result so far")
     parser.add_argument("--regs", type=int, default=32, metavar="N",
                         help="registers per thread for occupancy (PTX registers are virtual; default 32)")
     parser.add_argument("--out", default=None, metavar="DIR",
                         help="save the result there (accelsim.load_result reads it)")
+    parser.add_argument("--save-trace", default=None, metavar="DIR",
+                        help="instead of timing, write the program's run as an Accel-Sim trace there "
+                             "(kernelslist.g with its copies, for `accelsim run`)")
     parser.add_argument("--quiet", action="store_true", help="no summary on stderr")
     parser.add_argument("program", nargs="+", help="the program and its arguments (after --)")
     parser.set_defaults(func=_run)
@@ -36,17 +40,20 @@ def _run(args) -> int:
     from accelsim.errors import Interrupted
 
     output_folder("--out", args.out)
+    output_folder("--save-trace", args.save_trace)
     cfg = load_config(args.config).with_overrides(parse_overrides(args.set))
     try:
         result = run_cuda(args.program, cfg, records=args.records, max_cycles=args.max_cycles, out=args.out,
-                          regs_per_thread=args.regs)
+                          save_trace=args.save_trace, regs_per_thread=args.regs)
     except Interrupted as stop:
         r = stop.result
         if args.out:
             r.save(args.out)
         print(f"accelsim cuda: interrupted at cycle {r.total_cycles} ({r.num_kernels} kernels)", file=sys.stderr)
         return 130
-    if not args.quiet:
+    if not args.quiet and args.save_trace:
+        print(f"accelsim cuda: trace written: {result.extra['trace']}", file=sys.stderr)
+    elif not args.quiet:
         state = {"exited": "", "max_cycles": " (stopped at --max-cycles)"}.get(result.status, f" ({result.status})")
         print(f"accelsim cuda: {result.num_kernels} kernels, {len(result.copies)} copies, "
               f"{result.total_cycles} cycles on {result.config_name}{state}; {result.wall_time_s:.2f} s wall",

@@ -22,7 +22,7 @@ from accelsim.errors import AccelsimError, ConfigError, Interrupted
 
 __all__ = ["run_cuda", "runtime_library_dir", "RECORD_MODES"]
 
-RECORD_MODES = ("lowered", "ptx")
+RECORD_MODES = ("lowered", "ptx", "sass")
 # Exit statuses the runtime library uses for its own stops (docs/cuda_apps.md).
 EXIT_MAX_CYCLES, EXIT_INTERRUPTED = 124, 130
 
@@ -109,8 +109,8 @@ def _wait(proc: subprocess.Popen, program: str, timeout, capture: bool) -> tuple
 
 
 def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int | None = None, out=None,
-             regs_per_thread: int = 32, arch: int | None = None, env: dict | None = None, cwd=None,
-             capture_output: bool = False, timeout: float | None = None) -> CudaResult:
+             save_trace=None, regs_per_thread: int = 32, arch: int | None = None, env: dict | None = None,
+             cwd=None, capture_output: bool = False, timeout: float | None = None) -> CudaResult:
     """Runs the CUDA program ``argv`` (built with ``nvcc -cudart shared``) on
     the simulated GPU of ``config`` and returns a CudaResult: every kernel and
     copy it ran (``kernels``, ``copies``, ``streams``, counters), with its
@@ -121,6 +121,10 @@ def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int 
     result is also saved there (``accelsim.load_result`` reads it).
     ``regs_per_thread`` sets occupancy (PTX registers are virtual);
     ``arch``: the ISA table records use (default: the config's sm_version).
+    ``save_trace``: instead of timing, the launches are emulated in command
+    order and written there as an Accel-Sim trace (kernelslist.g with its
+    host-to-device copies; ``records`` picks the records), which
+    ``Simulator.run`` replays; the result then lists no kernels.
     Ctrl-C stops the simulation and raises Interrupted with the result so far."""
     argv = [str(a) for a in ([argv] if isinstance(argv, (str, os.PathLike)) else argv)]
     if not argv:
@@ -140,6 +144,17 @@ def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int 
                     "ACCELSIM_CUDA_ARCH": str(int(arch if arch is not None else sm_version))}
         if max_cycles is not None:
             settings["ACCELSIM_CUDA_MAX_CYCLES"] = str(max_cycles)
+        if records == "sass":  # the real SASS of each PTX line, from ptxas + nvdisasm (before the run)
+            from accelsim.cuda.sass_guides import write_sass_guides
+
+            (folder / "sass").mkdir()
+            program = _program(argv, cwd)
+            if program is not None and read_elf(program) is not None:
+                write_sass_guides(program, folder / "sass", int(settings["ACCELSIM_CUDA_ARCH"]), sm_version)
+            settings["ACCELSIM_CUDA_SASS_GUIDES"] = str(folder / "sass")
+        if save_trace is not None:
+            (folder / "dump").mkdir()
+            settings["ACCELSIM_CUDA_TRACE"] = str(folder / "dump")
         pipe = subprocess.PIPE if capture_output else None
         start = time.perf_counter()
         try:
@@ -156,6 +171,10 @@ def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int 
                                 f"load accelsim's CUDA runtime, or died before its end{detail}")
         result = read_result(result_file, workload=" ".join(argv), wall_time_s=wall, returncode=code,
                              stdout=stdout, stderr=stderr)
+        if save_trace is not None:
+            from accelsim.cuda.trace import write_trace_from_dump
+
+            result.extra["trace"] = write_trace_from_dump(folder / "dump", Path(save_trace))
     if out is not None:
         result.save(out)
     if result.status == "interrupted":

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from accelsim.errors import AccelsimError
 
-__all__ = ["find_nvcc", "compile_cuda"]
+__all__ = ["find_nvcc", "compile_cuda", "compile_cuda_sources"]
 
 
 def _candidates() -> list[Path]:
@@ -71,16 +71,24 @@ def compile_cuda(source, output, *, flags: list[str] | tuple[str, ...] = ("-O2",
     """Compiles ``source`` (.cu) into the program ``output`` with
     ``nvcc -cudart shared`` (PTX for the default arch is embedded, as nvcc
     does). AccelsimError with nvcc's messages when it fails."""
+    return compile_cuda_sources([source], output, flags=flags, nvcc=nvcc, timeout=timeout)
+
+
+def compile_cuda_sources(sources, output, *, flags: list[str] | tuple[str, ...] = ("-O2",), nvcc=None,
+                         timeout: float = 600, cwd=None) -> Path:
+    """The same for a program of several sources (.cu, .c, .cpp), compiled
+    in ``cwd`` (relative includes resolve there)."""
     nvcc = Path(nvcc) if nvcc else find_nvcc()
     if nvcc is None:
         raise AccelsimError("no working nvcc: install a CUDA toolkit or pip install nvidia-cuda-nvcc")
     with tempfile.TemporaryDirectory(prefix="accelsim-link-") as tmp:
-        cmd = [str(nvcc), "-cudart", "shared", *flags, "-L", str(_link_dir(Path(tmp))), "-o", str(output),
-               str(source)]
+        cmd = [str(nvcc), "-cudart", "shared", *flags, "-L", str(_link_dir(Path(tmp))), "-o",
+               str(Path(output).resolve()), *map(str, sources)]
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=cwd)
         except (OSError, subprocess.TimeoutExpired) as e:
             raise AccelsimError(f"{nvcc}: {e}") from None
     if proc.returncode != 0:
-        raise AccelsimError(f"nvcc failed on {source}:\n{(proc.stderr or proc.stdout).strip()[-2000:]}")
+        names = ", ".join(Path(s).name for s in sources)
+        raise AccelsimError(f"nvcc failed on {names}:\n{(proc.stderr or proc.stdout).strip()[-2000:]}")
     return Path(output)

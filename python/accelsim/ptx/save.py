@@ -14,18 +14,21 @@ from accelsim.trace._records import FLAG_HAS_ADDRS, RAW_DTYPE
 from accelsim.tracegen.model import Inst, Kernel, ThreadBlock
 from accelsim.tracegen.writer import block_lines, header_lines
 
-__all__ = ["write_launches"]
+__all__ = ["write_launches", "write_kernel", "opcode_names"]
 
 _WIDTH_SUFFIX = {1: ".U8", 2: ".U16", 4: "", 8: ".64", 16: ".128"}
 
 
-def _opcode_names(version: int) -> list[str]:
+def opcode_names(version: int) -> list[str]:
     from accelsim.ptx._tables import tables  # noqa: F401 (same data folder)
     from accelsim._paths import data_dir
 
     reg = _core.IsaRegistry(str(data_dir() / "isa"))
     rows = reg.table(version)[2]
     return [r[0] if isinstance(r, (tuple, list)) else r["name"] for r in rows]
+
+
+_opcode_names = opcode_names  # the name the tests know
 
 
 def _spelling(name: str, rec) -> str:
@@ -64,6 +67,22 @@ def apply_copy(d: dict) -> None:
         d["host"].reshape(-1).view(np.uint8)[:] = np.frombuffer(raw, dtype=np.uint8)
     elif "data" in d:
         d["memory"].write(d["address"], np.frombuffer(d["data"], dtype=np.uint8))
+
+
+def write_kernel(path: Path, h: dict, blocks, names: list[str]) -> None:
+    """One kernel trace (tracer format 5 with line info) from its header
+    (name, id, grid, block, shmem, nregs, binary_version, stream, shmem_base,
+    local_base) and its blocks as (coord, raw records, warp begins, addresses)."""
+    k = Kernel(name=h["name"], grid=tuple(h["grid"]), block=tuple(h["block"]), id=h["id"], shmem=h["shmem"],
+               nregs=h["nregs"], binary_version=h["binary_version"], stream=h["stream"],
+               shmem_base=h["shmem_base"], local_base=h["local_base"])
+    with open(path, "w", encoding="ascii", newline="\n") as out:
+        for line in header_lines(k, 5, True):
+            out.write(line + "\n")
+        for coord, raw, warp_begin, addrs in blocks:
+            for line in block_lines(_block(coord, raw, warp_begin, addrs, names), version=5, lineinfo=True,
+                                    mode=None):
+                out.write(line + "\n")
 
 
 def write_launches(folder, launches: list[dict], version: int, regs_per_thread: int, *, on_progress=None,
@@ -110,7 +129,7 @@ class _TraceWriter:
 
     def __init__(self, folder: Path, version: int, regs_per_thread: int, total: int, reporter):
         self.folder, self.version, self.regs = folder, version, regs_per_thread
-        self.names = _opcode_names(version)
+        self.names = opcode_names(version)
         self.listing: list[str] = []
         self.done, self.total, self.records = 0, total, 0
         self.reporter, self.next_report = reporter, 0.0
@@ -129,23 +148,18 @@ class _TraceWriter:
 
         n = self.done + 1
         src = _core.PtxBlocks(tables(), d, self.version, self.regs, n)
-        h = src.header()
-        k = Kernel(name=h["name"], grid=h["grid"], block=h["block"], id=n, shmem=h["shmem"], nregs=h["nregs"],
-                   binary_version=h["binary_version"], stream=h["stream"], shmem_base=h["shmem_base"],
-                   local_base=h["local_base"])
         self.current = self.folder / f"kernel-{n}.traceg"
-        with open(self.current, "w", encoding="ascii", newline="\n") as out:
-            for line in header_lines(k, 5, True):
-                out.write(line + "\n")
-            while (b := src.next_block(self.report if self.reporter else None)) is not None:
-                blk = _block(*b, self.names)  # b: (coord, records, warp begins, addresses)
-                for line in block_lines(blk, version=5, lineinfo=True, mode=None):
-                    out.write(line + "\n")
-                self.records += len(b[1]) // RAW_DTYPE.itemsize
-                self.report()
+        write_kernel(self.current, src.header(), self._blocks(src), self.names)
         self.listing.append(self.current.name)
         self.current = None
         self.done = n
+
+    def _blocks(self, src):
+        """The kernel's blocks as emulated, reporting progress between them."""
+        while (b := src.next_block(self.report if self.reporter else None)) is not None:
+            yield b  # (coord, records, warp begins, addresses)
+            self.records += len(b[1]) // RAW_DTYPE.itemsize
+            self.report()
 
     def report(self) -> None:
         if self.reporter is None or time.perf_counter() < self.next_report:
