@@ -80,6 +80,7 @@ Runtime::Runtime() {
     startup_error("ACCELSIM_CUDA_RECORDS='" + records + "': 'lowered', 'ptx' or 'sass'");
   max_cycles_ = env_number("ACCELSIM_CUDA_MAX_CYCLES", UINT64_MAX);
   regs_per_thread_ = uint32_t(env_number("ACCELSIM_CUDA_REGS", 32));
+  flush_caches_ = env_number("ACCELSIM_CUDA_FLUSH_CACHES", 0) != 0;
   try {
     cfg_ = config::from_text(read_file(config_path_), config_path_);
     arch_ = uint32_t(env_number("ACCELSIM_CUDA_ARCH", uint64_t(cfg_.sm_version)));

@@ -187,6 +187,7 @@ class Runtime {
   sim::RunResult facts_;                        // GPU facts (sm_count, period, ...)
   uint32_t runs_ = 0, next_kernel_id_ = 1, traced_kernels_ = 0;
   double sim_wall_s_ = 0, start_wall_s_ = 0;    // time inside runs; process start
+  bool flush_caches_ = false;                    // drop L2's lines before each kernel
   double startup_s_ = 0;                         // the constructor: config, ISA tables, session
  public:
   // Wall time inside API calls (the outermost of nested ones), simulation included.

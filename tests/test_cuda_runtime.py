@@ -328,3 +328,21 @@ def test_per_thread_default_stream_programs_run():
     assert read_elf(exe).cudart == "libcudart.so.13"
     r = run_cuda([exe], capture_output=True)
     assert r.returncode == 0 and "PASSED" in r.stdout, r.stderr
+
+
+def test_flush_caches_starts_every_kernel_with_an_empty_l2(tmp_path):
+    """`accelsim cuda --flush-caches`: reduction.cu's kernels find nothing
+    in L2 (neither the uploaded input nor the first kernel's partial sums),
+    as Nsight Compute measures kernels; the answer is the same."""
+    from accelsim import load_result
+    from accelsim.cuda import run_cuda
+
+    exe = program("reduction")
+    warm = run_cuda([exe], capture_output=True)
+    proc = subprocess.run([sys.executable, "-m", "accelsim", "cuda", "--flush-caches", "--quiet", "--out",
+                           str(tmp_path / "r"), "--", str(exe)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0 and "PASSED" in proc.stdout, proc.stderr
+    cold = load_result(tmp_path / "r").kernels
+    assert all(c >= w for c, w in zip(cold["dram_reads"], warm.kernels["dram_reads"]))
+    assert cold["dram_reads"].sum() > warm.kernels["dram_reads"].sum()
+    assert cold["cycles"].sum() > warm.kernels["cycles"].sum()

@@ -110,7 +110,8 @@ def _wait(proc: subprocess.Popen, program: str, timeout, capture: bool) -> tuple
 
 def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int | None = None, out=None,
              save_trace=None, regs_per_thread: int = 32, arch: int | None = None, env: dict | None = None,
-             cwd=None, capture_output: bool = False, timeout: float | None = None) -> CudaResult:
+             cwd=None, capture_output: bool = False, timeout: float | None = None,
+             flush_caches: bool = False) -> CudaResult:
     """Runs the CUDA program ``argv`` (built with ``nvcc -cudart shared``) on
     the simulated GPU of ``config`` and returns a CudaResult: every kernel and
     copy it ran (``kernels``, ``copies``, ``streams``, counters), with its
@@ -121,6 +122,8 @@ def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int 
     result is also saved there (``accelsim.load_result`` reads it).
     ``regs_per_thread`` sets occupancy (PTX registers are virtual);
     ``arch``: the ISA table records use (default: the config's sm_version).
+    ``flush_caches``: every kernel starts with an empty L2, as Nsight
+    Compute measures kernels by default.
     ``save_trace``: instead of timing, the launches are emulated in command
     order and written there as an Accel-Sim trace (kernelslist.g with its
     host-to-device copies; ``records`` picks the records), which
@@ -144,6 +147,8 @@ def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int 
                     "ACCELSIM_CUDA_ARCH": str(int(arch if arch is not None else sm_version))}
         if max_cycles is not None:
             settings["ACCELSIM_CUDA_MAX_CYCLES"] = str(max_cycles)
+        if flush_caches:
+            settings["ACCELSIM_CUDA_FLUSH_CACHES"] = "1"
         from accelsim.ptx.ptxas import find_tool
 
         if cuobjdump := find_tool("cuobjdump"):  # the fallback for fat binaries the runtime cannot decode
