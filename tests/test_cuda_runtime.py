@@ -346,3 +346,16 @@ def test_flush_caches_starts_every_kernel_with_an_empty_l2(tmp_path):
     assert all(c >= w for c, w in zip(cold["dram_reads"], warm.kernels["dram_reads"]))
     assert cold["dram_reads"].sum() > warm.kernels["dram_reads"].sum()
     assert cold["cycles"].sum() > warm.kernels["cycles"].sum()
+
+
+@pytest.mark.parametrize("config, gib", [("QV100", 32), ("RTX2060", 6)])
+def test_device_memory_is_the_configs_capacity(config, gib):
+    """cudaMalloc beyond what is free fails with cudaErrorMemoryAllocation,
+    cudaFree gives the bytes back, totalGlobalMem and cudaMemGetInfo report
+    the config's dram_capacity (pages are made on first touch: 20 GiB
+    allocated cost nothing)."""
+    from accelsim.cuda import run_cuda
+
+    r = run_cuda([special("memory_cap")], config, capture_output=True)
+    assert r.returncode == 0 and "memory_cap: PASSED" in r.stdout, r.stdout + r.stderr
+    assert f"total {gib} GiB" in r.stdout and "second: out of memory" in r.stdout

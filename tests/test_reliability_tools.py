@@ -132,8 +132,8 @@ def test_ptx_coverage_reads_instruction_forms_and_judges_them():
     assert [verdict(op, mods, table) for op, mods in forms] == [
         "runs", "runs", "parser: no opcode `bfind`", "emulator: tex other than tex.1d (2-D/3-D textures, CUDA arrays)",
         "parser: `add` without modifier `.bogus`", "runs"]
-    s = survey([{"suite": "x", "program": "k", "ptx": ptx, "why": ""},
-                {"suite": "x", "program": "broken", "ptx": "", "why": "nvcc: error"}])
+    s = survey([{"suite": "x", "program": "k", "ptx": [ptx], "why": ""},
+                {"suite": "x", "program": "broken", "ptx": [], "why": "nvcc: error"}])
     assert s["programs"][0]["missing"] == ["add.s32.bogus", "bfind.u32", "tex.2d.v4.f32.s32"]
     assert s["programs"][0]["parser"] != "parses"  # the real parser's first error
     text = markdown(s)
