@@ -359,3 +359,23 @@ def test_device_memory_is_the_configs_capacity(config, gib):
     r = run_cuda([special("memory_cap")], config, capture_output=True)
     assert r.returncode == 0 and "memory_cap: PASSED" in r.stdout, r.stdout + r.stderr
     assert f"total {gib} GiB" in r.stdout and "second: out of memory" in r.stdout
+
+
+def test_sigint_to_the_launcher_alone_stops_the_program_and_keeps_the_result(tmp_path):
+    """kill -INT of the launcher (a job scheduler, not a terminal): it
+    forwards the signal, the runtime stops and writes the result."""
+    exe = special("forever")
+    out = tmp_path / "res"
+    proc = subprocess.Popen([sys.executable, "-m", "accelsim", "cuda", "--out", str(out), "--", str(exe)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        assert proc.stdout.readline().strip() == "running"
+        proc.send_signal(signal.SIGINT)  # the launcher only
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    from accelsim import load_result
+
+    assert len(load_result(out).kernels) >= 1

@@ -91,11 +91,12 @@ def _environment(base, lib_dir: Path, preload: Path | None, settings: dict[str, 
 
 
 def _wait(proc: subprocess.Popen, program: str, timeout, capture: bool) -> tuple[int, str | None, str | None]:
-    """Waits for the program. Ctrl-C reaches it too (same terminal): the
-    launcher ignores it meanwhile, so the runtime can stop the simulation and
-    write the result before the program ends."""
+    """Waits for the program. A SIGINT to the launcher is forwarded to the
+    program (a terminal's Ctrl-C reaches both; the runtime takes the two
+    copies as one), so the runtime stops the simulation and writes the
+    result before the program ends, whoever sent the signal."""
     main = threading.current_thread() is threading.main_thread()
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    old = signal.signal(signal.SIGINT, lambda *_: proc.send_signal(signal.SIGINT)) if main else None
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:

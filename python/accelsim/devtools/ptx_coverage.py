@@ -149,7 +149,7 @@ def survey(found: list[dict]) -> dict:
                 form = ".".join((op, *mods))
                 lacking.setdefault(form, {"why": why, "programs": set()})["programs"].add(label)
                 missing.add(form)
-        verdicts = [parser_verdict(text, label) for text in p["ptx"]]
+        verdicts = [parser_verdict(text, label) for text in p["ptx"] if ".entry" in text]  # not host-only sources
         rows.append({"program": label, "parser": next((v for v in verdicts if v != "parses"), "parses"),
                      "missing": sorted(missing), "why": ""})
     return {"table": table, "programs": rows, "lacking": lacking, "used": used}
