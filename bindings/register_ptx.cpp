@@ -72,6 +72,7 @@ sim::PtxLaunchCommand launch_command(const py::dict& d, uint32_t regs_per_thread
     sass->by_line = d["sass"].cast<std::unordered_map<uint32_t, std::vector<std::string>>>();
     c.sass = std::move(sass);
   }
+  if (d.contains("binary_version")) c.binary_version = d["binary_version"].cast<uint32_t>();
   if (d.contains("static_shared")) c.static_shared = d["static_shared"].cast<int64_t>();
   auto dim = [](py::handle h) {
     auto v = h.cast<std::vector<uint32_t>>();
