@@ -82,6 +82,8 @@ Runtime::Runtime() {
   max_cycles_ = env_number("ACCELSIM_CUDA_MAX_CYCLES", UINT64_MAX);
   regs_per_thread_ = uint32_t(env_number("ACCELSIM_CUDA_REGS", 32));
   flush_caches_ = env_number("ACCELSIM_CUDA_FLUSH_CACHES", 0) != 0;
+  max_warp_insts_ = env_number("ACCELSIM_CUDA_MAX_WARP_INSTS", max_warp_insts_);
+  if (max_warp_insts_ == 0) startup_error("ACCELSIM_CUDA_MAX_WARP_INSTS must be at least 1");
   try {
     cfg_ = config::from_text(read_file(config_path_), config_path_);
     arch_ = uint32_t(env_number("ACCELSIM_CUDA_ARCH", uint64_t(cfg_.sm_version)));

@@ -157,6 +157,7 @@ class Runtime {
   void load(Fatbin& f);
   std::vector<ptx::PtxText> ptx_of(const Fatbin& f);
   void run_queue();
+  std::string for_the_launcher(std::string msg);
   void absorb(const sim::RunResult& r, std::vector<QueuedInfo>& info);
   void flush_for_stream_order(uint64_t stream);
   void write_result(const std::string& status, const std::string& error);
@@ -191,6 +192,7 @@ class Runtime {
   uint32_t runs_ = 0, next_kernel_id_ = 1, traced_kernels_ = 0;
   double sim_wall_s_ = 0, start_wall_s_ = 0;    // time inside runs; process start
   bool flush_caches_ = false;                    // drop L2's lines before each kernel
+  uint64_t max_warp_insts_ = uint64_t(1) << 24;  // per warp: ends a kernel that loops for ever
   std::unordered_map<uint64_t, uint64_t> live_;  // device allocation -> its span (cudaFree gives it back)
   uint64_t live_bytes_ = 0;
   double startup_s_ = 0;                         // the constructor: config, ISA tables, session

@@ -98,6 +98,7 @@ cudaError_t Runtime::launch(Kernel& k, dim3 grid, dim3 block, void** args, size_
     c.static_shared = g->second.static_shared;
   }
   c.sm_count = uint32_t(cfg_.sm_count);
+  c.max_warp_insts = max_warp_insts_;
   flush_for_stream_order(c.stream);
   QueuedInfo info;
   info.kind = QueuedInfo::kKernel;
@@ -158,6 +159,15 @@ void Runtime::stream_wait(cudaStream_t stream, Event& e) {
   if (e.pending && queued_[*e.pending].stream != stream_id(stream)) run_queue();
 }
 
+// The emulator's hints name the Python Device's settings; a program under
+// `accelsim cuda` sets the same limits with the launcher's options.
+std::string Runtime::for_the_launcher(std::string msg) {
+  const std::string device_hint = "Device(max_warp_insts=...)";
+  if (auto at = msg.find(device_hint); at != std::string::npos)
+    msg.replace(at, device_hint.size(), "accelsim cuda --max-warp-insts N (now " + std::to_string(max_warp_insts_) + ")");
+  return msg;
+}
+
 // Runs the queue as one run of the session. Times come back on the GPU's
 // clock; events marking queued commands take their command's end.
 void Runtime::run_queue() {
@@ -188,7 +198,7 @@ void Runtime::run_queue() {
     }
     r = sim::run_ptx_commands(*session_, *tables_, std::move(queue), opts);
   } catch (const std::exception& e) {
-    fatal(std::string("simulation failed: ") + e.what());
+    fatal("simulation failed: " + for_the_launcher(e.what()));
   }
   sim_wall_s_ += wall_seconds() - t0;
   ++runs_;

@@ -379,3 +379,18 @@ def test_sigint_to_the_launcher_alone_stops_the_program_and_keeps_the_result(tmp
     from accelsim import load_result
 
     assert len(load_result(out).kernels) >= 1
+
+
+def test_max_warp_insts_bounds_each_warp_and_the_message_names_the_launcher_option():
+    """--max-warp-insts (run_cuda(max_warp_insts=...)): a warp beyond it is
+    an error saying why it loops, whose hint is the launcher's option, not
+    the Python Device's."""
+    from accelsim.cuda import run_cuda
+    from accelsim.errors import ConfigError
+
+    r = run_cuda([special("forever")], capture_output=True, max_warp_insts=50)
+    assert r.returncode == 1 and r.status == "error", r.stderr
+    assert "still running after 50 warp instructions" in r.stderr
+    assert "accelsim cuda --max-warp-insts N (now 50)" in r.stderr and "Device(" not in r.stderr
+    with pytest.raises(ConfigError, match="max_warp_insts must be a positive integer"):
+        run_cuda([special("forever")], max_warp_insts=0)

@@ -23,6 +23,9 @@ def register(sub) -> None:
                         help="stop the program at this simulated cycle, keeping the result so far")
     parser.add_argument("--regs", type=int, default=32, metavar="N",
                         help="registers per thread for occupancy (PTX registers are virtual; default 32)")
+    parser.add_argument("--max-warp-insts", type=int, default=None, metavar="N",
+                        help="warp instructions one warp may execute before its kernel is an error that says "
+                             "why it loops (default 2^24)")
     parser.add_argument("--flush-caches", action="store_true",
                         help="start every kernel with an empty L2, as Nsight Compute measures kernels")
     parser.add_argument("--out", default=None, metavar="DIR",
@@ -48,7 +51,7 @@ def _run(args) -> int:
     try:
         result = run_cuda(args.program, cfg, records=args.records, max_cycles=args.max_cycles, out=args.out,
                           save_trace=args.save_trace, regs_per_thread=args.regs,
-                          flush_caches=args.flush_caches)
+                          flush_caches=args.flush_caches, max_warp_insts=args.max_warp_insts)
     except Interrupted as stop:
         r = stop.result
         if args.out:

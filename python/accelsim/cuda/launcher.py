@@ -112,7 +112,7 @@ def _wait(proc: subprocess.Popen, program: str, timeout, capture: bool) -> tuple
 def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int | None = None, out=None,
              save_trace=None, regs_per_thread: int = 32, arch: int | None = None, env: dict | None = None,
              cwd=None, capture_output: bool = False, timeout: float | None = None,
-             flush_caches: bool = False) -> CudaResult:
+             flush_caches: bool = False, max_warp_insts: int | None = None) -> CudaResult:
     """Runs the CUDA program ``argv`` (built with ``nvcc -cudart shared``) on
     the simulated GPU of ``config`` and returns a CudaResult: every kernel and
     copy it ran (``kernels``, ``copies``, ``streams``, counters), with its
@@ -124,7 +124,9 @@ def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int 
     ``regs_per_thread`` sets occupancy (PTX registers are virtual);
     ``arch``: the ISA table records use (default: the config's sm_version).
     ``flush_caches``: every kernel starts with an empty L2, as Nsight
-    Compute measures kernels by default.
+    Compute measures kernels by default. ``max_warp_insts``: the warp
+    instructions one warp may execute (default 2^24) before its kernel is an
+    error that says why it loops.
     ``save_trace``: instead of timing, the launches are emulated in command
     order and written there as an Accel-Sim trace (kernelslist.g with its
     host-to-device copies; ``records`` picks the records), which
@@ -135,8 +137,9 @@ def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int 
         raise AccelsimError("run_cuda needs a program to run")
     if records not in RECORD_MODES:
         raise ConfigError(f"records must be one of {', '.join(map(repr, RECORD_MODES))}, not {records!r}")
-    if max_cycles is not None and (isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1):
-        raise ConfigError(f"max_cycles must be a positive integer, not {max_cycles!r}")
+    for name, value in (("max_cycles", max_cycles), ("max_warp_insts", max_warp_insts)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise ConfigError(f"{name} must be a positive integer, not {value!r}")
     lib_dir = runtime_library_dir()
     preload = _check_program(argv, cwd, lib_dir)
     with tempfile.TemporaryDirectory(prefix="accelsim-cuda-") as tmp:
@@ -150,6 +153,8 @@ def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int 
             settings["ACCELSIM_CUDA_MAX_CYCLES"] = str(max_cycles)
         if flush_caches:
             settings["ACCELSIM_CUDA_FLUSH_CACHES"] = "1"
+        if max_warp_insts is not None:
+            settings["ACCELSIM_CUDA_MAX_WARP_INSTS"] = str(max_warp_insts)
         from accelsim.ptx.ptxas import find_tool
 
         if cuobjdump := find_tool("cuobjdump"):  # the fallback for fat binaries the runtime cannot decode

@@ -158,6 +158,7 @@ def _launcher() -> list[Case]:
         _cuda(s, "no program after `--`", "--", needs=""),
         _cuda(s, "`--config` naming no config", "--config", "NOPE", "--", "{bad}", "graph"),
         _cuda(s, "`--max-cycles 0`", "--max-cycles", "0", "--", "{bad}", "graph"),
+        _cuda(s, "`--max-warp-insts 0`", "--max-warp-insts", "0", "--", "{bad}", "graph"),
         _cuda(s, "`--records bogus`", "--records", "bogus", "--", "{bad}", "graph"),
         _cuda(s, "`--out` onto an existing file", "--out", "{d}/taken", "--", "{bad}", "graph",
               files={"taken": "mine"}),
@@ -193,7 +194,7 @@ def _kernels() -> list[Case]:
         _cuda(s, "`wmma` tensor-core fragments (no `wmma` in the emulator yet)", "--", "{bad_wmma}", "wmma",
               needs="bad_wmma"),
         _cuda(s, "a kernel spinning for ever, no budget: the warp-instruction bound ends it", "--", "{bad}",
-              "spin", timeout=180),
+              "spin", timeout=180, forbid=r"Device\("),
     ]
 
 
