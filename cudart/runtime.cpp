@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 
 #include "base/error.h"
 #include "config/config_text.h"
+#include "cuobjdump.h"
 #include "ptx/fatbin.h"
 #include "ptx/ptx_error.h"
 #include "signals.h"
@@ -72,12 +74,14 @@ Runtime::Runtime() {
   trace_dir_ = env("ACCELSIM_CUDA_TRACE");
   const std::string records = env("ACCELSIM_CUDA_RECORDS", "lowered");
   sass_dir_ = env("ACCELSIM_CUDA_SASS_GUIDES");
+  cuobjdump_ = env("ACCELSIM_CUDA_CUOBJDUMP");
   if (records == "ptx") records_ = ptx::RecordMode::kPtx;
   else if (records == "sass" && sass_dir_.empty()) startup_error("records 'sass' without ACCELSIM_CUDA_SASS_GUIDES");
   else if (records != "lowered" && records != "sass")
     startup_error("ACCELSIM_CUDA_RECORDS='" + records + "': 'lowered', 'ptx' or 'sass'");
   max_cycles_ = env_number("ACCELSIM_CUDA_MAX_CYCLES", UINT64_MAX);
   regs_per_thread_ = uint32_t(env_number("ACCELSIM_CUDA_REGS", 32));
+  flush_caches_ = env_number("ACCELSIM_CUDA_FLUSH_CACHES", 0) != 0;
   try {
     cfg_ = config::from_text(read_file(config_path_), config_path_);
     arch_ = uint32_t(env_number("ACCELSIM_CUDA_ARCH", uint64_t(cfg_.sm_version)));
@@ -92,6 +96,7 @@ Runtime::Runtime() {
   facts_ = sim::empty_result(sim::gpu_params(cfg_));
   install_signal_handlers();
   std::atexit([] { Runtime::get().finish(); });
+  startup_s_ = wall_seconds() - start_wall_s_;
 }
 
 // ---- errors ----
@@ -178,15 +183,43 @@ uint64_t Runtime::variable_address(const void* host_var, size_t* size) {
   fatal("variable '" + v.name + "' is registered by the program but not in its PTX (" + v.fatbin->where + ")");
 }
 
+// The fat binary's PTX texts, best first: decoded here, or (a compressed
+// entry without its library, or when forced for tests) by cuobjdump, keeping
+// the texts that define every kernel and variable this fat binary registered.
+std::vector<ptx::PtxText> Runtime::ptx_of(const Fatbin& f) {
+  const uint8_t* data = ptx::fatbin_from_wrapper(f.wrapper, f.where);
+  auto entries = ptx::parse_fatbin(data, ptx::fatbin_container_bytes(data), f.where);
+  const bool forced = !env("ACCELSIM_CUDA_FORCE_CUOBJDUMP").empty();
+  if (!forced) {
+    try {
+      return ptx::ptx_texts(entries, uint32_t(cfg_.sm_version), f.where);
+    } catch (const Error&) {
+      if (cuobjdump_.empty()) throw;
+    }
+  }
+  if (cuobjdump_.empty()) throw Error("ACCELSIM_CUDA_FORCE_CUOBJDUMP without a cuobjdump (ACCELSIM_CUDA_CUOBJDUMP)");
+  std::vector<std::string> names;
+  for (const auto& [host, k] : kernels_)
+    if (k.fatbin == &f) names.push_back(".entry " + k.name);
+  for (const auto& [host, v] : variables_)
+    if (v.fatbin == &f) names.push_back(v.name);
+  std::vector<ptx::PtxText> mine;
+  for (ptx::PtxText& t : cuobjdump_ptx(cuobjdump_, f.where == "the program" ? "/proc/self/exe" : f.where)) {
+    bool all = true;
+    for (const std::string& n : names) all = all && t.text.find(n) != std::string::npos;
+    if (all) mine.push_back(std::move(t));
+  }
+  ptx::order_for_gpu(mine, uint32_t(cfg_.sm_version));
+  return mine;
+}
+
 // The fat binary's PTX, parsed, and its variables placed in device memory
 // (managed ones in host-mapped memory the program's pointer is set to).
 void Runtime::load(Fatbin& f) {
   if (f.loaded) return;
   f.loaded = true;
   try {
-    const uint8_t* data = ptx::fatbin_from_wrapper(f.wrapper, f.where);
-    auto entries = ptx::parse_fatbin(data, ptx::fatbin_container_bytes(data), f.where);
-    auto texts = ptx::ptx_texts(entries, uint32_t(cfg_.sm_version), f.where);
+    auto texts = ptx_of(f);
     if (texts.empty())
       fatal(f.where + ": its fat binary holds SASS but no PTX, which the simulator needs. Rebuild with PTX "
                       "embedded, e.g. nvcc -arch=sm_75 (SASS + PTX) or -gencode arch=compute_75,code=compute_75 "
@@ -217,8 +250,13 @@ void Runtime::load(Fatbin& f) {
 // ---- memory ----
 
 uint64_t Runtime::malloc_device(size_t bytes) {
+  const uint64_t span = (std::max<uint64_t>(bytes, 1) + 255) / 256 * 256;  // cudaMalloc's alignment
+  if (span > device_bytes() - std::min(live_bytes_, device_bytes())) return 0;
   try {
-    return mem_->allocate(bytes);
+    const uint64_t p = mem_->allocate(bytes);
+    live_[p] = span;
+    live_bytes_ += span;
+    return p;
   } catch (const Error&) {
     return 0;
   }
@@ -232,7 +270,14 @@ void* Runtime::malloc_mapped(size_t bytes) {
   return p;
 }
 
-bool Runtime::free_device(uint64_t addr) { return addr < ptx::DeviceMemory::kHostWindow && mem_->release(addr); }
+bool Runtime::free_device(uint64_t addr) {
+  if (addr >= ptx::DeviceMemory::kHostWindow || !mem_->release(addr)) return false;
+  if (auto it = live_.find(addr); it != live_.end()) {  // variables are released too, but were never counted
+    live_bytes_ -= it->second;
+    live_.erase(it);
+  }
+  return true;
+}
 
 bool Runtime::free_mapped(void* p) {
   if (!host_.base_of(p) || host_.base_of(p) != p) return false;

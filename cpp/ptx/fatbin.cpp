@@ -150,19 +150,21 @@ const uint8_t* fatbin_from_wrapper(const void* wrapper, const std::string& where
   return data;
 }
 
+void order_for_gpu(std::vector<PtxText>& texts, uint32_t sm_version) {
+  // best first: the newest not above the GPU, older ones, then newer ones
+  std::stable_sort(texts.begin(), texts.end(), [sm_version](const PtxText& a, const PtxText& b) {
+    const bool fa = a.arch <= sm_version, fb = b.arch <= sm_version;
+    if (fa != fb) return fa;
+    return fa ? a.arch > b.arch : a.arch < b.arch;
+  });
+}
+
 std::vector<PtxText> ptx_texts(const std::vector<FatbinEntry>& entries, uint32_t sm_version,
                                const std::string& where) {
-  std::vector<const FatbinEntry*> ptx;
-  for (const FatbinEntry& e : entries)
-    if (e.kind == FatbinEntry::kPtx) ptx.push_back(&e);
-  // best first: the newest not above the GPU, older ones, then newer ones
-  std::stable_sort(ptx.begin(), ptx.end(), [sm_version](const FatbinEntry* a, const FatbinEntry* b) {
-    const bool fa = a->arch <= sm_version, fb = b->arch <= sm_version;
-    if (fa != fb) return fa;
-    return fa ? a->arch > b->arch : a->arch < b->arch;
-  });
   std::vector<PtxText> out;
-  for (const FatbinEntry* e : ptx) out.push_back({e->arch, entry_bytes(*e, where)});
+  for (const FatbinEntry& e : entries)
+    if (e.kind == FatbinEntry::kPtx) out.push_back({e.arch, entry_bytes(e, where)});
+  order_for_gpu(out, sm_version);
   return out;
 }
 

@@ -3,12 +3,13 @@ timing run that executes them."""
 from __future__ import annotations
 
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
 
 from accelsim import _args, _core
-from accelsim.errors import DeviceMemoryError, DeviceTypeError, Interrupted, PtxError, RunStopped
+from accelsim.errors import AccelsimWarning, DeviceMemoryError, DeviceTypeError, Interrupted, PtxError, RunStopped
 from accelsim.ptx._tables import tables
 from accelsim.ptx.cuda_lines import relocate
 from accelsim.ptx.device_array import DeviceArray, checked_dtype, checked_shape, host_data
@@ -28,6 +29,16 @@ class Stream:
     def __int__(self) -> int:
         return self.id
 
+    def __enter__(self) -> "Stream":
+        """``with stream:`` makes it the current stream (CuPy's convention):
+        launches and copies given no ``stream=`` go on it (a copy_to_host
+        then waits for the run, as CuPy's get() synchronizes the stream)."""
+        self.device._stream_stack.append(self.id)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.device._stream_stack.pop()
+
     def synchronize(self, **run_settings):
         """Runs the device's queued work (the whole device: the simulator
         times all streams together) and returns that run's SimResult;
@@ -38,23 +49,55 @@ class Stream:
         return f"<accelsim.ptx.Stream {self.id} of {self.device!r}>"
 
 _RECORD_MODES = ("lowered", "ptx", "sass")
+# SASS-guided records of a GPU from Volta on are resolved in the GPU's own ISA
+# table (the SASS nvdisasm gives, sm_75 or newer, is of the same family: its
+# uniform-datapath opcodes fall back to their vector twins); an older GPU's
+# table lacks that family's opcodes (BMOV, LOP3 on Kepler), so its records
+# are resolved in the table of the SASS's generation
+_VOLTA_FAMILY = 70
+
+
+def _register_source(regs_per_thread) -> tuple[bool, int]:
+    """(registers from ptxas?, the count for kernels ptxas does not report).
+    None: ptxas's where it is installed, else 32 with a warning (occupancy
+    then follows no compiler: a 52-register kernel gets twice its blocks)."""
+    from accelsim.ptx.ptxas import find_ptxas
+
+    if regs_per_thread is None:
+        if find_ptxas() is not None:
+            return True, 32
+        warnings.warn("no ptxas found: PTX mode assumes 32 registers per thread, so occupancy may differ from the "
+                      "compiled kernel's (pip install 'accelsim[ptx]', or pass regs_per_thread)", AccelsimWarning,
+                      stacklevel=3)
+        return False, 32
+    if regs_per_thread == "ptxas":
+        if find_ptxas() is None:
+            raise PtxError("regs_per_thread='ptxas' needs ptxas: pip install 'accelsim[ptx]' (the nvidia-cuda-nvcc "
+                           "wheel) or put a CUDA toolkit's bin folder on PATH / $CUDA_HOME")
+        return True, 32
+    if isinstance(regs_per_thread, bool) or not isinstance(regs_per_thread, (int, np.integer)) \
+            or not 1 <= regs_per_thread <= 255:
+        raise PtxError(f"regs_per_thread must be 1..255 or 'ptxas', not {regs_per_thread!r}")
+    return False, int(regs_per_thread)
 
 
 class Device:
     """A simulated GPU: ``config`` is a config name, path or Config (as for
     Simulator); ``arch`` the SASS generation whose ISA table records use
-    (70 = Volta). ``regs_per_thread`` sets occupancy: PTX registers are
-    virtual, so either a fixed count (default 32) or ``"ptxas"``: each kernel's
-    registers and static shared memory as ptxas allocates them (for sm_75, the
-    oldest target CUDA 13 has, or the PTX's .target if newer; needs ptxas on
-    PATH, $CUDA_HOME, /usr/local/cuda or the nvidia-cuda-nvcc wheel).
+    (70 = Volta; default: the config's ``sm_version``). ``regs_per_thread``
+    sets occupancy: PTX registers are virtual, so either a fixed count or
+    ``"ptxas"`` (the default wherever ptxas is installed): each kernel's
+    registers and static shared memory as ptxas allocates them (for the GPU's
+    generation where an installed ptxas still targets it, else sm_75, the
+    oldest target CUDA 13 has, or the PTX's .target if newer; ptxas is found
+    on PATH, $CUDA_HOME, /usr/local/cuda or in the nvidia-cuda-nvcc wheel).
+    Without ptxas the default is 32 registers, with a warning.
     ``records`` picks what the timing model sees per executed PTX
     instruction: ``"lowered"`` (the SASS sequence of configs/ptx/lowering.txt),
     ``"ptx"`` (one record per PTX instruction, timed by the config's
     ptx_latency_* / ptx_initiation_* classes as GPGPU-Sim's PTX mode;
     docs/ptx.md) or ``"sass"``: the real SASS ptxas made of that PTX line
     (needs ptxas and nvdisasm: ``pip install 'accelsim[ptx]'``; implies
-    ``regs_per_thread="ptxas"`` unless a count is given;
     docs/ptx_sass_guided.md). ``record_chunk``:
     records each warp of a resident block gets per refill while it is timed
     (memory stays bounded whatever the kernel's length; cycles do not depend
@@ -73,12 +116,16 @@ class Device:
     ``memory_bytes`` is the device memory (default: the config's
     ``dram_capacity``); allocating beyond it raises
     ``accelsim.DeviceMemoryError``, as cudaMalloc fails. Pages are allocated
-    on first touch, so a large array costs host memory only where written."""
+    on first touch, so a large array costs host memory only where written.
+    ``flush_caches``: every kernel starts with an empty L2, as Nsight Compute
+    measures kernels by default (its cache control "all"; L1 starts every
+    kernel empty anyway), so kernel cycles compare with its numbers; the
+    flush itself takes no simulated time."""
 
-    def __init__(self, config="QV100", *, arch: int = 70, regs_per_thread: int | str | None = None,
+    def __init__(self, config="QV100", *, arch: int | None = None, regs_per_thread: int | str | None = None,
                  max_warp_insts: int = 1 << 24, records: str = "lowered",
                  record_chunk: int = 128, max_cycles: int | None = None, progress: bool | None = None,
-                 on_progress=None, memory_bytes: int | None = None):
+                 on_progress=None, memory_bytes: int | None = None, flush_caches: bool = False):
         from accelsim.sim import Simulator
 
         if records not in _RECORD_MODES:
@@ -88,30 +135,17 @@ class Device:
             from accelsim.ptx.sass_guided import require_tools
 
             require_tools()
-        if regs_per_thread is None:
-            regs_per_thread = "ptxas" if records == "sass" else 32
-        if regs_per_thread == "ptxas":
-            from accelsim.ptx.ptxas import find_ptxas
-
-            if find_ptxas() is None:
-                raise PtxError("regs_per_thread='ptxas' needs ptxas: pip install 'accelsim[ptx]' (the nvidia-cuda-nvcc "
-                               "wheel) or put a CUDA toolkit's bin folder on PATH / $CUDA_HOME")
-            self._ptxas = True
-            regs_per_thread = 32  # for kernels ptxas does not report
-        else:
-            self._ptxas = False
-        if not isinstance(regs_per_thread, (int, np.integer)) or not 1 <= regs_per_thread <= 255:
-            raise PtxError(f"regs_per_thread must be 1..255 or 'ptxas', not {regs_per_thread!r}")
+        self._ptxas, regs_per_thread = _register_source(regs_per_thread)
         self.sim = Simulator(config)
         units = self.sim._values.get("opcode_units") if isinstance(self.sim._values, dict) else None
         self._tables = tables(tuple(sorted((units or {}).items())))
         self.config_name = self.sim.config_name
-        self.arch = _args.bounded_int("arch", arch, 10, 1000)
+        values = self.sim._values if isinstance(self.sim._values, dict) else {}
+        self.arch = _args.bounded_int("arch", int(values.get("sm_version", 70)) if arch is None else arch, 10, 1000)
         self.regs_per_thread = int(regs_per_thread)
         self.max_warp_insts = _args.bounded_int("max_warp_insts", max_warp_insts, 1, _args.MAX_CYCLES)
         self.max_cycles = _args.max_cycles(max_cycles)
         self.progress, self.on_progress = progress, _callable_or_none("on_progress", on_progress)
-        values = self.sim._values if isinstance(self.sim._values, dict) else {}
         self.memory_bytes = _args.bounded_int("memory_bytes", memory_bytes, 1, 1 << 46) \
             if memory_bytes is not None else int(values.get("dram_capacity", 16 << 30))
         self._limits = {k: int(values[k]) for k in ("max_threads_per_sm", "shmem_per_cta") if k in values}
@@ -119,13 +153,19 @@ class Device:
                 or not 0 <= record_chunk < 1 << 31:
             raise PtxError(f"record_chunk must be an integer >= 0 (0: whole blocks), not {record_chunk!r}")
         self.record_chunk = int(record_chunk)
+        if not isinstance(flush_caches, (bool, np.bool_)):
+            raise PtxError(f"flush_caches must be True or False, not {flush_caches!r}")
+        self.flush_caches = bool(flush_caches)
         self.stream_stats: dict = {}
         self._mem = _core.DeviceMemory()
         self._pending: list[dict] = []
         self._results: list = []
+        self._window = 0  # results[_window:] are the runs since the last synchronize()
+        self._window_ended = False  # a run stopped early: the next run opens a new window
         # id(module core) -> (that core, its variables' addresses): holding the core keeps the id unique
         self._globals: dict[int, tuple[object, list[int]]] = {}
         self._next_stream = 0
+        self._stream_stack: list[int] = []  # open ``with stream:`` blocks, innermost last
         self._gpu: _core.GpuSession | None = None  # one GPU for the device's life, built on first run
         self._kernels_run = 0
         self.sm_count = int(self.sim._values.get("sm_count", 80)) if isinstance(self.sim._values, dict) else 80
@@ -148,6 +188,13 @@ class Device:
         dims, dt = checked_shape(shape), checked_dtype(dtype)
         n = int(np.prod(dims, dtype=object)) * dt.itemsize
         return DeviceArray(self, self._allocate(n), dims, dt)
+
+    def malloc(self, nbytes: int) -> DeviceArray:
+        """``nbytes`` of device memory (cudaMalloc) as a 1-D uint8 array;
+        ``reshape`` or a kernel's own pointer type gives it meaning."""
+        if isinstance(nbytes, bool) or not isinstance(nbytes, (int, np.integer)) or nbytes < 0:
+            raise PtxError(f"malloc takes a byte count (an int >= 0), not {nbytes!r}")
+        return DeviceArray(self, self._allocate(int(nbytes)), (int(nbytes),), np.uint8)
 
     def zeros(self, shape, dtype=np.float32) -> DeviceArray:
         """A new device array of zeros (fresh device memory reads as zeros)."""
@@ -182,18 +229,27 @@ class Device:
             return int(stream)
         raise PtxError(f"stream must be a Stream of this device or a non-negative int, not {stream!r}")
 
-    def _copy(self, address: int, nbytes: int, stream, *, to_host=None, data=None) -> None:
+    def _copy(self, address: int, nbytes: int, stream, *, to_host=None, data=None, fill=None) -> None:
         """Queues a copy for the copy engine (cudaMemcpy when ``stream`` is
-        None, else cudaMemcpyAsync on it). ``to_host``: a device-to-host copy
-        into that array, read when the copy starts in the run; ``data``:
-        host-to-device bytes, written then; neither: the bytes are in place."""
-        d = {"address": int(address), "copy_bytes": int(nbytes), "stream": self._stream_id(stream),
+        None and no ``with stream:`` is open, else cudaMemcpyAsync on it).
+        ``to_host``: a device-to-host copy into that array, read when the
+        copy starts in the run; ``data``: host-to-device bytes, written then;
+        ``fill``: bytes set then, untimed (cudaMemset); none: the bytes are
+        in place."""
+        sid = self._stream_id(stream) if stream is not None else self._current_stream()
+        d = {"address": int(address), "copy_bytes": int(nbytes), "stream": sid,
              "memory": self._mem, "to_host": to_host is not None}
         if to_host is not None:
             d["host"] = to_host
         if data is not None:
             d["data"] = data
+        if fill is not None:
+            d["set"] = fill
         self._pending.append(d)
+
+    def _current_stream(self) -> int | None:
+        """The stream of the innermost open ``with stream:`` (None: none)."""
+        return self._stream_stack[-1] if self._stream_stack else None
 
     def texture_object(self, array: DeviceArray) -> np.uint64:
         """A cudaTextureObject_t over a 1-D device array of float32, int32 or
@@ -221,7 +277,7 @@ class Device:
         return self._globals[key][1]
 
     def _launch(self, kernel, grid, block, params: bytes, stream, shared: int) -> None:
-        stream = self._stream_id(stream) or 0
+        stream = (self._stream_id(stream) if stream is not None else self._current_stream()) or 0
         regs = self.regs_per_thread
         extra: dict = {}
         resources = None
@@ -231,6 +287,8 @@ class Device:
             smap = sass_map(kernel.module.text, self.arch, kernel.module.name)
             extra["sass"] = smap.lines.get(kernel.name, {})
             extra["sass_source"] = f"SASS (sm_{smap.arch}) of {kernel.module.name}"
+            if self.arch < _VOLTA_FAMILY:  # another ISA family: resolved in the SASS's own table
+                extra["binary_version"] = smap.arch
             resources = smap.resources.get(kernel.name)
         elif self._ptxas:
             from accelsim.ptx.ptxas import kernel_resources
@@ -294,24 +352,39 @@ class Device:
         start = time.perf_counter()
         if self._gpu is None:
             self._gpu = _core.GpuSession(self.sim._core)
+        if self._window_ended:
+            self._open_window()
+        resets = self._gpu.resets
         first_id = self._kernels_run + 1
         self._kernels_run += sum(1 for d in launches if "copy_bytes" not in d)
-        run = None
+        run, taken = None, False
         try:
             run = _core.start_ptx(self._tables, launches, self.arch, self.regs_per_thread, self._gpu,
-                                  max_cycles=budget, first_id=first_id)
+                                  max_cycles=budget, first_id=first_id, flush_caches=self.flush_caches)
             res = drive(run, lambda: self._result(run.result(), launches, start), on_progress=callback,
                         progress=bar, label="PTX run")
+            taken = True
         except Interrupted as stop:
+            taken = True
             self._results.append(stop.result)
+            self._window_ended = True
             raise
         except PtxError as e:  # a module from CUDA: name the .cu line
             raise relocate(e, [d["_module"] for d in launches if "_module" in d]) from None
         finally:
             if run is not None:
                 run.close()  # an exception from a callback: the device is free for the next run
+            if not taken and self._gpu.resets != resets:  # a failed run: its GPU is gone, and with
+                self._window = len(self._results)  # it the counters of the window's runs
         self._results.append(res)
+        self._window_ended = not res.completed
         return res
+
+    def _open_window(self) -> None:
+        """The runs from here on are the next synchronize()'s."""
+        self._window, self._window_ended = len(self._results), False
+        if self._gpu is not None:
+            self._gpu.mark()
 
     def _result(self, raw: dict, launches: list[dict], start: float):
         from accelsim.sim import SimResult
@@ -325,7 +398,12 @@ class Device:
                         _stats=raw["stats"], interrupted=raw.get("interrupted", False))
         res.extra["launches"] = [{k: v for k, v in d.items() if k not in ("memory", "module", "_module", "sass")}
                                  for d in launches if "copy_bytes" not in d]
-        res.extra["copies"] = list(raw.get("copies", []))
+        res.extra["copies"] = copies = [dict(c) for c in raw.get("copies", [])]
+        fills = ["set" in d for d in launches if "copy_bytes" in d]
+        if len(fills) == len(copies):  # the copies in command order: name the fills as the CUDA runtime does
+            for c, fill in zip(copies, fills):
+                if fill:
+                    c["direction"] = "Memset"
         res.extra["stream_stats"] = stream_stats
         return res
 
@@ -341,14 +419,17 @@ class Device:
 
     def synchronize(self, max_cycles=_DEFAULT, progress=_DEFAULT, on_progress=_DEFAULT):
         """Runs every queued launch and copy on the timing model and returns
-        that run's SimResult (None if nothing ever ran; the last result when
-        nothing was queued since). A Device is one GPU: each run goes on
-        where the previous one stopped (clock, L1/L2 contents, DRAM state),
-        so data a previous run left in L2 is hit. A result covers its own run:
-        ``total_cycles`` is the cycles it took, its kernels and copies carry
-        times on the device's clock, its counters count only that run.
-        Synchronous copies (copy_to_host(), and copies queued before them)
-        run when they are called; every result stays in ``results``.
+        one SimResult of everything since the previous ``synchronize()``:
+        every kernel and copy of every stream, including those a synchronous
+        copy (``copy_to_host()``) ran in between (None if nothing ever ran;
+        a result with no kernels and 0 cycles when nothing ran since).
+        A Device is one GPU: each run goes on where the previous one stopped
+        (clock, L1/L2 contents, DRAM state), so data a previous run left in
+        L2 is hit. The result covers its window alone: ``total_cycles`` is
+        the cycles its runs took, its kernels and copies carry times on the
+        device's clock, its counters count only those runs (``extra["runs"]``
+        lists the runs when there were several). Each run's own result
+        stays in ``results``.
 
         ``max_cycles``, ``progress`` and ``on_progress`` override the
         Device's for this run (as for ``Simulator.run``): a run that reaches
@@ -356,10 +437,26 @@ class Device:
         ``completed`` False and each kernel's ``status`` (``simulated``,
         ``cut_off``, ``not_reached``); Ctrl-C raises ``accelsim.Interrupted``
         carrying that partial result. Either way the queue is consumed and
-        the next run starts on a fresh GPU."""
-        if self._pending:
-            self._flush(max_cycles, progress, on_progress)
-        return self._results[-1] if self._results else None
+        the next run starts on a fresh GPU. A run that stopped early or
+        failed ends the window: a synchronize() that raises closes it, and
+        after a copy_to_host() that raised the next synchronize() returns the
+        runs up to the stopped one (a failed run takes the counters of the
+        runs before it with its GPU: those stay in ``results`` only)."""
+        from accelsim.ptx.sync_window import window_result
+
+        try:
+            if self._pending:
+                self._flush(max_cycles, progress, on_progress)
+        except BaseException:
+            self._open_window()
+            raise
+        if not self._results:
+            return None
+        runs = self._results[self._window:]
+        stats = self._gpu.stats_since_mark() if len(runs) != 1 and self._gpu is not None else None
+        res = window_result(runs, stats, self._results[-1])
+        self._open_window()
+        return res
 
     @property
     def cycles(self) -> int:
