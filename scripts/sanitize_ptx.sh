@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# PTX mode under ASan/UBSan: the PTX pytest files and the PTX fuzz targets
-# (parser, damaged PTX emulated, generated kernels against the reference)
-# run on the instrumented core of scripts/sanitize.sh through an extension
-# built with the same flags. A sanitizer report aborts the process: a failed
-# test, or a fuzz finding with the input that caused it.
+# PTX mode and the CUDA runtime under ASan/UBSan: the PTX pytest files, the
+# CUDA runtime's tests (real programs loading an instrumented libcudart) and
+# the PTX and fat-binary fuzz targets (parser, damaged PTX emulated, generated
+# kernels against the reference, damaged fat binaries) run on the
+# instrumented core of scripts/sanitize.sh through an extension built with the
+# same flags. A sanitizer report aborts the process: a failed test, or a fuzz
+# finding with the input that caused it.
 #
 #   scripts/sanitize_ptx.sh [SECONDS_PER_FUZZ_TARGET] [BUILD_DIR]   (after scripts/sanitize.sh)
 set -euo pipefail
@@ -22,6 +24,20 @@ source "$ROOT/scripts/sanitize_ext.sh"  # $BUILD/py: the package with the instru
 step "instrumented extension" "$t"
 "$PY" -c "import accelsim._core as c; assert '$BUILD' in c.__file__, 'not the ASan build: ' + c.__file__"
 
+# The CUDA runtime libraries, instrumented, where the launcher looks for them
+# (beside the extension). Programs load them with libasan preloaded.
+t=$(now)
+cmake -S "$ROOT" -B "$BUILD" -DACCELSIM_BUILD_CUDART=ON \
+  -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
+CUDART=$(cmake --build "$BUILD" --target help | grep -o 'accelsim_cudart[0-9]*' | sort -u || true)
+mkdir -p "$PKG/cudart_lib"
+if [ -n "$CUDART" ]; then
+  cmake --build "$BUILD" -j "${JOBS:-2}" --target $CUDART
+  find "$BUILD" -path "$BUILD/py" -prune -o -name 'libcudart.so.*' -type f -print \
+    | xargs -r cp -t "$PKG/cudart_lib/"
+fi
+step "instrumented CUDA runtime" "$t"
+
 # The PTX tests, minus those that only run ptxas/nvdisasm or time long benches.
 t=$(now)
 cd "$ROOT"
@@ -32,8 +48,14 @@ cd "$ROOT"
   tests/test_ptx_device_state.py | tail -n 3
 step "PTX tests under ASan/UBSan" "$t"
 
+# The CUDA runtime's tests: exports, refusals, run control, events, results
+# (they skip with a reason where nvcc or the runtime headers are missing).
 t=$(now)
-"$PY" -m accelsim.devtools.fuzz --targets ptx_parse,ptx_run,ptx_emulator --slow --per-parser 1000000 \
+"$PY" -m pytest -q -p no:cacheprovider -m "not slow" tests/test_cuda_runtime.py | tail -n 3
+step "CUDA runtime tests under ASan/UBSan" "$t"
+
+t=$(now)
+"$PY" -m accelsim.devtools.fuzz --targets ptx_parse,cuda_fatbin,ptx_run,ptx_emulator --slow --per-parser 1000000 \
   --seconds "$SECONDS_PER_TARGET" --seed "${SEED:-7}" --timeout 120 --memory-mb 0 ${JSON:+--json "$JSON"}
-step "PTX fuzz targets under ASan/UBSan" "$t"
+step "PTX and fat-binary fuzz under ASan/UBSan" "$t"
 echo "[sanitize-ptx] clean"
