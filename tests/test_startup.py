@@ -1,4 +1,4 @@
-"""Issue 11 §2 start-up: `accelsim run --json` and `accelsim trace-info` load
+"""Start-up: `accelsim run --json` and `accelsim trace-info` load
 only what they use (no pandas, no matplotlib; `run --json` not even NumPy),
 and stay inside the memory target on a small trace."""
 from __future__ import annotations
@@ -40,6 +40,13 @@ def loaded_by(*args) -> set[str]:
 def test_run_json_imports_neither_pandas_nor_numpy(small_trace):
     loaded = loaded_by("run", str(small_trace), "--json")
     assert not loaded & HEAVY and "numpy" not in loaded, sorted(loaded & (HEAVY | {"numpy"}))
+
+
+def test_run_json_imports_no_error_only_or_discovery_helpers(small_trace):
+    # difflib serves misspelt-key messages only; pkgutil's module scan
+    # imported inspect: neither belongs in every start-up
+    loaded = loaded_by("run", str(small_trace), "--json")
+    assert not loaded & {"difflib", "pkgutil"}, sorted(loaded & {"difflib", "pkgutil"})
 
 
 @pytest.mark.parametrize("extra", [[], ["--json"]])
