@@ -101,7 +101,10 @@ def test_lowered_mode_is_unchanged_default():
     out = dev.zeros(1, np.float64)
     Module(CLASSES).get_function("classes")[1, 32](out)
     got = _first_warp(dev)
-    assert all(c == 0 for _, _, c in got)
+    # the unit's own timing, except MUFU's f32 functions (rcp, rsq: per-opcode classes 26, 25;
+    # the f64 division's seed is unspelled: its unit's)
+    assert all(c == 0 for n, _, c in got if n != "MUFU")
+    assert {c for n, _, c in got if n == "MUFU"} == {0, 25, 26}
     assert len(got) > 19 and "LDC" not in [n for n, _, _ in got]  # ld.param records nothing
 
 

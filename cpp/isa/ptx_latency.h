@@ -3,7 +3,8 @@
 // latency and initiation interval from its -ptx_opcode_latency_* /
 // -ptx_opcode_initiation_* options instead of the executing unit's. A record
 // carries the class; the SM looks the cycles up in its config's table
-// (SmParams::ptx_timing). SASS records carry kLatUnit.
+// (SmParams::ptx_timing). SASS records carry kLatUnit, or one of the SASS
+// classes below (sass_lat_class, isa/sass_latency.h).
 #pragma once
 #include <cstdint>
 
@@ -17,8 +18,13 @@ enum PtxLatClass : uint8_t {
   kLatFpAdd, kLatFpMax, kLatFpMul, kLatFpMad, kLatFpDiv,
   kLatDpAdd, kLatDpMax, kLatDpMul, kLatDpMad, kLatDpDiv,
   kLatSfu, kLatTensor,
+  // SASS records of opcodes whose latency differs inside their unit (the
+  // config's sass_latency_* / sass_initiation_*; 0 there: the unit's own):
+  // paired-half arithmetic on the FP32 pipe, and each MUFU function
+  kLatHalf, kLatMufuEx2, kLatMufuLg2, kLatMufuRsq, kLatMufuRcp, kLatMufuSin, kLatMufuCos, kLatMufuSqrt,
   kLatClasses
 };
+constexpr uint8_t kLatFirstSass = kLatHalf;
 
 // Entries of a per-unit timing table indexed by class (masked: any byte is safe).
 constexpr uint32_t kLatTableSize = 32;

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "isa/sass_latency.h"
 #include "ptx/ptx_error.h"
 #include "ptx/sass_guided.h"
 #include "ptx/ptx_records.h"
@@ -233,9 +234,14 @@ const LoweringTable::Row& lowering_row(const LoweringTable& lowering, const Inst
 }
 
 int sass_opcode(const isa::IsaTable& isa, const LoweringTable& lowering, const LoweringTable::Row& row,
-                const std::vector<std::string>& alts) {
-  for (const std::string& a : alts)
-    if (int id = isa.find(a); id >= 0) return id;
+                const std::vector<std::string>& alts, uint8_t* lat_class) {
+  for (const std::string& a : alts) {  // "MUFU.EX2": the opcode is looked up, the function times it
+    const std::string_view spelled(a);
+    if (int id = isa.find(spelled.substr(0, spelled.find('.'))); id >= 0) {
+      if (lat_class) *lat_class = isa::sass_lat_class(spelled);
+      return id;
+    }
+  }
   throw PtxError(lowering.path(), row.line, 0, alts.front(), "SASS opcode not in the ISA table " + isa.name());
 }
 
@@ -286,8 +292,10 @@ void lowered_templates(Program& p, const isa::IsaTable& isa, const LoweringTable
     const LoweringTable::Row& row = lowering_row(lowering, in);
     int16_t mem = -1;
     for (const auto& alts : row.sass) {
-      uint16_t id = uint16_t(sass_opcode(isa, lowering, row, alts));
+      uint8_t lat_class = isa::kLatUnit;
+      uint16_t id = uint16_t(sass_opcode(isa, lowering, row, alts, &lat_class));
       isa::InstRecord r = operand_record(in, isa, id, p.tmpl.size() == p.tmpl_begin.back());
+      r.lat_class = lat_class;
       if (r.mem_space != isa::kMemNone) {
         if (mem < 0) mem = int16_t(p.tmpl.size() - p.tmpl_begin.back());
         else r.access_bytes = 0, r.flags &= uint8_t(~isa::kFlagBypassL1);  // only the first carries addresses

@@ -73,8 +73,10 @@ bool writes_reg(Op op);
 // The instruction's lowering row; PtxError naming the PTX line if none.
 const LoweringTable::Row& lowering_row(const LoweringTable& lowering, const Inst& in);
 // First of the alternatives A|B the ISA table has; PtxError naming the row if none.
+// An alternative may spell modifiers ("MUFU.EX2"): the opcode is looked up,
+// and `lat_class` gets the spelling's per-opcode latency class.
 int sass_opcode(const isa::IsaTable& isa, const LoweringTable& lowering, const LoweringTable::Row& row,
-                const std::vector<std::string>& alts);
+                const std::vector<std::string>& alts, uint8_t* lat_class = nullptr);
 // Register fields of an instruction's records: the first reads the PTX
 // sources, later ones the value the sequence built so far; all write the PTX
 // destination and read the guard predicate (dependences in PTX order).

@@ -52,6 +52,7 @@ void apply_sass_guide(Program& p, const isa::IsaTable& isa, const SassGuide& gui
         isa::InstRecord r{};
         r.opcode = sp.id;
         r.unit = sp.unit;
+        r.lat_class = sp.lat_class;
         r.mem_space = sp.mem_space;
         r.flags = sp.flags;
         r.access_bytes = sp.access_bytes;

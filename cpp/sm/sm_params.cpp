@@ -18,7 +18,8 @@ FetchParams fetch_params(const config::GpuConfig& cfg) {
 }
 
 // GPGPU-Sim's PTX-mode table: the config's ptx_latency_* / ptx_initiation_*
-// per class; 24-bit multiplies take one cycle more than mul / mad.
+// per class; 24-bit multiplies take one cycle more than mul / mad. Then the
+// SASS per-opcode classes from sass_latency_* / sass_initiation_*.
 std::array<isa::UnitTiming, isa::kLatTableSize> ptx_timing(const config::GpuConfig& cfg) {
   std::array<isa::UnitTiming, isa::kLatTableSize> t{};
   auto set = [&](isa::PtxLatClass c, int64_t lat, int64_t init) {
@@ -44,6 +45,15 @@ std::array<isa::UnitTiming, isa::kLatTableSize> ptx_timing(const config::GpuConf
   set(isa::kLatDpDiv, cfg.ptx_latency_dp_div, cfg.ptx_initiation_dp_div);
   set(isa::kLatSfu, cfg.ptx_latency_sfu, cfg.ptx_initiation_sfu);
   set(isa::kLatTensor, cfg.ptx_latency_tensor, cfg.ptx_initiation_tensor);
+  // SASS per-opcode classes: 0 stays 0 (UnitSet::build puts the unit's own there)
+  set(isa::kLatHalf, cfg.sass_latency_half, cfg.sass_initiation_half);
+  set(isa::kLatMufuEx2, cfg.sass_latency_mufu_ex2, cfg.sass_initiation_mufu_ex2);
+  set(isa::kLatMufuLg2, cfg.sass_latency_mufu_lg2, cfg.sass_initiation_mufu_lg2);
+  set(isa::kLatMufuRsq, cfg.sass_latency_mufu_rsq, cfg.sass_initiation_mufu_rsq);
+  set(isa::kLatMufuRcp, cfg.sass_latency_mufu_rcp, cfg.sass_initiation_mufu_rcp);
+  set(isa::kLatMufuSin, cfg.sass_latency_mufu_sin, cfg.sass_initiation_mufu_sin);
+  set(isa::kLatMufuCos, cfg.sass_latency_mufu_cos, cfg.sass_initiation_mufu_cos);
+  set(isa::kLatMufuSqrt, cfg.sass_latency_mufu_sqrt, cfg.sass_initiation_mufu_sqrt);
   return t;
 }
 }  // namespace

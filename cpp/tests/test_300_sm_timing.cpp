@@ -125,3 +125,33 @@ TEST_CASE("360-ptx-latency-class-sets-latency-and-initiation") {
   log = run_block(cfg, sass);
   CHECK_EQ(issue_cycle(log, 0, 16) - issue_cycle(log, 0, 0), 4u);
 }
+
+// SASS records of an opcode with a latency of its own inside its unit
+// (HFMA2, MUFU.EX2, ...): the config's sass_latency_* / sass_initiation_*,
+// or the unit's own where those are 0.
+TEST_CASE("364-sass-latency-class-per-opcode-inside-a-unit") {
+  auto with = [](uint8_t cls, int dst, std::initializer_list<int> srcs) {
+    InstRecord in = alu(isa::kUnitSp, dst, srcs);
+    in.lat_class = cls;
+    return in;
+  };
+  auto dep_gap = [&](const config::GpuConfig& cfg, uint8_t cls) {
+    BlockBuilder b(1);
+    b.add(0, with(cls, 1, {2})).add(0, with(cls, 3, {1})).add(0, exit_inst());
+    auto log = run_block(cfg, b);
+    return issue_cycle(log, 0, 16) - issue_cycle(log, 0, 0);
+  };
+  config::GpuConfig cfg = small_config();
+  CHECK_EQ(dep_gap(cfg, isa::kLatHalf), 4u);  // 0: the sp unit's 4 cycles
+  cfg.sass_latency_half = 6;
+  cfg.sass_latency_mufu_ex2 = 18;
+  cfg.sass_initiation_mufu_ex2 = 5;
+  CHECK_EQ(dep_gap(cfg, isa::kLatHalf), 6u);
+  CHECK_EQ(dep_gap(cfg, isa::kLatMufuEx2), 18u);
+  CHECK_EQ(dep_gap(cfg, isa::kLatMufuRcp), 4u);  // not set: the unit's own
+  CHECK_EQ(dep_gap(cfg, isa::kLatUnit), 4u);
+  BlockBuilder ind(1);  // independent: the pipeline is busy for the 5-cycle initiation
+  ind.add(0, with(isa::kLatMufuEx2, 1, {2})).add(0, with(isa::kLatMufuEx2, 3, {4})).add(0, exit_inst());
+  auto log = run_block(cfg, ind);
+  CHECK_EQ(issue_cycle(log, 0, 16) - issue_cycle(log, 0, 0), 5u);
+}

@@ -4,6 +4,7 @@
 
 #include "base/error.h"
 #include "base/tokenizer.h"
+#include "isa/sass_latency.h"
 
 namespace accelsim::trace {
 
@@ -66,6 +67,7 @@ OpcodeSpelling resolve_spelling(const isa::IsaTable& isa, uint16_t id, std::stri
   const std::string_view base = op.substr(0, op.find('.'));
   std::string_view rest = op.substr(base.size()), mod;
   if (!rest.empty()) rest.remove_prefix(1);
+  s.lat_class = isa::sass_lat_class(base, rest);
   while (next_modifier(rest, mod)) {
     strong |= mod == "STRONG";
     gpu |= mod == "GPU";
@@ -156,6 +158,7 @@ void InstDecoder::decode(std::string_view line, int64_t line_no, isa::InstRecord
   out.mem_space = op.mem_space;
   out.access_bytes = op.access_bytes;
   out.flags = op.flags;
+  out.lat_class = op.lat_class;
   uint32_t nsrc;
   if (!parse_u32(t = tok.next(), nsrc)) fail(line_no, "src_num", "expected a decimal count, got " + quoted(t));
   if (nsrc > 4) fail(line_no, "src_num", "at most 4 source registers, got " + std::to_string(nsrc));

@@ -15,6 +15,7 @@ namespace accelsim::trace {
 struct OpcodeSpelling {
   uint16_t id = 0;
   uint8_t unit = 0, mem_space = isa::kMemNone, access_bytes = 0, flags = 0;
+  uint8_t lat_class = 0;  // isa::sass_lat_class of the spelling
 };
 
 class SpellingCache {

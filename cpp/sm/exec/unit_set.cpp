@@ -49,6 +49,10 @@ void UnitSet::build(const std::vector<UnitKind>& kinds, uint32_t share,
     Kind kind;
     kind.timing = ptx_timing;
     kind.timing[isa::kLatUnit] = isa::UnitTiming{k.latency, k.initiation};
+    for (size_t c = isa::kLatFirstSass; c < isa::kLatClasses; ++c) {  // 0: the unit's own
+      if (kind.timing[c].latency == 0) kind.timing[c].latency = k.latency;
+      if (kind.timing[c].initiation == 0) kind.timing[c].initiation = k.initiation;
+    }
     kind.next_free.assign(std::max<uint32_t>(1, k.pipelines_per_sm / share), 0);
     kinds_.push_back(std::move(kind));
   }
