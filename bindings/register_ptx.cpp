@@ -76,7 +76,7 @@ std::shared_ptr<const ptx::Launch> make_launch(const PtxTables& t, const std::sh
   if (d.contains("static_shared")) L->static_shared = d["static_shared"].cast<int64_t>();
   auto dim = [](py::handle h) {
     auto v = h.cast<std::vector<uint32_t>>();
-    return ptx::Dim{v.at(0), v.at(1), v.at(2)};
+    return Dim3{v.at(0), v.at(1), v.at(2)};
   };
   L->grid = dim(d["grid"]);
   L->block = dim(d["block"]);

@@ -83,6 +83,21 @@ def test_exec_unit_validation():
     assert q.with_overrides({"exec_units": custom}).exec_units[-1]["latency"] == 40
 
 
+def test_exec_unit_fields_are_the_cores():
+    # cpp/config/exec_unit_fields.def declares them once: Python checks the
+    # same fields and ranges the C++ validation does.
+    from accelsim import _core
+    from accelsim.config.params import exec_unit_fields
+
+    assert [d["name"] for d in _core.exec_unit_fields()] == list(exec_unit_fields())
+    q = accelsim.load_config("QV100")
+    wide = {"name": "sp", "units_per_sm": 2000, "latency": 4, "initiation": 2, "classes": ["sp"]}
+    with pytest.raises(accelsim.ConfigError, match=r"exec_units\[0\].units_per_sm.*\[1, 1024\]"):
+        q.with_overrides({"exec_units": [wide]})
+    unit = q.with_overrides({"exec_units": [dict(wide, units_per_sm=8)]}).exec_units[0]
+    assert unit["lanes"] == exec_unit_fields()["lanes"].default == 32
+
+
 def test_file_errors_carry_path_and_line(tmp_path):
     path = tmp_path / "mine.yaml"
     path.write_text("base: QV100\nsm_count: 40\nl2_size: lots\n")

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "base/error.h"
+#include "base/hex.h"
 #include "trace/address_space.h"
 #include "trace/inst_decoder.h"
 
@@ -16,12 +17,6 @@ namespace {
 
 std::string got(std::string_view t) {
   return t.empty() ? "the line ends" : "got '" + printable(t) + "'";
-}
-
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
 }
 
 }  // namespace

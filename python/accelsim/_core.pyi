@@ -10,6 +10,9 @@ import numpy.typing as npt
 INST_RECORD_SIZE: int
 
 # ---- config (register_config.cpp) -------------------------------------------
+def exec_unit_fields() -> list[dict[str, Any]]:
+    """The numeric fields of an exec_units entry: name, kind, default, range, required, doc."""
+
 def param_declarations() -> list[dict[str, Any]]:
     """Every scalar parameter: name, kind, default, min, max, choices, doc."""
 
@@ -43,6 +46,9 @@ class KernelTrace:
 def read_command_list(path: str) -> list[tuple[str, int, str, str, int, int]]:
     """(kind, line, text, kernel_path, address, bytes) per kernelslist.g command;
     kind is "kernel", "memcpy_htod" or "other"."""
+
+def kernel_columns() -> list[tuple[str, str]]:
+    """(name, doc) of every per-kernel column, in table order."""
 
 def read_kernel_header(path: str) -> dict[str, Any]:
     """path, name, id, stream and binary_version of a kernel trace (header only)."""
