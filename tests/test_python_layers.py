@@ -19,7 +19,7 @@ PACKAGE = ROOT / "python" / "accelsim"
 
 # (layer, rooms in order); a room may import the rooms before it, and itself.
 LAYERS = [
-    ("base", ["errors", "_paths", "_core", "_headless", "progress", "_args", "kernel_selection",
+    ("base", ["errors", "_paths", "_files", "_core", "_headless", "progress", "_args", "kernel_selection",
               "workload_check"]),
     ("data", ["trace", "config", "stats", "tracegen"]),
     ("simulation", ["sim", "ptx"]),
