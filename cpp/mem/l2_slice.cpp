@@ -20,9 +20,9 @@ L2Slice::L2Slice(const cache::CacheParams& p, uint32_t queue_entries, uint32_t r
       // A fill may finish every request merged on the sector at once.
       done_(queue_entries + p.mshr_max_merge) {}
 
-bool L2Slice::tick(uint64_t now, uint64_t t_ps, RequestPool& pool) {
-  bool moved = do_fill(now, t_ps, pool);
-  if (rop_.front_ready(t_ps)) moved |= do_access(now, pool);
+bool L2Slice::tick(Cycle now, Picoseconds t, RequestPool& pool) {
+  bool moved = do_fill(now, t, pool);
+  if (rop_.front_ready(t)) moved |= do_access(now, pool);
   if (moved) ++counters_.busy_cycles;
   return moved;
 }
@@ -30,8 +30,8 @@ bool L2Slice::tick(uint64_t now, uint64_t t_ps, RequestPool& pool) {
 // A sector came back from DRAM: the cache marks it readable and hands back the
 // requests merged on it. The L2 allocates lines on miss (not streaming), so a
 // fill never evicts and needs no miss-queue slot.
-bool L2Slice::do_fill(uint64_t now, uint64_t t_ps, RequestPool& pool) {
-  if (!fills_.front_ready(t_ps)) return false;
+bool L2Slice::do_fill(Cycle now, Picoseconds t, RequestPool& pool) {
+  if (!fills_.front_ready(t)) return false;
   if (done_.free_slots() < cache_.params().mshr_max_merge) return false;
   const FillItem f = fills_.front();
   fills_.pop();
@@ -49,7 +49,7 @@ bool L2Slice::do_fill(uint64_t now, uint64_t t_ps, RequestPool& pool) {
 // 32 B granules; the cache's sector holding the first granule left is
 // accessed, serving every granule of the request inside it (all of them at
 // once for a non-sectored L2).
-bool L2Slice::do_access(uint64_t now, RequestPool& pool) {
+bool L2Slice::do_access(Cycle now, RequestPool& pool) {
   if (done_.full()) return false;
   const uint32_t id = rop_.front();
   InFlight& r = pool[id];
@@ -91,7 +91,7 @@ bool L2Slice::do_access(uint64_t now, RequestPool& pool) {
   return true;
 }
 
-void L2Slice::served(uint32_t id, uint8_t granules, RequestPool& pool, uint64_t now) {
+void L2Slice::served(uint32_t id, uint8_t granules, RequestPool& pool, Cycle now) {
   InFlight& r = pool[id];
   r.pending &= uint8_t(~granules);
   if (r.pending == 0) done_.push(id, now);
@@ -99,7 +99,7 @@ void L2Slice::served(uint32_t id, uint8_t granules, RequestPool& pool, uint64_t 
 
 // Atomics execute at L2: once the sector is readable the result is written
 // back into it (the line becomes modified).
-void L2Slice::apply_atomic(const InFlight& r, uint32_t sector, uint64_t now) {
+void L2Slice::apply_atomic(const InFlight& r, uint32_t sector, Cycle now) {
   const uint32_t sector_bytes = cache_.params().sector_bytes;
   cache::CacheRequest w;
   w.line_addr = r.line_addr;
@@ -113,12 +113,12 @@ void L2Slice::apply_atomic(const InFlight& r, uint32_t sector, uint64_t now) {
   if (atomics_by_stream_) ++atomics_by_stream_[r.stream];
 }
 
-uint64_t L2Slice::next_event_ps(uint64_t t_ps, uint64_t period_ps) const {
-  uint64_t next = UINT64_MAX;
-  const uint64_t soon = t_ps + period_ps;
+Picoseconds L2Slice::next_event_ps(Picoseconds t, uint64_t period_ps) const {
+  Picoseconds next = Picoseconds::max();
+  const Picoseconds soon = t + period_ps;
   if (!done_.empty()) next = soon;  // waits for the reply network
-  if (!fills_.empty()) next = std::min(next, std::max(soon, fills_.front_ready_cycle()));
-  if (!rop_.empty()) next = std::min(next, std::max(soon, rop_.front_ready_cycle()));
+  if (!fills_.empty()) next = earliest(next, latest(soon, fills_.front_ready_cycle()));
+  if (!rop_.empty()) next = earliest(next, latest(soon, rop_.front_ready_cycle()));
   return next;
 }
 

@@ -45,7 +45,7 @@ void GpuSession::map_streams(Workload& w) {
 RunResult GpuSession::run(Workload workload, const RunOptions& opts) {
   std::lock_guard<std::mutex> lock(mu_);
   map_streams(workload);
-  const uint64_t t0 = gpu_->now();
+  const uint64_t t0 = gpu_->now().count();
   const stats::Snapshot s0 = gpu_->stats()->registry.snapshot();
   const size_t row0 = gpu_->stats()->kernels->rows();
   RunOptions o = opts;  // the budget counts from this run's start

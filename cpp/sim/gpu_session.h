@@ -28,7 +28,7 @@ class GpuSession {
   // that raised leaves kernels half done: the next run starts on a fresh
   // GPU (reset() says so).
   RunResult run(Workload workload, const RunOptions& opts = {});
-  uint64_t now() const { return gpu_->now(); }
+  Cycle now() const { return gpu_->now(); }
   // Runs that started on a fresh GPU after the first (cut-short or failed runs).
   uint32_t resets() const { return resets_; }
 

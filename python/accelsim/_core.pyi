@@ -152,7 +152,3 @@ def run_ptx(simulator: Simulator, tables: PtxTables, launches: list[dict[str, An
     """Times queued launches and copies (dicts as accelsim.ptx.Device queues
     them) on the simulator, or on ``session``'s GPU; kernels are numbered
     from ``first_id``. The result dict of Simulator.run."""
-
-# Bindings added after these stubs were written read as Any rather than as
-# errors, until they are declared above.
-def __getattr__(name: str) -> Any: ...
