@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 
 #include "config_convert.h"
 #include "sim/simulator.h"
@@ -21,21 +22,15 @@ using accelsim::stats::KernelRecord;
 
 namespace {
 
-template <class F>
-py::list column_of(const RunResult& r, F f) {
-  py::list out;
-  for (const KernelRecord& k : r.kernels) out.append(f(k));
-  return out;
-}
-
 // The columns of stats/kernel_columns.h, one list each.
 py::dict kernel_columns(const RunResult& r) {
   py::dict d;
-  [[maybe_unused]] const uint32_t max_warps = r.max_warps_per_sm;
-#define ACCELSIM_COLUMN(column, value, doc) \
-  d[#column] = column_of(r, [&](const KernelRecord& k) { return value; });
-  ACCELSIM_KERNEL_COLUMNS(ACCELSIM_COLUMN)
-#undef ACCELSIM_COLUMN
+  for (const accelsim::stats::KernelColumn& c : accelsim::stats::kernel_columns()) {
+    py::list col;
+    for (const KernelRecord& k : r.kernels)
+      col.append(std::visit([](const auto& v) { return py::cast(v); }, c.value(k, r.max_warps_per_sm)));
+    d[c.name] = col;
+  }
   return d;
 }
 
@@ -94,6 +89,8 @@ py::dict progress_dict(const accelsim::sim::Progress& p) {
   return d;
 }
 
+}  // namespace
+
 // One step with the GIL released. About every `interval_ms` the run takes the
 // GIL back briefly: pending signals are handled (Ctrl-C raises
 // KeyboardInterrupt there) and `on_poll(progress)` is called; an exception
@@ -127,10 +124,10 @@ bool polled_step(WorkloadRun& run, const py::object& on_poll, int interval_ms) {
   return more;
 }
 
-}  // namespace
-
-// The result dict, for other bindings that run a Simulator (register_ptx.cpp).
+// The result and progress dicts, for other bindings that run (register_ptx.cpp).
 py::dict run_result_to_python(const RunResult& r) { return to_python(r); }
+py::dict progress_to_python(const accelsim::sim::Progress& p) { return progress_dict(p); }
+py::list finished_kernels_to_python(const WorkloadRun& run) { return finished_rows(run); }
 
 void register_sim(py::module_& m) {
   m.def("kernel_columns", [] {

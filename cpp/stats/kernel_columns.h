@@ -1,10 +1,14 @@
 // The per-kernel table's columns, declared once: each column's name, how its
 // value is read from a KernelRecord `k` (`max_warps`: warp slots per SM, for
-// the achieved occupancy), and what it means. The bindings expand the list
-// into the columns Python's DataFrame is built from; kernel_columns() names
-// them for C++. A new column is one line here.
+// the achieved occupancy), and what it means. kernel_columns() is the table
+// built from the list: the bindings turn it into the Python result's columns
+// and the CUDA runtime library writes it into its result file, so both carry
+// the same table. A new column is one line here.
 #pragma once
+#include <cstdint>
 #include <span>
+#include <string>
+#include <variant>
 
 #include "stats/kernel_record.h"
 
@@ -56,9 +60,12 @@
 
 namespace accelsim::stats {
 
+using ColumnValue = std::variant<uint64_t, double, bool, std::string>;
+
 struct KernelColumn {
   const char* name;
   const char* doc;
+  ColumnValue (*value)(const KernelRecord& k, uint32_t max_warps);
 };
 
 // Every column, in table order.

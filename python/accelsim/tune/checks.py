@@ -9,7 +9,7 @@ from accelsim import _args
 from accelsim.errors import AccelsimWarning, ConfigError
 from accelsim.tune.profile import HwProfile, ProfileFormatError
 from accelsim.tune.search import resolve_grid
-from accelsim.tune.suite import SUITE
+from accelsim.microbench.suite import SUITE
 
 # Measurements the tuner reads besides the twinned ones: the launch latency is
 # set directly (no twin simulates it).
