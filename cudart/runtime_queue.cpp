@@ -194,7 +194,9 @@ void Runtime::run_queue(const char* why) {
   ++runs_;
   facts_ = sim::empty_result_like(r);
   absorb(r, info);
-  if (r.interrupted) fatal("interrupted (Ctrl-C): the result holds the run so far", 130);
+  // A run too short to reach a poll still ends here: the program's own loop
+  // holds the API lock so often that the signal watcher may never get it.
+  if (r.interrupted || interrupt_requested()) fatal("interrupted (Ctrl-C): the result holds the run so far", 130);
   if (!r.completed) fatal("stopped at --max-cycles " + std::to_string(max_cycles_) + ": the result holds the run so far",
                           124);
 }

@@ -77,12 +77,14 @@ void CtaEmulator::start(uint64_t index) {
 // past their targets (their extra records are bounded by the code between
 // two barriers): a warp is never left without records because another one
 // was not emulated far enough, so chunking cannot change the timing.
-// With a guard, the run on to a barrier stops where the budget could no
-// longer time the records (cycles_left past the target), and everything
-// stops once the run is asked to (stopped()).
+// The run on to a barrier goes at most kRunAhead records past a warp's
+// target per call (a warp that never reaches the barrier would otherwise
+// fill memory; the rest comes at its next refill, before the barrier can
+// release in the timing model), and with a guard no further than the budget
+// could time (cycles_left); everything stops once the run is asked to.
 void CtaEmulator::produce(const uint64_t* target) {
   auto wants = [&](uint32_t w) { return !warps_[w].done && (!target || produced(w) < target[w]); };
-  const uint64_t ahead = guard_ ? guard_->cycles_left() : UINT64_MAX;
+  const uint64_t ahead = std::min(kRunAhead, guard_ ? guard_->cycles_left() : UINT64_MAX);
   for (;;) {
     if (stopped_) return;
     bool starving = false;

@@ -33,6 +33,7 @@ class CtaDispatcher {
     Cycle start{0};                   // first cycle a CTA may launch
     Cycle first_cta = Cycle::max();   // cycle its first CTA landed on an SM
     uint32_t resident = 0;            // CTAs on SMs (SMs decrement on retirement)
+    uint64_t dispatched = 0;          // CTAs handed out so far (progress reports)
     bool finished() const { return !have_next && resident == 0; }
   };
 

@@ -83,6 +83,9 @@ class Gpu {
   void watch_copies(uint8_t mask) { watch_copies_ = mask; }
   // Warp instructions issued so far (all SMs and streams; progress reports).
   uint64_t warp_instructions() const;
+  // CTAs finished and in all, over the kernels in flight (progress reports:
+  // read when polled, nothing counted per cycle).
+  void cta_progress(uint64_t& done, uint64_t& total) const;
 
   Cycle now() const { return now_; }
   const GpuParams& params() const { return params_; }
