@@ -1,4 +1,4 @@
-"""Fuzzing every parser on every CI run, bounded in time (issue 11 §4).
+"""Fuzzing every parser on every CI run, bounded in time.
 
 Each input runs in a worker process that is restarted when it dies, so a
 crash, an abort, a signal or a hang is reported with the exact input and the

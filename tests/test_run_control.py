@@ -1,4 +1,4 @@
-"""Issue 11 §0-§2 as a user met them: addresses at the top of the 64-bit range,
+"""Run control as a user met it: addresses at the top of the 64-bit range,
 runs that never ended (non-sectored L1D, huge copies), the cycle budget,
 Ctrl-C from the CLI and in-process, and progress reports."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 11 §2 start-up: `accelsim run --json` and `accelsim trace-info` load
+"""Start-up: `accelsim run --json` and `accelsim trace-info` load
 only what they use (no pandas, no matplotlib; `run --json` not even NumPy),
 and stay inside the memory target on a small trace."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 12 acceptance: from the TITAN V's microbenchmarks and public spec,
+"""The tuner's acceptance: from the TITAN V's microbenchmarks and public spec,
 starting from QV100 with its latency/bandwidth parameters reset to generic
 values, the tuner's config puts every microbenchmark the simulator models
 within 3% (latency) / 5% (bandwidth), and the search picks a warp / DRAM
