@@ -37,7 +37,6 @@ PENDING: dict[tuple[str, str], tuple[int, int]] = {
     ("cpp/ptx/exec_alu.cpp", "accelsim::ptx::cmp_values"): (21, 33),
     ("cpp/ptx/exec_alu.cpp", "accelsim::ptx::CtaEmulator::atomic"): (46, 31),
     ("cpp/ptx/exec_alu.cpp", "accelsim::ptx::CtaEmulator::exec"): (56, 37),
-    ("bindings/register_ptx.cpp", "register_ptx"): (159, 27),
 }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -37,7 +38,19 @@ class Stream:
     def __repr__(self) -> str:
         return f"<accelsim.ptx.Stream {self.id} of {self.device!r}>"
 
-_RECORD_MODES = ("lowered", "ptx", "sass")
+# What each `records` choice hands the core ("sass": the lowered records,
+# replaced line by line by the SASS guide the launch carries).
+_RECORD_MODES = {"lowered": _core.RecordMode.lowered, "ptx": _core.RecordMode.ptx,
+                 "sass": _core.RecordMode.lowered}
+
+
+class _Queued(NamedTuple):
+    """A queued command (a _core.PtxLaunch or _core.PtxCopy) and, for a
+    launch, what the Python side keeps of it: the Module (errors name its
+    CUDA line) and ptxas's resources when they set the launch's occupancy."""
+    command: Any
+    module: Any = None
+    ptxas: Any = None
 
 
 class Device:
@@ -103,32 +116,30 @@ class Device:
         if not isinstance(regs_per_thread, (int, np.integer)) or not 1 <= regs_per_thread <= 255:
             raise PtxError(f"regs_per_thread must be 1..255 or 'ptxas', not {regs_per_thread!r}")
         self.sim = Simulator(config)
-        units = self.sim._values.get("opcode_units") if isinstance(self.sim._values, dict) else None
-        self._tables = tables(tuple(sorted((units or {}).items())))
+        self._tables = tables(tuple(sorted(self.sim.opcode_units.items())))
         self.config_name = self.sim.config_name
         self.arch = _args.bounded_int("arch", arch, 10, 1000)
         self.regs_per_thread = int(regs_per_thread)
         self.max_warp_insts = _args.bounded_int("max_warp_insts", max_warp_insts, 1, _args.MAX_CYCLES)
         self.max_cycles = _args.max_cycles(max_cycles)
         self.progress, self.on_progress = progress, _callable_or_none("on_progress", on_progress)
-        values = self.sim._values if isinstance(self.sim._values, dict) else {}
         self.memory_bytes = _args.bounded_int("memory_bytes", memory_bytes, 1, 1 << 46) \
-            if memory_bytes is not None else int(values.get("dram_capacity", 16 << 30))
-        self._limits = {k: int(values[k]) for k in ("max_threads_per_sm", "shmem_per_cta") if k in values}
+            if memory_bytes is not None else int(self.sim.param("dram_capacity"))
+        self._limits = {k: int(self.sim.param(k)) for k in ("max_threads_per_sm", "shmem_per_cta")}
         if isinstance(record_chunk, bool) or not isinstance(record_chunk, (int, np.integer)) \
                 or not 0 <= record_chunk < 1 << 31:
             raise PtxError(f"record_chunk must be an integer >= 0 (0: whole blocks), not {record_chunk!r}")
         self.record_chunk = int(record_chunk)
         self.stream_stats: dict = {}
         self._mem = _core.DeviceMemory()
-        self._pending: list[dict] = []
+        self._pending: list[_Queued] = []
         self._results: list = []
         # id(module core) -> (that core, its variables' addresses): holding the core keeps the id unique
         self._globals: dict[int, tuple[object, list[int]]] = {}
         self._next_stream = 0
         self._gpu: _core.GpuSession | None = None  # one GPU for the device's life, built on first run
         self._kernels_run = 0
-        self.sm_count = int(self.sim._values.get("sm_count", 80)) if isinstance(self.sim._values, dict) else 80
+        self.sm_count = self.sim.sm_count
 
     # --- memory ---
     def _allocate(self, nbytes: int) -> int:
@@ -187,13 +198,9 @@ class Device:
         None, else cudaMemcpyAsync on it). ``to_host``: a device-to-host copy
         into that array, read when the copy starts in the run; ``data``:
         host-to-device bytes, written then; neither: the bytes are in place."""
-        d = {"address": int(address), "copy_bytes": int(nbytes), "stream": self._stream_id(stream),
-             "memory": self._mem, "to_host": to_host is not None}
-        if to_host is not None:
-            d["host"] = to_host
-        if data is not None:
-            d["data"] = data
-        self._pending.append(d)
+        self._pending.append(_Queued(_core.PtxCopy(
+            address=int(address), bytes=int(nbytes), to_host=to_host is not None, stream=self._stream_id(stream),
+            memory=self._mem, data=data, host=to_host)))
 
     def texture_object(self, array: DeviceArray) -> np.uint64:
         """A cudaTextureObject_t over a 1-D device array of float32, int32 or
@@ -242,20 +249,18 @@ class Device:
             res = (kernel_resources(kernel.module.text, f"sm_{max(self.arch, target)}")
                    or kernel_resources(kernel.module.text, f"sm_{max(75, self.arch, target)}") or {})
             resources = res.get(kernel.name)
-        if self._ptxas and resources is not None:
+        if not (self._ptxas and resources is not None):
+            resources = None
+        else:
             regs = resources.registers
             extra["static_shared"] = resources.shared_bytes
-            extra["ptxas"] = resources
         self._check_fits(kernel, block, int(extra.get("static_shared", kernel.info["shared_bytes"])), shared)
-        self._pending.append({
-            **extra,
-            "regs": int(regs),
-            "module": kernel.module._core, "kernel": kernel.name, "grid": grid, "block": block,
-            "shared_mem": shared, "params": params, "globals": self._module_globals(kernel.module),
-            "memory": self._mem, "stream": stream, "sm_count": self.sm_count,
-            "max_warp_insts": self.max_warp_insts, "_module": kernel.module, "records": self.records,
-            "chunk_records": self.record_chunk,
-        })
+        launch = _core.PtxLaunch(
+            module=kernel.module._core, kernel=kernel.name, grid=grid, block=block, memory=self._mem,
+            params=params, globals=self._module_globals(kernel.module), stream=stream, dyn_shared=shared,
+            regs_per_thread=int(regs), records=_RECORD_MODES[self.records], sm_count=self.sm_count,
+            max_warp_insts=self.max_warp_insts, chunk_records=self.record_chunk, **extra)
+        self._pending.append(_Queued(launch, kernel.module, resources))
 
     def _check_fits(self, kernel, block, static_shared: int, dynamic_shared: int) -> None:
         """A launch the GPU of the config cannot run at all is refused here,
@@ -293,12 +298,12 @@ class Device:
         launches, self._pending = self._pending, []
         start = time.perf_counter()
         if self._gpu is None:
-            self._gpu = _core.GpuSession(self.sim._core)
+            self._gpu = self.sim.session()
         first_id = self._kernels_run + 1
-        self._kernels_run += sum(1 for d in launches if "copy_bytes" not in d)
+        self._kernels_run += sum(1 for q in launches if q.module is not None)
         run = None
         try:
-            run = _core.start_ptx(self._tables, launches, self.arch, self.regs_per_thread, self._gpu,
+            run = _core.start_ptx(self._tables, [q.command for q in launches], self.arch, self._gpu,
                                   max_cycles=budget, first_id=first_id)
             res = drive(run, lambda: self._result(run.result(), launches, start), on_progress=callback,
                         progress=bar, label="PTX run")
@@ -306,25 +311,24 @@ class Device:
             self._results.append(stop.result)
             raise
         except PtxError as e:  # a module from CUDA: name the .cu line
-            raise relocate(e, [d["_module"] for d in launches if "_module" in d]) from None
+            raise relocate(e, [q.module for q in launches if q.module is not None]) from None
         finally:
             if run is not None:
                 run.close()  # an exception from a callback: the device is free for the next run
         self._results.append(res)
         return res
 
-    def _result(self, raw: dict, launches: list[dict], start: float):
+    def _result(self, raw: dict, launches: list[_Queued], start: float):
         from accelsim.sim import SimResult
 
         stream_stats = {k: raw[k] for k in ("record_buffer_max", "record_refills", "record_dry_waits")}
-        if any("copy_bytes" not in d for d in launches):  # a copy-only run (copy_to_host) streams no records
+        if any(q.module is not None for q in launches):  # a copy-only run (copy_to_host) streams no records
             self.stream_stats = stream_stats
         res = SimResult(columns=raw["kernels"], total_cycles=raw["total_cycles"], completed=raw["completed"],
                         config_name=self.config_name, workload="ptx", sm_count=raw["sm_count"],
                         core_period_ps=raw["core_period_ps"], wall_time_s=time.perf_counter() - start,
                         _stats=raw["stats"], interrupted=raw.get("interrupted", False))
-        res.extra["launches"] = [{k: v for k, v in d.items() if k not in ("memory", "module", "_module", "sass")}
-                                 for d in launches if "copy_bytes" not in d]
+        res.extra["launches"] = [_launch_row(q) for q in launches if q.module is not None]
         res.extra["copies"] = list(raw.get("copies", []))
         res.extra["stream_stats"] = stream_stats
         return res
@@ -388,14 +392,30 @@ class Device:
         _, bar, callback = self._run_settings(None, progress, on_progress)
         launches, self._pending = self._pending, []
         try:
-            return write_launches(folder, launches, self.arch, self.regs_per_thread, progress=bar,
+            return write_launches(folder, [q.command for q in launches], self.arch, progress=bar,
                                   on_progress=callback)
         except PtxError as e:
-            raise relocate(e, [d["_module"] for d in launches if "_module" in d]) from None
+            raise relocate(e, [q.module for q in launches if q.module is not None]) from None
 
     def __repr__(self) -> str:
         mode = "" if self.records == "lowered" else f" records={self.records!r}"
         return f"<accelsim.Device {self.config_name} sm_{self.arch}{mode}>"
+
+
+def _launch_row(q: _Queued) -> dict:
+    """A launch as the result lists it (``extra["launches"]``)."""
+    c = q.command
+    row = {"kernel": c.kernel, "grid": c.grid, "block": c.block, "shared_mem": c.dyn_shared, "params": c.params,
+           "globals": list(c.globals), "stream": c.stream, "regs": c.regs_per_thread,
+           "records": c.records.name if c.sass_source is None else "sass", "sm_count": c.sm_count,
+           "max_warp_insts": c.max_warp_insts, "chunk_records": c.chunk_records}
+    if c.static_shared >= 0:
+        row["static_shared"] = c.static_shared
+    if c.sass_source is not None:
+        row["sass_source"] = c.sass_source
+    if q.ptxas is not None:
+        row["ptxas"] = q.ptxas
+    return row
 
 
 def _callable_or_none(name: str, f):
