@@ -268,8 +268,17 @@ void register_ptx(py::module_& m) {
         py::list out;
         if (section.empty()) return out;
         auto entries = ptx::parse_fatbin(section.data(), section.size(), path);
-        for (const ptx::PtxText& t : ptx::ptx_texts(entries, sm_version, path))
-          out.append(py::make_tuple(t.arch, t.text));
+        for (const ptx::PtxText& t : ptx::ptx_texts(entries, sm_version, path)) {
+          // PTX is text: an entry that is not UTF-8 is damage, named as such
+          py::object text = py::reinterpret_steal<py::object>(
+              PyUnicode_DecodeUTF8(t.text.data(), Py_ssize_t(t.text.size()), nullptr));
+          if (!text) {
+            PyErr_Clear();
+            throw Error(path + ": the fat binary's PTX entry for compute_" + std::to_string(t.arch) +
+                        " is not text (not UTF-8): the binary is damaged");
+          }
+          out.append(py::make_tuple(t.arch, text));
+        }
         return out;
       },
       py::arg("path"), py::arg("sm_version") = 70,

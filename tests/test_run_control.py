@@ -1,4 +1,4 @@
-"""Run control as a user met it: addresses at the top of the 64-bit range,
+"""Run control as a user meets it: addresses at the top of the 64-bit range,
 runs that never ended (non-sectored L1D, huge copies), the cycle budget,
 Ctrl-C from the CLI and in-process, and progress reports."""
 from __future__ import annotations
@@ -370,9 +370,15 @@ def test_on_progress_reports_from_the_same_poll(tmp_path):
     assert not r.completed and r.interrupted
 
 
-def test_progress_bar_only_when_asked_and_long(tmp_path, capsys):
+def test_progress_bar_only_when_asked_and_long(tmp_path, capsys, monkeypatch):
+    import accelsim.progress
+
     listing = write_workload(tmp_path, [vecadd_kernel(256, 64), Memcpy(0x7F0000000000, TB)])
-    Simulator("QV100").run(listing, max_cycles=200000, progress=True)  # short: no bar
+    # "short" is relative to the bar's delay, which a loaded machine must not
+    # reach during this small run: stretch the delay for it, not the run
+    with monkeypatch.context() as m:
+        m.setattr(accelsim.progress, "BAR_DELAY_S", 3600.0)
+        Simulator("QV100").run(listing, max_cycles=200000, progress=True)  # short: no bar
     assert capsys.readouterr().err == ""
     seen = []
     r = Simulator("QV100").run(listing, progress=True,

@@ -42,6 +42,13 @@ def test_run_json_imports_neither_pandas_nor_numpy(small_trace):
     assert not loaded & HEAVY and "numpy" not in loaded, sorted(loaded & (HEAVY | {"numpy"}))
 
 
+def test_run_json_imports_no_error_only_or_discovery_helpers(small_trace):
+    # difflib serves misspelt-key messages only; pkgutil's module scan
+    # imported inspect: neither belongs in every start-up
+    loaded = loaded_by("run", str(small_trace), "--json")
+    assert not loaded & {"difflib", "pkgutil"}, sorted(loaded & {"difflib", "pkgutil"})
+
+
 @pytest.mark.parametrize("extra", [[], ["--json"]])
 def test_trace_info_imports_neither_numpy_nor_yaml(small_trace, extra):
     # Headers and totals only: the count matrices (NumPy) are for --mix.

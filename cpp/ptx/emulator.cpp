@@ -436,7 +436,6 @@ uint64_t CtaEmulator::value(Warp& wp, uint32_t w, const Operand& o, uint32_t lan
 uint64_t CtaEmulator::address(Warp& wp, const Operand& o, uint32_t lane, const Inst& in, Space& space) {
   uint64_t a = uint64_t(o.imm);
   if (o.reg >= 0) a += reg(wp, o.reg, lane);
-  if (o.addr32) a = uint32_t(a);
   if (o.sym >= 0) a += sym_addr_[size_t(o.sym)];
   space = in.space;
   if (o.sym >= 0 && P.syms[size_t(o.sym)].scratch) {  // call argument / return slot
@@ -453,6 +452,10 @@ uint64_t CtaEmulator::address(Warp& wp, const Operand& o, uint32_t lane, const I
     } else {
       space = kSpGlobal;
     }
+  } else if (space == kSpShared || space == kSpLocal) {
+    // 32-bit address spaces: base + offset wraps at 2^32, as nvcc's offsets
+    // from a 32-bit register expect ([%r4+68] with %r4 = base - 64)
+    a = uint32_t(a);
   }
   return a;
 }

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class Case:
-    section: str          # its kind: §0 hostile addresses, §1 runs that never end, §3 bad input, or "more"
+    section: str          # the group of faults the case belongs to (§0 hostile addresses, ...), or "more"
     title: str            # the bad input, in words
     cli: tuple = ()       # accelsim arguments ...
     code: str = ""        # ... or Python (accelsim imported)

@@ -29,7 +29,7 @@ from accelsim.tune.spec import Spec, load_spec
 from accelsim.microbench.suite import LATENCY, SUITE
 from accelsim.tune.twins import TwinSet
 
-TOLERANCE = {"latency": 3.0, "rate": 5.0}   # % (the acceptance bound of a tuned config)
+TOLERANCE = {"latency": 3.0, "rate": 5.0}   # % (the tuner's acceptance bound)
 
 # (parameter, twin) in order: a later figure contains the earlier pieces.
 CALIBRATIONS_DETAILED = [
