@@ -29,7 +29,6 @@ PENDING: dict[tuple[str, str], tuple[int, int]] = {
     ("cpp/ptx/half_ops.cpp", "accelsim::ptx::half::convert"): (48, 33),
     ("cpp/ptx/program.cpp", "accelsim::ptx::link"): (69, 37),
     ("cpp/ptx/program.cpp", "accelsim::ptx::prepare"): (63, 41),
-    ("cpp/ptx/ptx_records.cpp", "accelsim::ptx::ptx_class"): (31, 40),
     ("cpp/ptx/exec_alu.cpp", "accelsim::ptx::CtaEmulator::int_op"): (149, 94),
     ("cpp/ptx/exec_alu.cpp", "accelsim::ptx::CtaEmulator::float_op"): (61, 54),
     ("cpp/ptx/exec_alu.cpp", "accelsim::ptx::CtaEmulator::alu"): (39, 33),

@@ -8,7 +8,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-ISSUE = re.compile(r"\b[Ii]ssues? ?#?\d+|#\d+ acceptance")
+ISSUE = re.compile(r"\b[Ii]ssues? ?(#?\d+|§)|#\d+ acceptance")
 
 
 def _index_links() -> list[str]:
@@ -38,5 +38,5 @@ def test_no_issue_numbers_in_docs_or_code():
 
 
 def test_the_check_can_fail():
-    assert ISSUE.search("see issue 11 §0") and ISSUE.search("Issue #3 acceptance")
+    assert ISSUE.search("see issue 11 §0") and ISSUE.search("Issue #3 acceptance") and ISSUE.search("(issue §3)")
     assert not ISSUE.search("tissue 4") and not ISSUE.search("the issue with 32-bit copies")
