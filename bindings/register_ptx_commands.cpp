@@ -34,7 +34,7 @@ sim::PtxLaunchCommand make_launch(std::shared_ptr<ptx::Module> module, std::stri
                                   std::vector<uint64_t> globals, uint64_t stream, uint32_t dyn_shared,
                                   uint32_t regs_per_thread, int64_t static_shared, ptx::RecordMode records,
                                   std::optional<Sass> sass, std::optional<std::string> sass_source,
-                                  uint32_t sm_count, uint64_t max_warp_insts, uint32_t chunk_records) {
+                                  uint32_t binary_version, uint32_t sm_count, uint64_t max_warp_insts, uint32_t chunk_records) {
   sim::PtxLaunchCommand c;
   if (!module || !memory) throw py::type_error("PtxLaunch: module and memory must not be None");
   if (sass) {  // the SASS ptxas made of each PTX line replaces the lowered records
@@ -56,6 +56,7 @@ sim::PtxLaunchCommand make_launch(std::shared_ptr<ptx::Module> module, std::stri
   c.regs_per_thread = regs_per_thread;
   c.static_shared = static_shared;
   c.records = records;
+  c.binary_version = binary_version;
   c.sm_count = sm_count;
   c.max_warp_insts = max_warp_insts;
   c.chunk_records = chunk_records;
@@ -101,7 +102,7 @@ void bind_launch(py::module_& m) {
            py::arg("globals") = std::vector<uint64_t>{}, py::arg("stream") = 0, py::arg("dyn_shared") = 0,
            py::arg("regs_per_thread") = 32, py::arg("static_shared") = -1,
            py::arg("records") = ptx::RecordMode::kLowered, py::arg("sass") = py::none(),
-           py::arg("sass_source") = py::none(), py::arg("sm_count") = 80,
+           py::arg("sass_source") = py::none(), py::arg("binary_version") = 0, py::arg("sm_count") = 80,
            py::arg("max_warp_insts") = uint64_t(1) << 24, py::arg("chunk_records") = 128)
       .def_readonly("module", &sim::PtxLaunchCommand::module)
       .def_readonly("kernel", &sim::PtxLaunchCommand::kernel)
@@ -120,6 +121,7 @@ void bind_launch(py::module_& m) {
         if (!c.sass) return std::nullopt;
         return c.sass->source;
       })
+      .def_readonly("binary_version", &sim::PtxLaunchCommand::binary_version)
       .def_readonly("sm_count", &sim::PtxLaunchCommand::sm_count)
       .def_readonly("max_warp_insts", &sim::PtxLaunchCommand::max_warp_insts)
       .def_readonly("chunk_records", &sim::PtxLaunchCommand::chunk_records);

@@ -25,6 +25,8 @@
   X(first_cta_cycle, k.first_cta_cycle, "cycle the first CTA landed on an SM")                         \
   X(end_cycle, k.end_cycle, "cycle the last CTA retired")                                               \
   X(cycles, k.cycles(), "end_cycle - launch_cycle")                                                     \
+  X(sm_elapsed_cycles, k.sm_elapsed_cycles(), "end_cycle - first_cta_cycle: the kernel's time on the SMs") \
+  X(launch_latency_cycles, k.launch_latency_cycles(), "start_cycle - launch_cycle")                      \
   X(warp_instructions, k.sm.warp_insts, "warp instructions issued")                                    \
   X(thread_instructions, k.sm.thread_insts, "thread instructions issued")                              \
   X(ipc, k.ipc(), "warp instructions per cycle")                                                        \

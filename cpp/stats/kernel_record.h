@@ -49,6 +49,11 @@ struct KernelRecord {
 
   // Never negative: a record the run never reached has all times equal.
   uint64_t cycles() const { return end_cycle > launch_cycle ? end_cycle - launch_cycle : 0; }
+  // The kernel's time on the SMs, first CTA on an SM to last CTA retired: what
+  // a profiler's elapsed-cycles metrics count (the launch latency and any wait
+  // for busy SMs are outside it).
+  uint64_t sm_elapsed_cycles() const { return end_cycle > first_cta_cycle ? end_cycle - first_cta_cycle : 0; }
+  uint64_t launch_latency_cycles() const { return start_cycle > launch_cycle ? start_cycle - launch_cycle : 0; }
   double ipc() const { return cycles() ? double(sm.warp_insts) / double(cycles()) : 0.0; }
   double achieved_occupancy(uint32_t max_warps) const {
     return sm.active_cycles ? double(sm.warp_cycles) / double(sm.active_cycles) / max_warps : 0.0;

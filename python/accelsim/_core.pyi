@@ -158,7 +158,7 @@ class PtxLaunch:
                  globals: list[int] = ..., stream: SupportsIndex = 0, dyn_shared: SupportsIndex = 0,
                  regs_per_thread: SupportsIndex = 32, static_shared: SupportsIndex = -1,
                  records: RecordMode = ..., sass: dict[int, list[str]] | None = None,
-                 sass_source: str | None = None, sm_count: SupportsIndex = 80,
+                 sass_source: str | None = None, binary_version: SupportsIndex = 0, sm_count: SupportsIndex = 80,
                  max_warp_insts: SupportsIndex = ..., chunk_records: SupportsIndex = 128) -> None: ...
     @property
     def module(self) -> PtxModule: ...
@@ -184,6 +184,9 @@ class PtxLaunch:
     def records(self) -> RecordMode: ...
     @property
     def sass_source(self) -> str | None: ...
+    @property
+    def binary_version(self) -> int:
+        """The SASS generation of this launch's records; 0: the run's."""
     @property
     def sm_count(self) -> int: ...
     @property
