@@ -16,6 +16,7 @@ struct PtxCopy {
   sim::CopyCommand cmd;
   pybind11::object host = pybind11::none();
   std::shared_ptr<std::string> buf;
+  bool fill = false;  // a memset riding on the copy's place in its stream
   // The delivered bytes into the host array (nothing for other copies).
   void fill_host() const;
 };

@@ -84,6 +84,7 @@ class SignalGuard final : public RunGuard {
 // A Device run in progress: the session's run, the copies whose host
 // arrays it fills, and the record streams' statistics.
 struct PtxRun {
+  std::shared_ptr<sim::GpuSession> session;  // kept alive while its run is (declared first: dies last)
   std::unique_ptr<sim::SessionRun> session_run;
   std::vector<py::object> fills;  // PtxCopy objects with a host array
   std::vector<sim::PtxStreamHandle> streams;
@@ -238,19 +239,22 @@ void bind_run(py::module_& m) {
   m.def(
       "start_ptx",
       [](const PtxTables& t, const py::list& commands, uint32_t version, std::shared_ptr<sim::GpuSession> session,
-         py::object max_cycles, uint32_t first_id) {
+         py::object max_cycles, uint32_t first_id, bool flush_caches) {
         auto r = std::make_unique<PtxRun>();
         sim::Workload w = sim::ptx_workload(t, bindings::ptx_commands(commands, r->fills), version, first_id,
                                             &r->streams);
         sim::RunOptions opts;
         if (!max_cycles.is_none()) opts.max_cycles = max_cycles.cast<uint64_t>();
+        opts.flush_caches = flush_caches;
         py::gil_scoped_release release;
+        r->session = session;
         r->session_run = session->start(std::move(w), opts);
         return r;
       },
       py::arg("tables"), py::arg("commands"), py::arg("binary_version"), py::arg("session"),
-      py::arg("max_cycles") = py::none(), py::arg("first_id") = 1,
-      "PtxLaunch / PtxCopy commands as a run on `session`'s GPU; kernels are numbered from first_id.");
+      py::arg("max_cycles") = py::none(), py::arg("first_id") = 1, py::arg("flush_caches") = false,
+      "PtxLaunch / PtxCopy commands as a run on `session`'s GPU; kernels are numbered from first_id; "
+      "flush_caches: L2 emptied before each kernel.");
 }
 
 }  // namespace

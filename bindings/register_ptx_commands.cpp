@@ -64,7 +64,8 @@ sim::PtxLaunchCommand make_launch(std::shared_ptr<ptx::Module> module, std::stri
 }
 
 PtxCopy make_copy(uint64_t address, uint64_t bytes, bool to_host, std::optional<uint64_t> stream,
-                  std::shared_ptr<ptx::DeviceMemory> memory, std::optional<py::bytes> data, py::object host) {
+                  std::shared_ptr<ptx::DeviceMemory> memory, std::optional<py::bytes> data, py::object host,
+                  std::optional<py::bytes> fill) {
   PtxCopy c;
   c.cmd.to_host = to_host;
   c.cmd.address = address;
@@ -77,6 +78,14 @@ PtxCopy make_copy(uint64_t address, uint64_t bytes, bool to_host, std::optional<
     const std::string_view d = *data;
     if (d.size() != bytes) throw py::value_error("PtxCopy: data is not `bytes` long");
     c.cmd.data = std::make_shared<const std::vector<uint8_t>>(d.begin(), d.end());
+  }
+  if (fill) {  // a fill (cudaMemset): bytes set in order, no time taken
+    if (to_host || data || !c.cmd.memory) throw py::value_error("PtxCopy: fill is for device memory, alone");
+    auto set = std::make_shared<const std::string>(std::string_view(*fill));
+    c.cmd.on_start = [mem = c.cmd.memory, addr = address, set] {
+      mem->write(addr, reinterpret_cast<const uint8_t*>(set->data()), set->size());
+    };
+    c.fill = true;
   }
   if (!host.is_none()) {
     // The run moves bytes without the GIL: into `buf`, copied into the array after.
@@ -131,11 +140,12 @@ void bind_copy(py::module_& m) {
   py::class_<PtxCopy>(m, "PtxCopy", "One copy on a copy engine (sim/ptx_commands.h).")
       .def(py::init(&make_copy), py::kw_only(), py::arg("address"), py::arg("bytes"), py::arg("to_host") = false,
            py::arg("stream") = py::none(), py::arg("memory") = py::none(), py::arg("data") = py::none(),
-           py::arg("host") = py::none())
+           py::arg("host") = py::none(), py::arg("fill") = py::none())
       .def_property_readonly("address", [](const PtxCopy& c) { return c.cmd.address; })
       .def_property_readonly("bytes", [](const PtxCopy& c) { return c.cmd.bytes; })
       .def_property_readonly("to_host", [](const PtxCopy& c) { return c.cmd.to_host; })
       .def_property_readonly("stream", [](const PtxCopy& c) { return c.cmd.stream; })
+      .def_property_readonly("is_fill", [](const PtxCopy& c) { return c.fill; })
       .def(
           "apply",
           [](const PtxCopy& c) {

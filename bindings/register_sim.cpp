@@ -137,7 +137,10 @@ static void bind_simulator(py::module_& m) {
   // One GPU kept across runs (a Device's synchronize() calls): see sim/gpu_session.h.
   py::class_<accelsim::sim::GpuSession, std::shared_ptr<accelsim::sim::GpuSession>>(m, "GpuSession")
       .def_property_readonly("now", [](const accelsim::sim::GpuSession& g) { return g.now().count(); })
-      .def_property_readonly("resets", &accelsim::sim::GpuSession::resets);
+      .def_property_readonly("resets", &accelsim::sim::GpuSession::resets)
+      .def("mark", &accelsim::sim::GpuSession::mark, "Opens a window of runs (Device.synchronize's).")
+      .def("stats_since_mark", &accelsim::sim::GpuSession::stats_since_mark,
+           "Statistics of every run since mark() (or since the last fresh GPU).");
   py::class_<Simulator, std::shared_ptr<Simulator>>(m, "Simulator")
       .def(py::init([](const py::dict& cfg, const std::string& isa_dir) {
              return std::make_shared<Simulator>(accelsim::bindings::config_from_dict(cfg), isa_dir);

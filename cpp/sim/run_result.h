@@ -14,6 +14,9 @@ namespace accelsim::sim {
 struct RunOptions {
   uint64_t max_cycles = UINT64_MAX;  // stop the whole run at this core cycle
   std::vector<uint32_t> kernels;     // kernel ids to simulate (trace ids); empty = all
+  // Drop L2's lines before each kernel launch (Nsight Compute's default
+  // cache control; L1 starts every kernel empty anyway).
+  bool flush_caches = false;
 };
 
 // A copy the run timed (in command order): its direction, where, how much,

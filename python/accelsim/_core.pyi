@@ -100,6 +100,10 @@ class GpuSession:
     @property
     def resets(self) -> int:
         """Runs that had to start on a fresh GPU (after a cut-short or failed run)."""
+    def mark(self) -> None:
+        """Opens a window of runs (Device.synchronize's)."""
+    def stats_since_mark(self) -> RunStats:
+        """Statistics of every run since mark() (or since the last fresh GPU)."""
 
 # ---- PTX front end (register_ptx.cpp) -------------------------------------------
 # Anything exposing the buffer protocol (a contiguous NumPy array, bytes,
@@ -200,7 +204,7 @@ class PtxCopy:
     device-to-host copy fills."""
     def __init__(self, *, address: SupportsIndex, bytes: SupportsIndex, to_host: bool = False,
                  stream: SupportsIndex | None = None, memory: DeviceMemory | None = None,
-                 data: bytes | None = None, host: _Buffer | None = None) -> None: ...
+                 data: bytes | None = None, host: _Buffer | None = None, fill: bytes | None = None) -> None: ...
     @property
     def address(self) -> int: ...
     @property
@@ -209,6 +213,9 @@ class PtxCopy:
     def to_host(self) -> bool: ...
     @property
     def stream(self) -> int | None: ...
+    @property
+    def is_fill(self) -> bool:
+        """A fill (cudaMemset): ``fill``'s bytes set as the copy starts."""
     def apply(self) -> None:
         """Moves the copy's bytes now, untimed."""
 
@@ -238,5 +245,7 @@ class PtxRun:
         """Abandons the run unless its result was taken (the next run starts fresh)."""
 
 def start_ptx(tables: PtxTables, commands: list[PtxLaunch | PtxCopy], binary_version: SupportsIndex,
-              session: GpuSession, max_cycles: int | None = None, first_id: SupportsIndex = 1) -> PtxRun:
-    """The commands as a run on ``session``'s GPU; kernels are numbered from ``first_id``."""
+              session: GpuSession, max_cycles: int | None = None, first_id: SupportsIndex = 1,
+              flush_caches: bool = False) -> PtxRun:
+    """The commands as a run on ``session``'s GPU; kernels are numbered from
+    ``first_id``; ``flush_caches``: L2 emptied before each kernel."""
