@@ -23,10 +23,10 @@ GpuConfig config_from_dict(const py::dict& d) {
       auto u = item.cast<py::dict>();
       ExecUnitConfig e;
       e.name = u["name"].cast<std::string>();
-      e.units_per_sm = u["units_per_sm"].cast<int64_t>();
-      e.latency = u["latency"].cast<int64_t>();
-      e.initiation = u["initiation"].cast<int64_t>();
-      if (u.contains("lanes")) e.lanes = u["lanes"].cast<int64_t>();
+#define U(field, kind, def, mn, mx, required, doc) \
+  if (u.contains(#field)) e.field = u[#field].cast<int64_t>();
+#include "config/exec_unit_fields.def"
+#undef U
       e.classes = u["classes"].cast<std::vector<std::string>>();
       cfg.exec_units.push_back(std::move(e));
     }
@@ -50,10 +50,9 @@ py::dict config_to_dict(const GpuConfig& cfg) {
   for (const auto& e : cfg.exec_units) {
     py::dict u;
     u["name"] = e.name;
-    u["units_per_sm"] = e.units_per_sm;
-    u["latency"] = e.latency;
-    u["initiation"] = e.initiation;
-    u["lanes"] = e.lanes;
+#define U(field, kind, def, mn, mx, required, doc) u[#field] = e.field;
+#include "config/exec_unit_fields.def"
+#undef U
     u["classes"] = e.classes;
     units.append(u);
   }
@@ -86,6 +85,21 @@ void register_config(py::module_& m) {
     }
     return out;
   }, "Every scalar parameter: name, kind, default, range, choices, doc.");
+  m.def("exec_unit_fields", [] {
+    py::list out;
+    for (const auto& f : config::exec_unit_field_decls()) {
+      py::dict decl;
+      decl["name"] = f.name;
+      decl["kind"] = config::kind_name(f.kind);
+      decl["default"] = f.default_value;
+      decl["min"] = f.min;
+      decl["max"] = f.max;
+      decl["required"] = f.required;
+      decl["doc"] = f.doc;
+      out.append(decl);
+    }
+    return out;
+  }, "The numeric fields of an exec_units entry: name, kind, default, range, required, doc.");
   m.def("config_text", [](const py::dict& d) {
     return accelsim::config::to_text(bindings::config_from_dict(d));
   }, "The config as the plain text the CUDA runtime library reads (config/config_text.h).");

@@ -20,6 +20,8 @@
 #include "sim/ptx_commands.h"
 #include "sim/simulator.h"
 
+#include "ptx_commands_py.h"
+
 namespace py = pybind11;
 using namespace accelsim;
 
@@ -48,76 +50,6 @@ py::dict kernel_dict(const ptx::Function& f) {
   d["local_bytes"] = f.local_bytes;
   d["registers"] = f.regs.size();
   return d;
-}
-
-// The launch's "records" entry (checked by accelsim.ptx.Device).
-ptx::RecordMode record_mode(const py::dict& d) {
-  std::string mode = d.contains("records") ? d["records"].cast<std::string>() : "lowered";
-  if (mode == "ptx") return ptx::RecordMode::kPtx;
-  // "sass" starts from the lowered templates; the launch's SASS guide replaces them
-  if (mode != "lowered" && mode != "sass")
-    throw py::value_error("records must be 'lowered', 'ptx' or 'sass', not '" + mode + "'");
-  return ptx::RecordMode::kLowered;
-}
-
-// A launch dict of accelsim.ptx.Device as the typed command.
-sim::PtxLaunchCommand launch_command(const py::dict& d, uint32_t regs_per_thread) {
-  sim::PtxLaunchCommand c;
-  c.module = d["module"].cast<std::shared_ptr<ptx::Module>>();
-  c.kernel = d["kernel"].cast<std::string>();
-  c.records = record_mode(d);
-  if (d.contains("sass")) {  // records="sass": {PTX line: [SASS opcodes]}
-    auto sass = std::make_shared<ptx::SassGuide>();
-    sass->source = d.contains("sass_source") ? d["sass_source"].cast<std::string>() : c.module->path;
-    sass->by_line = d["sass"].cast<std::unordered_map<uint32_t, std::vector<std::string>>>();
-    c.sass = std::move(sass);
-  }
-  if (d.contains("binary_version")) c.binary_version = d["binary_version"].cast<uint32_t>();
-  if (d.contains("static_shared")) c.static_shared = d["static_shared"].cast<int64_t>();
-  auto dim = [](py::handle h) {
-    auto v = h.cast<std::vector<uint32_t>>();
-    return ptx::Dim{v.at(0), v.at(1), v.at(2)};
-  };
-  c.grid = dim(d["grid"]);
-  c.block = dim(d["block"]);
-  c.dyn_shared = d["shared_mem"].cast<uint32_t>();
-  std::string params = d["params"].cast<std::string>();
-  c.params.assign(params.begin(), params.end());
-  c.globals = d["globals"].cast<std::vector<uint64_t>>();
-  c.memory = d["memory"].cast<std::shared_ptr<ptx::DeviceMemory>>();
-  c.sm_count = d["sm_count"].cast<uint32_t>();
-  c.max_warp_insts = d["max_warp_insts"].cast<uint64_t>();
-  if (d.contains("chunk_records")) c.chunk_records = d["chunk_records"].cast<uint32_t>();
-  c.stream = d["stream"].cast<uint64_t>();
-  c.regs_per_thread = d.contains("regs") ? d["regs"].cast<uint32_t>() : regs_per_thread;
-  return c;
-}
-
-// A copy dict as the typed command. A device-to-host copy with a "host"
-// array delivers into `buf`, copied into the array once the run is over
-// (the GIL is not held while the run moves bytes).
-sim::CopyCommand copy_command(const py::dict& d, std::shared_ptr<std::string>& buf) {
-  sim::CopyCommand c;
-  c.to_host = d.contains("to_host") && d["to_host"].cast<bool>();
-  c.address = d["address"].cast<uint64_t>();
-  c.bytes = d["copy_bytes"].cast<uint64_t>();
-  // stream None: synchronous (cudaMemcpy); else on that stream.
-  if (d.contains("stream") && !d["stream"].is_none()) c.stream = d["stream"].cast<uint64_t>();
-  if (d.contains("memory")) c.memory = d["memory"].cast<std::shared_ptr<ptx::DeviceMemory>>();
-  if (c.to_host && d.contains("host")) {
-    buf = std::make_shared<std::string>(c.bytes, '\0');
-    c.deliver = [buf](const uint8_t* bytes, uint64_t n) { std::copy(bytes, bytes + n, buf->begin()); };
-  } else if (!c.to_host && d.contains("data")) {
-    std::string data = d["data"].cast<std::string>();
-    if (data.size() != c.bytes) throw py::value_error("copy data is not copy_bytes long");
-    c.data = std::make_shared<const std::vector<uint8_t>>(data.begin(), data.end());
-  } else if (!c.to_host && d.contains("set")) {  // a fill (cudaMemset): bytes set in order, no time taken
-    auto bytes = std::make_shared<const std::string>(d["set"].cast<std::string>());
-    c.on_start = [mem = c.memory, addr = c.address, bytes] {
-      mem->write(addr, reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size());
-    };
-  }
-  return c;
 }
 
 // Emulation outside a timed run (save_trace's whole blocks): about every
@@ -149,30 +81,14 @@ class SignalGuard final : public RunGuard {
   std::chrono::steady_clock::time_point next_ = std::chrono::steady_clock::now();
 };
 
-// A Device run in progress: the session's run, the host arrays its
-// device-to-host copies fill, and the record streams' statistics.
+// A Device run in progress: the session's run, the copies whose host
+// arrays it fills, and the record streams' statistics.
 struct PtxRun {
+  std::shared_ptr<sim::GpuSession> session;  // kept alive while its run is (declared first: dies last)
   std::unique_ptr<sim::SessionRun> session_run;
-  std::vector<std::pair<py::object, std::shared_ptr<std::string>>> fills;
+  std::vector<py::object> fills;  // PtxCopy objects with a host array
   std::vector<sim::PtxStreamHandle> streams;
 };
-
-// The queued launches and copies (dicts of accelsim.ptx.Device) as typed
-// commands; the host arrays of device-to-host copies go into `r.fills`.
-std::vector<sim::PtxCommand> ptx_commands(const py::list& launches, uint32_t regs_per_thread, PtxRun& r) {
-  std::vector<sim::PtxCommand> commands;
-  for (py::handle h : launches) {
-    py::dict d = h.cast<py::dict>();
-    if (d.contains("copy_bytes")) {  // a copy, timed by a copy engine
-      std::shared_ptr<std::string> buf;
-      commands.emplace_back(copy_command(d, buf));
-      if (buf) r.fills.emplace_back(d["host"], buf);
-    } else {
-      commands.emplace_back(launch_command(d, regs_per_thread));
-    }
-  }
-  return commands;
-}
 
 // The run's result dict (as Simulator.run's), once: host arrays filled.
 py::dict ptx_run_result(PtxRun& r) {
@@ -181,11 +97,8 @@ py::dict ptx_run_result(PtxRun& r) {
     py::gil_scoped_release release;
     res = r.session_run->finish();
   }
-  for (auto& [host, buf] : r.fills) {  // device-to-host copies the run reached
-    py::buffer_info info = host.cast<py::buffer>().request(true);
-    const size_t n = std::min<size_t>(buf->size(), size_t(info.size) * size_t(info.itemsize));
-    std::memcpy(info.ptr, buf->data(), n);
-  }
+  for (const py::object& c : r.fills)  // device-to-host copies the run reached
+    c.cast<const bindings::PtxCopy&>().fill_host();
   py::dict out = run_result_to_python(res);
   uint64_t most = 0, refills = 0, dry = 0;
   for (const auto& st : r.streams)
@@ -198,7 +111,10 @@ py::dict ptx_run_result(PtxRun& r) {
 
 }  // namespace
 
-void register_ptx(py::module_& m) {
+namespace {
+
+// The tables, parsed modules and device memory.
+void bind_module(py::module_& m) {
   py::class_<PtxTables, std::shared_ptr<PtxTables>>(m, "PtxTables")
       .def(py::init(&PtxTables::load), py::arg("opcodes"), py::arg("lowering"), py::arg("isa_dir"),
            py::arg("unit_overrides") = std::vector<std::pair<std::string, std::string>>{});
@@ -251,15 +167,16 @@ void register_ptx(py::module_& m) {
             return mem.add_texture(ptr, count, elem_bytes, kind.empty() ? 'f' : kind[0]);
           })
       .def_property_readonly("bytes_allocated", &ptx::DeviceMemory::bytes_allocated);
+}
 
+void bind_blocks(py::module_& m) {
   // One launch's blocks, emulated one at a time (for save_trace): each as
   // (coord, raw records bytes, warp_begin, addresses).
   py::class_<sim::PtxKernelSource>(m, "PtxBlocks")
-      .def(py::init([](const PtxTables& t, const py::dict& d, uint32_t version, uint32_t regs, uint32_t id) {
-             return sim::make_kernel_source(t, launch_command(d, regs), version, id, /*streamed=*/false);
+      .def(py::init([](const PtxTables& t, const sim::PtxLaunchCommand& launch, uint32_t version, uint32_t id) {
+             return sim::make_kernel_source(t, launch, version, id, /*streamed=*/false);
            }),
-           py::arg("tables"), py::arg("launch"), py::arg("binary_version"), py::arg("regs_per_thread"),
-           py::arg("id"))
+           py::arg("tables"), py::arg("launch"), py::arg("binary_version"), py::arg("id"))
       .def("header",
            [](const sim::PtxKernelSource& s) {
              const auto& k = s.info();
@@ -289,7 +206,9 @@ void register_ptx(py::module_& m) {
         py::bytes addrs(reinterpret_cast<const char*>(b.addrs.data()), b.addrs.size() * sizeof(uint64_t));
         return py::make_tuple(py::make_tuple(b.coord.x, b.coord.y, b.coord.z), raw, b.warp_begin, addrs);
       }, py::arg("on_poll") = py::none());
+}
 
+void bind_run(py::module_& m) {
   // Queued launches and copies on a Device's GPU, stepped from Python like
   // Simulator.run's WorkloadRun (Ctrl-C, progress, budget); result() fills
   // the host arrays of the device-to-host copies the run reached.
@@ -319,21 +238,32 @@ void register_ptx(py::module_& m) {
 
   m.def(
       "start_ptx",
-      [](const PtxTables& t, const py::list& launches, uint32_t version, uint32_t regs_per_thread,
-         std::shared_ptr<sim::GpuSession> session, py::object max_cycles, uint32_t first_id, bool flush_caches) {
+      [](const PtxTables& t, const py::list& commands, uint32_t version, std::shared_ptr<sim::GpuSession> session,
+         py::object max_cycles, uint32_t first_id, bool flush_caches) {
         auto r = std::make_unique<PtxRun>();
-        sim::Workload w = sim::ptx_workload(t, ptx_commands(launches, regs_per_thread, *r), version, first_id,
+        sim::Workload w = sim::ptx_workload(t, bindings::ptx_commands(commands, r->fills), version, first_id,
                                             &r->streams);
         sim::RunOptions opts;
         if (!max_cycles.is_none()) opts.max_cycles = max_cycles.cast<uint64_t>();
         opts.flush_caches = flush_caches;
         py::gil_scoped_release release;
+        r->session = session;
         r->session_run = session->start(std::move(w), opts);
         return r;
       },
-      py::arg("tables"), py::arg("launches"), py::arg("binary_version"), py::arg("regs_per_thread"),
-      py::arg("session"), py::arg("max_cycles") = py::none(), py::arg("first_id") = 1,
-      py::arg("flush_caches") = false);
+      py::arg("tables"), py::arg("commands"), py::arg("binary_version"), py::arg("session"),
+      py::arg("max_cycles") = py::none(), py::arg("first_id") = 1, py::arg("flush_caches") = false,
+      "PtxLaunch / PtxCopy commands as a run on `session`'s GPU; kernels are numbered from first_id; "
+      "flush_caches: L2 emptied before each kernel.");
+}
+
+}  // namespace
+
+void register_ptx(py::module_& m) {
+  bind_module(m);
+  bindings::register_ptx_commands(m);
+  bind_blocks(m);
+  bind_run(m);
 
   m.def(
       "fatbin_ptx",
@@ -358,16 +288,4 @@ void register_ptx(py::module_& m) {
       py::arg("path"), py::arg("sm_version") = 70,
       "The PTX texts embedded in a program's fat binary as (arch, text), best first for sm_version "
       "(what the CUDA runtime library runs); empty when it has none.");
-
-  // One GPU kept across runs (a Device's synchronize() calls): see sim/gpu_session.h.
-  py::class_<sim::GpuSession, std::shared_ptr<sim::GpuSession>>(m, "GpuSession")
-      .def(py::init([](const sim::Simulator& s, size_t max_streams) {
-             return std::make_shared<sim::GpuSession>(s.config(), max_streams);
-           }),
-           py::arg("simulator"), py::arg("max_streams") = 32)
-      .def_property_readonly("now", &sim::GpuSession::now)
-      .def_property_readonly("resets", &sim::GpuSession::resets)
-      .def("mark", &sim::GpuSession::mark, "Opens a window of runs (Device.synchronize's).")
-      .def("stats_since_mark", &sim::GpuSession::stats_since_mark,
-           "Statistics of every run since mark() (or since the last fresh GPU).");
 }

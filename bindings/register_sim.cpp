@@ -10,8 +10,9 @@
 #include <variant>
 
 #include "config_convert.h"
-#include "sim/kernel_columns.h"
+#include "sim/gpu_session.h"
 #include "sim/simulator.h"
+#include "stats/kernel_columns.h"
 
 namespace py = pybind11;
 using accelsim::sim::RunOptions;
@@ -22,9 +23,10 @@ using accelsim::stats::KernelRecord;
 
 namespace {
 
+// The columns of stats/kernel_columns.h, one list each.
 py::dict kernel_columns(const RunResult& r) {
   py::dict d;
-  for (const accelsim::sim::KernelColumn& c : accelsim::sim::kernel_columns()) {
+  for (const accelsim::stats::KernelColumn& c : accelsim::stats::kernel_columns()) {
     py::list col;
     for (const KernelRecord& k : r.kernels)
       col.append(std::visit([](const auto& v) { return py::cast(v); }, c.value(k, r.max_warps_per_sm)));
@@ -130,25 +132,28 @@ py::dict run_result_to_python(const RunResult& r) { return to_python(r); }
 py::dict progress_to_python(const accelsim::sim::Progress& p) { return progress_dict(p); }
 py::list finished_kernels_to_python(const WorkloadRun& run) { return finished_rows(run); }
 
-void register_sim(py::module_& m) {
-  py::class_<WorkloadRun>(m, "WorkloadRun")
-      .def("step", &polled_step, py::arg("on_poll") = py::none(), py::arg("interval_ms") = 50,
-           "Runs up to and including the next kernel; False when none was left. Signals "
-           "(Ctrl-C) and on_poll(progress dict) are handled every interval_ms; an exception "
-           "from either, or on_poll returning True, stops the run where it is.")
-      .def("progress", [](const WorkloadRun& run) { return progress_dict(run.progress()); })
-      .def("interrupt", &WorkloadRun::interrupt,
-           "Ends the run between steps: kernels in flight cut off, the rest not reached.")
-      .def_property_readonly("done", &WorkloadRun::done)
-      .def("last_kernel", &last_row, "The row of the last kernel the last step finished.")
-      .def("finished_kernels", &finished_rows, "Rows of every kernel the last step finished.")
-      .def("result", [](const WorkloadRun& run) { return to_python(run.result()); });
-
+// Simulator and the GpuSession it makes.
+static void bind_simulator(py::module_& m) {
+  // One GPU kept across runs (a Device's synchronize() calls): see sim/gpu_session.h.
+  py::class_<accelsim::sim::GpuSession, std::shared_ptr<accelsim::sim::GpuSession>>(m, "GpuSession")
+      .def_property_readonly("now", [](const accelsim::sim::GpuSession& g) { return g.now().count(); })
+      .def_property_readonly("resets", &accelsim::sim::GpuSession::resets)
+      .def("mark", &accelsim::sim::GpuSession::mark, "Opens a window of runs (Device.synchronize's).")
+      .def("stats_since_mark", &accelsim::sim::GpuSession::stats_since_mark,
+           "Statistics of every run since mark() (or since the last fresh GPU).");
   py::class_<Simulator, std::shared_ptr<Simulator>>(m, "Simulator")
       .def(py::init([](const py::dict& cfg, const std::string& isa_dir) {
              return std::make_shared<Simulator>(accelsim::bindings::config_from_dict(cfg), isa_dir);
            }),
            py::arg("config"), py::arg("isa_dir"))
+      .def("config", [](const Simulator& s) { return accelsim::bindings::config_to_dict(s.config()); },
+           "The config the simulator was built from, as canonical values (defaults included).")
+      .def(
+          "session",
+          [](const Simulator& s, size_t max_streams) {
+            return std::make_shared<accelsim::sim::GpuSession>(s.config(), max_streams);
+          },
+          py::arg("max_streams") = 32, "A GpuSession: one GPU of this config kept across runs.")
       .def(
           "start",
           [](Simulator& s, const std::string& path, py::object max_cycles, py::object kernels) {
@@ -173,4 +178,26 @@ void register_sim(py::module_& m) {
           },
           py::arg("path"), py::arg("max_cycles") = py::none(), py::arg("kernels") = py::none(),
           "Runs a kernelslist.g or kernel trace; returns {'kernels': columns, ...}.");
+}
+
+void register_sim(py::module_& m) {
+  m.def("kernel_columns", [] {
+    py::list out;
+    for (const accelsim::stats::KernelColumn& c : accelsim::stats::kernel_columns())
+      out.append(py::make_tuple(c.name, c.doc));
+    return out;
+  }, "(name, doc) of every per-kernel column, in table order (stats/kernel_columns.h).");
+  py::class_<WorkloadRun>(m, "WorkloadRun")
+      .def("step", &polled_step, py::arg("on_poll") = py::none(), py::arg("interval_ms") = 50,
+           "Runs up to and including the next kernel; False when none was left. Signals "
+           "(Ctrl-C) and on_poll(progress dict) are handled every interval_ms; an exception "
+           "from either, or on_poll returning True, stops the run where it is.")
+      .def("progress", [](const WorkloadRun& run) { return progress_dict(run.progress()); })
+      .def("interrupt", &WorkloadRun::interrupt,
+           "Ends the run between steps: kernels in flight cut off, the rest not reached.")
+      .def_property_readonly("done", &WorkloadRun::done)
+      .def("last_kernel", &last_row, "The row of the last kernel the last step finished.")
+      .def("finished_kernels", &finished_rows, "Rows of every kernel the last step finished.")
+      .def("result", [](const WorkloadRun& run) { return to_python(run.result()); });
+  bind_simulator(m);
 }

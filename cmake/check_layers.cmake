@@ -1,6 +1,7 @@
 # Fails (FATAL_ERROR) when a file of cpp/<folder>/ includes a header of a cpp/
-# folder that cmake/layers.cmake does not list below <folder>, or when a folder
-# is not declared there. Run as a build step of accelsim_core:
+# folder that cmake/layers.cmake does not list below <folder> (written
+# "folder/x.h", <folder/x.h> or relative, "../folder/x.h"), includes a file
+# outside cpp/ by a relative path, or when a folder is not declared there. Run as a build step of accelsim_core:
 #   cmake -DROOT=<source dir> [-DSTAMP=<file>] -P cmake/check_layers.cmake
 if(NOT ROOT)
   message(FATAL_ERROR "check_layers: pass -DROOT=<source dir>")
@@ -21,10 +22,24 @@ foreach(_folder IN LISTS _folders)
   file(GLOB_RECURSE _files RELATIVE ${ROOT} ${ROOT}/cpp/${_folder}/*.h ${ROOT}/cpp/${_folder}/*.cpp
        ${ROOT}/cpp/${_folder}/*.def)
   foreach(_file IN LISTS _files)
-    file(STRINGS ${ROOT}/${_file} _lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"[A-Za-z0-9_]+/")
+    get_filename_component(_dir ${ROOT}/${_file} DIRECTORY)
+    # "folder/x.h", <folder/x.h> and relative "../folder/x.h" all count.
+    file(STRINGS ${ROOT}/${_file} _lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"][^>\"]+[>\"]")
     foreach(_line IN LISTS _lines)
-      string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([A-Za-z0-9_]+)/.*" "\\1" _target "${_line}")
-      if(_target IN_LIST ACCELSIM_LAYER_FOLDERS AND NOT _target IN_LIST _allowed)
+      string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"]+)[>\"].*" "\\1" _path "${_line}")
+      set(_target "")
+      if(_path MATCHES "^\\.\\.?/")
+        get_filename_component(_abs ${_dir}/${_path} ABSOLUTE)
+        file(RELATIVE_PATH _rel ${ROOT}/cpp ${_abs})
+        if(_rel MATCHES "^\\.\\./")
+          set(_target "<outside cpp/>")
+        else()
+          string(REGEX REPLACE "/.*" "" _target "${_rel}")
+        endif()
+      elseif(_path MATCHES "^([A-Za-z0-9_]+)/")
+        set(_target ${CMAKE_MATCH_1})
+      endif()
+      if((_target IN_LIST ACCELSIM_LAYER_FOLDERS AND NOT _target IN_LIST _allowed) OR _target STREQUAL "<outside cpp/>")
         string(STRIP "${_line}" _line)
         string(APPEND _errors "\n  ${_file}: ${_line}  (${_folder} may include: ${_allowed})")
       endif()

@@ -4,7 +4,7 @@
 //   {"format", "version", "status": exited|error|unimplemented|max_cycles|interrupted,
 //    "error", "config", "total_cycles", "completed", "sm_count", "max_warps_per_sm",
 //    "core_period_ps", "runs", "wall": {"process_s", "api_s", "simulation_s", "startup_s"},
-//    "kernels": {column: [values]}   (sim/kernel_columns.h; "name" demangled,
+//    "kernels": {column: [values]}   (stats/kernel_columns.h; "name" demangled,
 //                                     "mangled_name" added),
 //    "copies": [{direction, address, bytes, stream, start_cycle, end_cycle, cycles, completed}],
 //    "stats": {"stream_ids", "kernel_rows", "families": [{name, component, unit, doc,
@@ -21,7 +21,7 @@
 #include <sstream>
 
 #include "runtime.h"
-#include "sim/kernel_columns.h"
+#include "stats/kernel_columns.h"
 
 namespace accelsim::cudart {
 
@@ -54,7 +54,7 @@ std::string demangled(const std::string& name) {
   return status == 0 && d ? std::string(d.get()) : name;
 }
 
-std::string value_json(const sim::ColumnValue& v) {
+std::string value_json(const stats::ColumnValue& v) {
   if (auto* u = std::get_if<uint64_t>(&v)) return std::to_string(*u);
   if (auto* d = std::get_if<double>(&v)) return number(*d);
   if (auto* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
@@ -102,7 +102,7 @@ struct ResultWriter {
     std::ostringstream o;
     o << "{";
     bool first = true;
-    for (const sim::KernelColumn& c : sim::kernel_columns()) {
+    for (const stats::KernelColumn& c : stats::kernel_columns()) {
       o << (first ? "" : ",") << quoted(c.name) << ":[";
       first = false;
       for (size_t i = 0; i < rt.kernel_records_.size(); ++i) {
@@ -149,7 +149,7 @@ void Runtime::write_result(const std::string& status, const std::string& error) 
   std::ostringstream o;
   o << "{\"format\":\"accelsim-cuda-result\",\"version\":1,\"status\":" << quoted(status)
     << ",\"error\":" << quoted(error) << ",\"config\":" << quoted(cfg_.name)
-    << ",\"total_cycles\":" << session_->now() << ",\"completed\":" << (status == "exited" ? "true" : "false")
+    << ",\"total_cycles\":" << session_->now().count() << ",\"completed\":" << (status == "exited" ? "true" : "false")
     << ",\"sm_count\":" << facts_.sm_count << ",\"max_warps_per_sm\":" << facts_.max_warps_per_sm
     << ",\"core_period_ps\":" << facts_.core_period_ps << ",\"runs\":" << runs_
     << ",\"traced_kernels\":" << traced_kernels_ << ",\"wall\":{\"process_s\":"

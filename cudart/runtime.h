@@ -141,7 +141,7 @@ class Runtime {
   // ---- device facts ----
   const config::GpuConfig& config() const { return cfg_; }
   double core_clock_mhz() const { return cfg_.core_clock; }
-  uint64_t now_cycles() const { return session_ ? session_->now() : 0; }
+  uint64_t now_cycles() const { return session_ ? session_->now().count() : 0; }
 
   // ---- errors ----
   static cudaError_t& last_error();             // per host thread, as CUDA's

@@ -176,7 +176,7 @@ void Runtime::run_queue() {
   opts.binary_version = arch_;
   opts.first_id = next_kernel_id_;
   opts.run.flush_caches = flush_caches_;
-  const uint64_t now = session_->now();
+  const uint64_t now = session_->now().count();
   if (max_cycles_ != UINT64_MAX) {
     if (now >= max_cycles_) fatal("stopped at --max-cycles " + std::to_string(max_cycles_), 124);
     opts.run.max_cycles = max_cycles_ - now;
@@ -216,7 +216,7 @@ void Runtime::run_queue() {
 void Runtime::absorb(const sim::RunResult& r, std::vector<QueuedInfo>& info) {
   size_t k = 0, c = 0;
   for (QueuedInfo& q : info) {
-    uint64_t end = session_->now();
+    uint64_t end = session_->now().count();
     if (q.kind == QueuedInfo::kKernel) {
       if (k < r.kernels.size()) {
         stats::KernelRecord rec = r.kernels[k++];

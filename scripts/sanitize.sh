@@ -39,7 +39,7 @@ grep -q "ACCELSIM_HAVE_ZLIB" "$BUILD/build.ninja" && LIBS="$LIBS -lz"
 grep -q "ACCELSIM_HAVE_LZMA" "$BUILD/build.ninja" && LIBS="$LIBS -llzma"
 DEFS=$(grep -o -- '-DACCELSIM_HAVE_[A-Z]*=1' "$BUILD/build.ninja" | sort -u | tr '\n' ' ' || true)
 g++ -std=c++20 $FLAGS $DEFS -I "$ROOT/cpp" "$ROOT/scripts/sanitize_e2e.cpp" \
-  "$BUILD/libaccelsim_core.a" $LIBS -fsanitize=address,undefined -o "$BUILD/sanitize_e2e"
+  -Wl,--whole-archive "$BUILD/libaccelsim_core.a" -Wl,--no-whole-archive $LIBS -fsanitize=address,undefined -o "$BUILD/sanitize_e2e"
 step "build e2e driver" "$t"
 
 # The config as the core sees it, dumped by the Python loader (source tree).

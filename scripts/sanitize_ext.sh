@@ -19,7 +19,7 @@ stale=$(find "$ROOT/bindings" "$BUILD/libaccelsim_core.a" -newer "$EXT" 2>/dev/n
 if [ ! -f "$EXT" ] || [ -n "$stale" ]; then
   t=$(date +%s)
   g++ -std=c++20 -shared -fPIC $FLAGS $DEFS $("$PY" -m pybind11 --includes) -I "$ROOT/cpp" \
-    "$ROOT"/bindings/*.cpp "$BUILD/libaccelsim_core.a" $LIBS -o "$EXT"
+    "$ROOT"/bindings/*.cpp -Wl,--whole-archive "$BUILD/libaccelsim_core.a" -Wl,--no-whole-archive $LIBS -o "$EXT"
   echo "[sanitize] extension built in $(( $(date +%s) - t )) s"
 fi
 cp "$EXT" "$PKG/"

@@ -49,6 +49,28 @@ def test_with_overrides_is_new_object():
     assert q2 != q and q == accelsim.load_config("QV100")
 
 
+def test_config_is_immutable_and_carries_provenance_as_a_field():
+    import copy
+    import pickle
+
+    from accelsim.config.config import Config
+
+    cfg = accelsim.load_config("QV100")
+    for key, value in (("provenance", {}), ("name", "x"), ("l2_size", 1), ("_values", {})):
+        with pytest.raises(AttributeError, match="immutable"):
+            setattr(cfg, key, value)
+    with pytest.raises(AttributeError, match="immutable"):
+        del cfg.name
+    assert cfg.provenance == {}
+    tuned = Config.from_entries({"l2_size": "12 MiB"}, "tuned", base=cfg,
+                                provenance={"l2_size": "spec", "sm_count": "spec"})
+    assert tuned.provenance == {"l2_size": "spec", "sm_count": "spec"}
+    # A value overridden later no longer comes from the tool's source.
+    assert tuned.with_overrides({"l2_size": "3 MiB"}).provenance == {"sm_count": "spec"}
+    for again in (pickle.loads(pickle.dumps(tuned)), copy.deepcopy(tuned)):
+        assert again == tuned and again.provenance == tuned.provenance
+
+
 def test_unknown_key_suggests_closest():
     with pytest.raises(accelsim.ConfigError, match="did you mean 'l2_size'") as err:
         accelsim.load_config("QV100").with_overrides({"l2_sise": "1 MiB"})
@@ -81,6 +103,21 @@ def test_exec_unit_validation():
     custom = q.exec_units + [{"name": "rt", "units_per_sm": 1, "latency": "40 cycles",
                               "initiation": "8 cycles", "classes": ["raytrace"]}]
     assert q.with_overrides({"exec_units": custom}).exec_units[-1]["latency"] == 40
+
+
+def test_exec_unit_fields_are_the_cores():
+    # cpp/config/exec_unit_fields.def declares them once: Python checks the
+    # same fields and ranges the C++ validation does.
+    from accelsim import _core
+    from accelsim.config.params import exec_unit_fields
+
+    assert [d["name"] for d in _core.exec_unit_fields()] == list(exec_unit_fields())
+    q = accelsim.load_config("QV100")
+    wide = {"name": "sp", "units_per_sm": 2000, "latency": 4, "initiation": 2, "classes": ["sp"]}
+    with pytest.raises(accelsim.ConfigError, match=r"exec_units\[0\].units_per_sm.*\[1, 1024\]"):
+        q.with_overrides({"exec_units": [wide]})
+    unit = q.with_overrides({"exec_units": [dict(wide, units_per_sm=8)]}).exec_units[0]
+    assert unit["lanes"] == exec_unit_fields()["lanes"].default == 32
 
 
 def test_file_errors_carry_path_and_line(tmp_path):

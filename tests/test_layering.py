@@ -27,8 +27,10 @@ def copy_tree(tmp_path):
 
 
 def add_include(path, header):
+    """`header` as a quoted include, or a whole include target (<...>, "../...")."""
+    target = header if header[0] in '<"' else f'"{header}"'
     text = path.read_text()
-    path.write_text(text.replace("#pragma once\n", f'#pragma once\n#include "{header}"\n', 1))
+    path.write_text(text.replace("#pragma once\n", f"#pragma once\n#include {target}\n", 1))
 
 
 def test_the_tree_follows_the_layer_order():
@@ -50,6 +52,29 @@ def test_a_reversed_include_is_named(tmp_path, includer, header):
     assert includer in result.stderr and header in result.stderr
 
 
+@pytest.mark.parametrize("includer, target", [
+    ("cpp/base/clocked.h", "<sim/gpu.h>"),              # angle brackets
+    ("cpp/ldst/ldst_unit.h", '"../sm/sm.h"'),           # relative, up and across
+    ("cpp/sm/sched/warp_scheduler.h", '"../../sim/gpu.h"'),
+    ("cpp/cache/cache.h", '"../../bindings/config_convert.h"'),  # out of the core
+])
+def test_angle_and_relative_includes_are_checked_too(tmp_path, includer, target):
+    root = copy_tree(tmp_path)
+    add_include(root / includer, target)
+    result = check(root)
+    assert result.returncode != 0
+    assert includer in result.stderr and target in result.stderr
+
+
+def test_allowed_relative_and_system_includes_pass(tmp_path):
+    root = copy_tree(tmp_path)
+    add_include(root / "cpp" / "sm" / "sched" / "warp_scheduler.h", '"../warp.h"')   # own folder
+    add_include(root / "cpp" / "sm" / "warp.h", '"../base/time.h"')                    # a lower layer
+    add_include(root / "cpp" / "sim" / "gpu.h", "<vector>")
+    result = check(root)
+    assert result.returncode == 0, result.stderr
+
+
 def test_an_undeclared_folder_is_refused(tmp_path):
     root = copy_tree(tmp_path)
     (root / "cpp" / "newpart").mkdir()
@@ -58,16 +83,17 @@ def test_an_undeclared_folder_is_refused(tmp_path):
     assert result.returncode != 0 and "cpp/newpart/" in result.stderr
 
 
-def test_a_reversed_include_fails_the_build(tmp_path):
+@pytest.mark.parametrize("target", ['"sim/gpu.h"', "<sim/gpu.h>", '"../sim/gpu.h"'])
+def test_a_reversed_include_fails_the_build(tmp_path, target):
     """The check is a step of the core's build, not only a script."""
     root = copy_tree(tmp_path)
     build = tmp_path / "build"
     configure = [CMAKE, "-S", str(root), "-B", str(build), "-DACCELSIM_BUILD_TESTS=OFF"]
     assert subprocess.run(configure, capture_output=True).returncode == 0
-    target = [CMAKE, "--build", str(build), "--target", "accelsim_layers"]
-    ok = subprocess.run(target, capture_output=True, text=True)
+    build_step = [CMAKE, "--build", str(build), "--target", "accelsim_layers"]
+    ok = subprocess.run(build_step, capture_output=True, text=True)
     assert ok.returncode == 0, ok.stdout + ok.stderr
-    add_include(root / "cpp" / "sm" / "warp.h", "sim/gpu.h")
-    failed = subprocess.run(target, capture_output=True, text=True)
+    add_include(root / "cpp" / "sm" / "warp.h", target)
+    failed = subprocess.run(build_step, capture_output=True, text=True)
     assert failed.returncode != 0
     assert "cpp/sm/warp.h" in failed.stdout + failed.stderr

@@ -1,4 +1,4 @@
-"""Issue #3 acceptance: the generated microbenchmarks, simulated with the
+"""Acceptance of the generated microbenchmarks, simulated with the
 TITANV config, against the real TITAN V (output.txt of the reference suite).
 The whole file runs in well under a minute (short timed lengths: the
 difference method needs no long runs)."""

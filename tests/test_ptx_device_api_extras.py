@@ -199,7 +199,7 @@ def test_with_stream_sends_launches_and_copies_to_it():
         k[1, 64](a, a, c, np.int32(64), stream=0)  # an explicit stream wins
         c.copy_from_host(np.zeros(64, np.float32))  # cudaMemcpyAsync on s1
     assert dev._stream_stack == []
-    assert [d["stream"] for d in dev._pending[-4:]] == [1, 2, 0, 1]
+    assert [q.command.stream for q in dev._pending[-4:]] == [1, 2, 0, 1]
     res = dev.synchronize()
     assert list(res.kernels["stream"]) == [1, 2, 0]
     with pytest.raises(PtxError, match="stream must be a Stream of this device"):

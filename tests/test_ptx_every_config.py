@@ -124,7 +124,7 @@ def test_each_generation_lowers_with_its_own_opcodes(config, expect, absent):
     dev = Device(config, regs_per_thread=32)
     out = dev.zeros(32, np.float32)
     Module(SELECTS).get_function("sel")[1, 32](out)
-    src = _core.PtxBlocks(dev._tables, dev._pending[-1], dev.arch, 32, 1)
+    src = _core.PtxBlocks(dev._tables, dev._pending[-1].command, dev.arch, 1)
     _, raw, _, _ = src.next_block()
     names = opcode_names(dev.arch)
     used = {names[int(r["opcode"])] for r in np.frombuffer(raw, dtype=RAW_DTYPE)}
@@ -142,12 +142,12 @@ def test_registers_come_from_ptxas_by_default():
     a = dev.zeros(16 * 16, np.float32)
     mod.get_function("gemm")[(1, 1), (16, 16)](np.int32(16), np.int32(16), np.int32(16), np.float32(1),
                                                 np.float32(0), a, a, a)
-    assert dev._pending[-1]["regs"] != 32 and "ptxas" in dev._pending[-1]
+    assert dev._pending[-1].command.regs_per_thread != 32 and dev._pending[-1].ptxas is not None
     fixed = Device("QV100", regs_per_thread=32)
     b = fixed.zeros(16 * 16, np.float32)  # a launch runs on its arrays' device
     mod.get_function("gemm")[(1, 1), (16, 16)](np.int32(16), np.int32(16), np.int32(16), np.float32(1),
                                                 np.float32(0), b, b, b)
-    assert fixed._pending[-1]["regs"] == 32
+    assert fixed._pending[-1].command.regs_per_thread == 32
 
 
 def test_without_ptxas_32_registers_and_a_warning(monkeypatch):

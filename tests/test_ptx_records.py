@@ -61,8 +61,8 @@ LAT = {"unit": 0, "alu": 1, "int_add": 2, "int_max": 3, "int_mul": 4, "int_mad":
 def _first_warp(dev: Device, version: int = 70) -> list[tuple[str, int, int]]:
     """(opcode, unit, latency class) of warp 0's records in the first block of
     the device's last queued launch, as the timing model would receive them."""
-    launch = dev._pending[-1]
-    src = _core.PtxBlocks(dev._tables, launch, version, 32, 1)
+    launch = dev._pending[-1].command
+    src = _core.PtxBlocks(dev._tables, launch, version, 1)
     _, raw, warp_begin, _ = src.next_block()
     recs = np.frombuffer(raw, dtype=RAW_DTYPE)[warp_begin[0]:warp_begin[1]]
     names = _opcode_names(version)

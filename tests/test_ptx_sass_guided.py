@@ -203,10 +203,10 @@ def _records(dev, names, kernel):
     """[(warp key, [(line, opcode name, pc, flags)])] of the queued launches
     of ``kernel``, emulated."""
     out = []
-    for d in dev._pending:
-        if "copy_bytes" in d or d["kernel"] != kernel:
+    for q in dev._pending:
+        if q.module is None or q.command.kernel != kernel:
             continue
-        src = _core.PtxBlocks(tables(), d, dev.arch, d["regs"], 1)
+        src = _core.PtxBlocks(tables(), q.command, dev.arch, 1)
         while (b := src.next_block()) is not None:
             coord, raw, warp_begin, _ = b
             recs = np.frombuffer(raw, dtype=RAW_DTYPE)

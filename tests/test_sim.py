@@ -58,6 +58,16 @@ def test_kernel_table_columns(bfs_result):
     assert (k["ipc"] > 0).all()
 
 
+def test_kernel_columns_are_the_declared_ones(bfs_result):
+    # stats/kernel_columns.h declares every column once; the table has each,
+    # in order (trace_warnings is turned into warnings and dropped).
+    from accelsim import _core
+
+    declared = [name for name, _ in _core.kernel_columns()]
+    assert list(bfs_result.columns) == [c for c in declared if c != "trace_warnings"]
+    assert all(doc for _, doc in _core.kernel_columns())
+
+
 def test_runs_are_deterministic(vecadd):
     sim = accelsim.Simulator("QV100")
     a, b = sim.run(vecadd), sim.run(vecadd)

@@ -4,6 +4,8 @@
 #pragma once
 #include <cstdint>
 
+#include "base/time.h"
+
 namespace accelsim {
 
 class BandwidthLimiter {
@@ -13,24 +15,24 @@ class BandwidthLimiter {
   uint64_t bytes_per_cycle() const { return bpc_; }
 
   // True when a new transfer may start in cycle `now`.
-  bool can_send(uint64_t now) const { return busy_until_ <= now * bpc_; }
+  bool can_send(Cycle now) const { return busy_until_ <= now.count() * bpc_; }
 
   // Starts a transfer of `bytes` (call only after can_send). The link is busy
   // until the bytes have drained at bpc bytes per cycle.
-  void consume(uint64_t now, uint64_t bytes) {
-    uint64_t start = now * bpc_;
+  void consume(Cycle now, uint64_t bytes) {
+    uint64_t start = now.count() * bpc_;
     if (busy_until_ > start) start = busy_until_;
     busy_until_ = start + bytes;
   }
 
-  bool try_send(uint64_t now, uint64_t bytes) {
+  bool try_send(Cycle now, uint64_t bytes) {
     if (!can_send(now)) return false;
     consume(now, bytes);
     return true;
   }
 
   // First cycle at which can_send() becomes true.
-  uint64_t next_free_cycle() const { return (busy_until_ + bpc_ - 1) / bpc_; }
+  Cycle next_free_cycle() const { return Cycle((busy_until_ + bpc_ - 1) / bpc_); }
 
   void reset() { busy_until_ = 0; }
 

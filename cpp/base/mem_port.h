@@ -45,7 +45,7 @@ class MemPort {
   // Connects SM `sm`'s response queue; responses are pushed there.
   virtual void connect(uint16_t sm, ResponseQueue* responses) = 0;
   // False = busy this cycle (back-pressure); the sender retries later.
-  virtual bool send(const MemRequest& req, uint64_t now) = 0;
+  virtual bool send(const MemRequest& req, Cycle now) = 0;
   // Requests accepted whose responses are not yet delivered.
   virtual uint64_t outstanding() const = 0;
 

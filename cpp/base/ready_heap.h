@@ -3,8 +3,9 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <vector>
+
+#include "base/time.h"
 
 namespace accelsim {
 
@@ -12,18 +13,18 @@ template <class T>
 class ReadyHeap {
  public:
   struct Entry {
-    uint64_t ready;
+    Cycle ready;
     uint64_t seq;  // FIFO among equal ready cycles: deterministic order
     T item;
   };
-  static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+  static constexpr Cycle kNever = Cycle::max();
 
-  void push(uint64_t ready, const T& item) {
+  void push(Cycle ready, const T& item) {
     heap_.push_back(Entry{ready, seq_++, item});
     std::push_heap(heap_.begin(), heap_.end(), later);
   }
-  bool due(uint64_t now) const { return !heap_.empty() && heap_.front().ready <= now; }
-  uint64_t next_ready() const { return heap_.empty() ? kNever : heap_.front().ready; }
+  bool due(Cycle now) const { return !heap_.empty() && heap_.front().ready <= now; }
+  Cycle next_ready() const { return heap_.empty() ? kNever : heap_.front().ready; }
   // Removes and returns the earliest entry.
   T pop() {
     std::pop_heap(heap_.begin(), heap_.end(), later);

@@ -1,6 +1,6 @@
 // A fixed-capacity FIFO: storage is allocated once at construction, push and
-// pop never allocate. Used for DRAM return queues and interconnect buffers.
-// (Generic; belongs in cpp/base once the shared bounded queues land there.)
+// pop never allocate. Used for DRAM return queues and interconnect buffers;
+// entries carry no time (TimedQueue is the one whose entries become ready).
 // Slots are rounded up to a power of two so indexing is a mask, not a divide;
 // the logical capacity stays exactly what was asked for.
 #pragma once

@@ -1,19 +1,23 @@
-// A bounded FIFO whose entries carry the cycle at which they become ready.
+// A bounded FIFO whose entries carry the time at which they become ready.
 // Latency is modelled by stamping ready = now + latency at push time instead of
-// counting down every cycle, so an idle queue costs nothing per cycle.
+// counting down every cycle, so an idle queue costs nothing per cycle. `Time`
+// is what the stamps count: Cycle of the owner's clock, or Picoseconds for a
+// queue between two clock domains.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "base/time.h"
+
 namespace accelsim {
 
-template <class T>
+template <class T, class Time = Cycle>
 class TimedQueue {
  public:
   struct Entry {
     T item;
-    uint64_t ready_cycle;
+    Time ready_cycle;
   };
 
   explicit TimedQueue(size_t capacity) : slots_(capacity ? capacity : 1), cap_(capacity) {}
@@ -26,7 +30,7 @@ class TimedQueue {
 
   // Returns false (and drops nothing) when full: the producer keeps the item
   // and retries, which is the back-pressure the model relies on.
-  bool push(const T& item, uint64_t ready_cycle) {
+  bool push(const T& item, Time ready_cycle) {
     if (full()) return false;
     slots_[(head_ + size_) % slots_.size()] = Entry{item, ready_cycle};
     ++size_;
@@ -34,10 +38,10 @@ class TimedQueue {
   }
 
   // FIFO order: a ready entry behind a not-yet-ready one waits (in-order pipe).
-  bool front_ready(uint64_t now) const { return size_ && slots_[head_].ready_cycle <= now; }
+  bool front_ready(Time now) const { return size_ && slots_[head_].ready_cycle <= now; }
   const T& front() const { return slots_[head_].item; }
   T& front() { return slots_[head_].item; }
-  uint64_t front_ready_cycle() const { return slots_[head_].ready_cycle; }
+  Time front_ready_cycle() const { return slots_[head_].ready_cycle; }
 
   void pop() {
     head_ = (head_ + 1) % slots_.size();

@@ -49,7 +49,7 @@ void Cache::count_into(uint64_t* counts, uint64_t* fails, uint32_t slots) {
   count_into(counts, fails);
 }
 
-AccessResult Cache::access(const CacheRequest& req, uint64_t now) {
+AccessResult Cache::access(const CacheRequest& req, Cycle now) {
   // One predictable branch guards the counter and MSHR-key arithmetic.
   if (req.stream >= p_.stream_slots || req.sector >= tags_.sectors_per_line() ||
       tags_.line_of(req.line_addr) != req.line_addr || req.type >= AccessType::COUNT)
@@ -57,7 +57,7 @@ AccessResult Cache::access(const CacheRequest& req, uint64_t now) {
   return is_write(req.type) ? write(req, now) : read(req, now);
 }
 
-AccessResult Cache::read(const CacheRequest& req, uint64_t now) {
+AccessResult Cache::read(const CacheRequest& req, Cycle now) {
   const uint8_t bit = uint8_t(1u << req.sector);
   LineMeta* line = tags_.find(req.line_addr);
   if (line && (line->readable & bit)) {
@@ -77,7 +77,7 @@ AccessResult Cache::read(const CacheRequest& req, uint64_t now) {
 
 // A fetch for a sector nobody is fetching yet. Checks every resource before
 // changing anything, so a RESERVATION_FAIL leaves the cache as it was.
-AccessResult Cache::miss(const CacheRequest& req, LineMeta* line, uint64_t now,
+AccessResult Cache::miss(const CacheRequest& req, LineMeta* line, Cycle now,
                          AccessType fetch_type, uint32_t extra_slots) {
   LineMeta* target = line;
   bool writeback = false;
@@ -136,7 +136,7 @@ uint8_t Cache::fetch_group(const CacheRequest& req, const LineMeta* line) const 
   return group;
 }
 
-AccessResult Cache::write(const CacheRequest& req, uint64_t now) {
+AccessResult Cache::write(const CacheRequest& req, Cycle now) {
   const uint8_t bit = uint8_t(1u << req.sector);
   const bool through = p_.write_policy == WritePolicy::WRITE_THROUGH;
   LineMeta* line = tags_.find(req.line_addr);
@@ -163,7 +163,7 @@ AccessResult Cache::write(const CacheRequest& req, uint64_t now) {
 }
 
 // The write waits in the MSHR for the sector and is applied by fill().
-AccessResult Cache::fetch_on_write(const CacheRequest& req, LineMeta* line, uint64_t now) {
+AccessResult Cache::fetch_on_write(const CacheRequest& req, LineMeta* line, Cycle now) {
   const bool through = p_.write_policy == WritePolicy::WRITE_THROUGH;
   int32_t id = mshr_.find(MshrTable::key(req.line_addr, req.sector));
   if (id >= 0) {
@@ -181,7 +181,7 @@ AccessResult Cache::fetch_on_write(const CacheRequest& req, LineMeta* line, uint
 
 // Write-validate: allocate and write the bytes; no fetch. The sector becomes
 // readable only once its bytes are all written (or a later read fetches it).
-AccessResult Cache::write_validate(const CacheRequest& req, LineMeta* line, uint64_t now) {
+AccessResult Cache::write_validate(const CacheRequest& req, LineMeta* line, Cycle now) {
   const bool through = p_.write_policy == WritePolicy::WRITE_THROUGH;
   LineMeta* target = line;
   bool writeback = false;
@@ -211,7 +211,7 @@ void Cache::apply_write(LineMeta& line, const CacheRequest& w) {
   if (written.covers(sector)) line.readable |= bit;
 }
 
-std::span<const CacheRequest> Cache::fill(uint64_t line_addr, uint32_t sector, uint64_t now) {
+std::span<const CacheRequest> Cache::fill(uint64_t line_addr, uint32_t sector, Cycle now) {
   int32_t id = mshr_.find(MshrTable::key(line_addr, sector));
   if (id < 0) return {};
   const uint8_t bit = uint8_t(1u << sector);

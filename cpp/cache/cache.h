@@ -68,13 +68,13 @@ class Cache {
 
   // One sector access. On RESERVATION_FAIL nothing changed but the counters:
   // the caller retries later with the same request.
-  AccessResult access(const CacheRequest& req, uint64_t now);
+  AccessResult access(const CacheRequest& req, Cycle now);
 
   // Data for (line_addr, sector) came back. Returns the requests that were
   // waiting on it (reads to answer; fetch-on-write writes now applied), valid
   // until the next call on this cache. Precondition: can_fill() (an eviction
   // on fill may need one miss-queue slot for its write-back).
-  std::span<const CacheRequest> fill(uint64_t line_addr, uint32_t sector, uint64_t now);
+  std::span<const CacheRequest> fill(uint64_t line_addr, uint32_t sector, Cycle now);
   bool can_fill() const { return !miss_queue_.full(); }
   bool fill_pending(uint64_t line_addr, uint32_t sector) const;
 
@@ -108,21 +108,21 @@ class Cache {
   const MshrTable& mshrs() const { return mshr_; }
 
  private:
-  AccessResult read(const CacheRequest& req, uint64_t now);
-  AccessResult write(const CacheRequest& req, uint64_t now);
-  AccessResult miss(const CacheRequest& req, LineMeta* line, uint64_t now, AccessType fetch_type,
+  AccessResult read(const CacheRequest& req, Cycle now);
+  AccessResult write(const CacheRequest& req, Cycle now);
+  AccessResult miss(const CacheRequest& req, LineMeta* line, Cycle now, AccessType fetch_type,
                     uint32_t extra_slots);
-  AccessResult write_validate(const CacheRequest& req, LineMeta* line, uint64_t now);
+  AccessResult write_validate(const CacheRequest& req, LineMeta* line, Cycle now);
   // Sectors of the missed sector's fetch group worth fetching with it.
   uint8_t fetch_group(const CacheRequest& req, const LineMeta* line) const;
-  AccessResult fetch_on_write(const CacheRequest& req, LineMeta* line, uint64_t now);
+  AccessResult fetch_on_write(const CacheRequest& req, LineMeta* line, Cycle now);
   OutRequest write_through(const CacheRequest& req) const;
   AccessResult record(const CacheRequest& req, Outcome o, FailReason r = FailReason::NONE);
-  bool evict_for(LineMeta& victim, uint64_t now);
+  bool evict_for(LineMeta& victim, Cycle now);
   // `stream`: the slot whose access evicted the line (it caused the write).
-  void push_writeback(const LineMeta& line, uint64_t now, uint8_t stream = 0);
+  void push_writeback(const LineMeta& line, Cycle now, uint8_t stream = 0);
   OutRequest writeback_of(const LineMeta& line);
-  void push_out(const OutRequest& out, uint64_t now);
+  void push_out(const OutRequest& out, Cycle now);
   void apply_write(LineMeta& line, const CacheRequest& w);
   ByteMask sector_bytes(uint32_t sector) const;
 

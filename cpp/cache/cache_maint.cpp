@@ -25,7 +25,7 @@ OutRequest Cache::write_through(const CacheRequest& req) const {
 }
 
 // Callers check free slots first; a failed push here is a model bug.
-void Cache::push_out(const OutRequest& out, uint64_t now) {
+void Cache::push_out(const OutRequest& out, Cycle now) {
   if (!miss_queue_.push(out, now + p_.miss_queue_latency))
     throw Error(p_.name + ": miss queue overflow (fill() called without can_fill()?)");
 }
@@ -46,7 +46,7 @@ OutRequest Cache::writeback_of(const LineMeta& line) {
   return out;
 }
 
-void Cache::push_writeback(const LineMeta& line, uint64_t now, uint8_t stream) {
+void Cache::push_writeback(const LineMeta& line, Cycle now, uint8_t stream) {
   OutRequest out = writeback_of(line);
   out.stream = stream;
   push_out(out, now);

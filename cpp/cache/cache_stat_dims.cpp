@@ -5,10 +5,9 @@
 namespace accelsim::cache {
 
 stats::Dim access_type_dim() {
-  // Same order as AccessType.
-  return stats::category_dim("access_type", {"GLOBAL_ACC_R", "LOCAL_ACC_R", "CONST_ACC_R", "TEXTURE_ACC_R",
-                                      "GLOBAL_ACC_W", "LOCAL_ACC_W", "L1_WRBK_ACC", "L2_WRBK_ACC",
-                                      "INST_ACC_R", "L1_WR_ALLOC_R", "L2_WR_ALLOC_R"});
+  std::vector<std::string> labels;
+  for (int t = 0; t < kAccessTypes; ++t) labels.push_back(access_type_name(AccessType(t)));
+  return stats::category_dim("access_type", labels);
 }
 
 stats::Dim outcome_dim() {

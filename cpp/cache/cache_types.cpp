@@ -5,13 +5,11 @@
 namespace accelsim::cache {
 namespace {
 
-constexpr const char* kAccessTypeNames[] = {
-    "GLOBAL_R", "LOCAL_R", "CONST_R", "TEXTURE_R", "GLOBAL_W", "LOCAL_W",
-    "L1_WRBK",  "L2_WRBK", "INST_R",  "L1_WR_ALLOC_R", "L2_WR_ALLOC_R"};
-constexpr const char* kOutcomeNames[] = {"HIT",         "HIT_RESERVED", "MISS",
-                                         "RESERVATION_FAIL", "SECTOR_MISS", "MSHR_HIT"};
-constexpr const char* kFailNames[] = {"LINE_ALLOC_FAIL", "MSHR_ENTRY_FAIL", "MSHR_MERGE_FAIL",
-                                      "MISS_QUEUE_FULL"};
+#define ACCELSIM_NAME(e, name, doc) name,
+constexpr const char* kAccessTypeNames[] = {ACCELSIM_ACCESS_TYPES(ACCELSIM_NAME)};
+constexpr const char* kOutcomeNames[] = {ACCELSIM_OUTCOMES(ACCELSIM_NAME)};
+constexpr const char* kFailNames[] = {ACCELSIM_FAIL_REASONS(ACCELSIM_NAME)};
+#undef ACCELSIM_NAME
 
 static_assert(std::size(kAccessTypeNames) == kAccessTypes);
 static_assert(std::size(kOutcomeNames) == kOutcomes);

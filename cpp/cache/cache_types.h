@@ -8,39 +8,40 @@
 
 namespace accelsim::cache {
 
-enum class AccessType : uint8_t {
-  GLOBAL_R,
-  LOCAL_R,
-  CONST_R,
-  TEXTURE_R,
-  GLOBAL_W,
-  LOCAL_W,
-  L1_WRBK,        // write-back of an evicted L1 line (arrives at L2)
-  L2_WRBK,        // write-back of an evicted L2 line (goes to DRAM)
-  INST_R,
-  L1_WR_ALLOC_R,  // fetch issued by an L1 write miss (fetch-on-write)
-  L2_WR_ALLOC_R,  // fetch issued by an L2 write miss (fetch-on-write)
-  COUNT
-};
+// Each enumerator once, with the one spelling statistics and reports use
+// (GPGPU-Sim's log names for access types). X(enumerator, name, doc)
+#define ACCELSIM_ACCESS_TYPES(X)                                               \
+  X(GLOBAL_R, "GLOBAL_ACC_R", "global load")                                   \
+  X(LOCAL_R, "LOCAL_ACC_R", "local load")                                      \
+  X(CONST_R, "CONST_ACC_R", "constant load")                                   \
+  X(TEXTURE_R, "TEXTURE_ACC_R", "texture load")                                \
+  X(GLOBAL_W, "GLOBAL_ACC_W", "global store")                                  \
+  X(LOCAL_W, "LOCAL_ACC_W", "local store")                                     \
+  X(L1_WRBK, "L1_WRBK_ACC", "write-back of an evicted L1 line (arrives at L2)") \
+  X(L2_WRBK, "L2_WRBK_ACC", "write-back of an evicted L2 line (goes to DRAM)")  \
+  X(INST_R, "INST_ACC_R", "instruction fetch")                                 \
+  X(L1_WR_ALLOC_R, "L1_WR_ALLOC_R", "fetch issued by an L1 write miss (fetch-on-write)") \
+  X(L2_WR_ALLOC_R, "L2_WR_ALLOC_R", "fetch issued by an L2 write miss (fetch-on-write)")
 
-enum class Outcome : uint8_t {
-  HIT,
-  HIT_RESERVED,      // line present, sector fill already pending: merged
-  MISS,              // tag absent: a fetch was sent
-  RESERVATION_FAIL,  // could not take the request this cycle; retry
-  SECTOR_MISS,       // tag present, sector not readable: a fetch was sent
-  MSHR_HIT,          // tag absent (streaming) but a fetch of the sector is in flight: merged
-  COUNT
-};
+#define ACCELSIM_OUTCOMES(X)                                                            \
+  X(HIT, "HIT", "sector readable")                                                      \
+  X(HIT_RESERVED, "HIT_RESERVED", "line present, sector fill already pending: merged")  \
+  X(MISS, "MISS", "tag absent: a fetch was sent")                                       \
+  X(RESERVATION_FAIL, "RESERVATION_FAIL", "could not take the request this cycle; retry") \
+  X(SECTOR_MISS, "SECTOR_MISS", "tag present, sector not readable: a fetch was sent")   \
+  X(MSHR_HIT, "MSHR_HIT", "tag absent (streaming) but a fetch of the sector is in flight: merged")
 
-enum class FailReason : uint8_t {
-  LINE_ALLOC_FAIL,  // every way of the set is reserved by pending fills
-  MSHR_ENTRY_FAIL,  // no free MSHR entry
-  MSHR_MERGE_FAIL,  // the sector's MSHR entry already holds the merge limit
-  MISS_QUEUE_FULL,  // no room to send the fetch / write-back / write-through
-  COUNT,
-  NONE = COUNT
-};
+#define ACCELSIM_FAIL_REASONS(X)                                                         \
+  X(LINE_ALLOC_FAIL, "LINE_ALLOC_FAIL", "every way of the set is reserved by pending fills") \
+  X(MSHR_ENTRY_FAIL, "MSHR_ENTRY_FAIL", "no free MSHR entry")                            \
+  X(MSHR_MERGE_FAIL, "MSHR_MERGE_FAIL", "the sector's MSHR entry already holds the merge limit") \
+  X(MISS_QUEUE_FULL, "MISS_QUEUE_FULL", "no room to send the fetch / write-back / write-through")
+
+#define ACCELSIM_ENUMERATOR(e, name, doc) e,
+enum class AccessType : uint8_t { ACCELSIM_ACCESS_TYPES(ACCELSIM_ENUMERATOR) COUNT };
+enum class Outcome : uint8_t { ACCELSIM_OUTCOMES(ACCELSIM_ENUMERATOR) COUNT };
+enum class FailReason : uint8_t { ACCELSIM_FAIL_REASONS(ACCELSIM_ENUMERATOR) COUNT, NONE = COUNT };
+#undef ACCELSIM_ENUMERATOR
 
 enum class WritePolicy : uint8_t { WRITE_THROUGH, WRITE_BACK };
 
@@ -54,6 +55,7 @@ constexpr int kAccessTypes = static_cast<int>(AccessType::COUNT);
 constexpr int kOutcomes = static_cast<int>(Outcome::COUNT);
 constexpr int kFailReasons = static_cast<int>(FailReason::COUNT);
 
+// The names of ACCELSIM_ACCESS_TYPES / _OUTCOMES / _FAIL_REASONS.
 const char* access_type_name(AccessType t);
 const char* outcome_name(Outcome o);
 const char* fail_reason_name(FailReason r);

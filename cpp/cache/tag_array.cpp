@@ -57,7 +57,7 @@ LineMeta* TagArray::victim(uint64_t line_addr) {
   return w < 0 ? nullptr : &base[w];
 }
 
-void TagArray::install(LineMeta& line, uint64_t line_addr, uint64_t now) {
+void TagArray::install(LineMeta& line, uint64_t line_addr, Cycle now) {
   const size_t i = index_of(line);
   if (line.allocated)
     where_.erase(line.line_addr);
@@ -65,8 +65,8 @@ void TagArray::install(LineMeta& line, uint64_t line_addr, uint64_t now) {
     ++valid_[i / ways_];
   line = LineMeta{};
   line.line_addr = line_addr;
-  line.alloc_cycle = now;
-  line.last_use = now;
+  line.alloc_cycle = now.count();
+  line.last_use = now.count();
   line.allocated = true;
   written_[i] = ByteMask{};
   where_.insert(line_addr, static_cast<int32_t>(i));

@@ -10,6 +10,7 @@
 
 #include "base/byte_mask.h"
 #include "base/flat_index.h"
+#include "base/time.h"
 #include "cache/line.h"
 #include "cache/replacement.h"
 #include "cache/set_index.h"
@@ -37,10 +38,10 @@ class TagArray {
   // policy's victim), or nullptr when every way is reserved. Does not modify it.
   LineMeta* victim(uint64_t line_addr);
   // Resets `line` to hold line_addr with no sectors present.
-  void install(LineMeta& line, uint64_t line_addr, uint64_t now);
+  void install(LineMeta& line, uint64_t line_addr, Cycle now);
   // Frees `line` (its tag, sectors and written bytes).
   void invalidate(LineMeta& line);
-  void touch(LineMeta& line, uint64_t now) { line.last_use = now; }
+  void touch(LineMeta& line, Cycle now) { line.last_use = now.count(); }
 
   // Bytes written into the line since allocation (write-validate).
   ByteMask& written(const LineMeta& line) { return written_[index_of(line)]; }

@@ -63,6 +63,15 @@ void check_cache_geometry(const GpuConfig& cfg) {
 
 std::span<const ParamDecl> param_decls() { return kDecls; }
 
+std::span<const ExecUnitFieldDecl> exec_unit_field_decls() {
+  static constexpr ExecUnitFieldDecl kFields[] = {
+#define U(field, kind, def, mn, mx, required, doc) {#field, ParamKind::kind, def, mn, mx, required, doc},
+#include "config/exec_unit_fields.def"
+#undef U
+  };
+  return kFields;
+}
+
 const char* kind_name(ParamKind kind) {
   switch (kind) {
     case ParamKind::COUNT: return "count";
@@ -85,10 +94,9 @@ void validate(const GpuConfig& cfg) {
   for (const auto& u : cfg.exec_units) {
     std::string key = "exec_units." + u.name;
     if (u.name.empty()) throw ConfigError("exec_units", "a unit has no name");
-    check_range((key + ".units_per_sm").c_str(), double(u.units_per_sm), 1, 1024);
-    check_range((key + ".latency").c_str(), double(u.latency), 1, 100000);
-    check_range((key + ".initiation").c_str(), double(u.initiation), 1, 100000);
-    check_range((key + ".lanes").c_str(), double(u.lanes), 1, 1024);
+#define U(field, kind, def, mn, mx, required, doc) check_range((key + "." #field).c_str(), double(u.field), mn, mx);
+#include "config/exec_unit_fields.def"
+#undef U
     if (u.classes.empty()) throw ConfigError(key + ".classes", "a unit must execute at least one class");
   }
   check_cache_geometry(cfg);

@@ -22,14 +22,25 @@ enum class ParamKind { COUNT, CYCLES, BYTES, MHZ, REAL, PERCENT, BOOL, CHOICE };
 
 // One execution unit kind. The ISA tables name a unit class per opcode; a unit
 // executes the classes it lists, so a new unit is a config entry plus ISA rows.
+// Its numeric fields are declared in exec_unit_fields.def.
 struct ExecUnitConfig {
   std::string name;
-  int64_t units_per_sm = 4;   // pipelines per SM, split across sub-cores
-  int64_t latency = 4;        // cycles from issue to result
-  int64_t initiation = 2;     // cycles between issues to one pipeline
-  int64_t lanes = 32;         // threads per pipeline issue (flop counting)
+#define U(field, kind, def, mn, mx, required, doc) int64_t field = def;
+#include "config/exec_unit_fields.def"
+#undef U
   std::vector<std::string> classes;
 };
+
+struct ExecUnitFieldDecl {
+  const char* name;
+  ParamKind kind;
+  int64_t default_value;
+  double min;
+  double max;
+  bool required;  // a config entry must give it (else the default)
+  const char* doc;
+};
+std::span<const ExecUnitFieldDecl> exec_unit_field_decls();
 
 struct GpuConfig {
   std::string name = "custom";

@@ -51,7 +51,7 @@ bool DramChannel::push(const DramRequest& req) {
 // nothing, wake_ is the first cycle any served request's next command could
 // issue; push() and a pop that frees a full return queue pull it earlier.
 void DramChannel::tick(Cycle cycle) {
-  const int64_t now = int64_t(cycle);
+  const int64_t now = int64_t(cycle.count());
   now_ = now;
   if (now < wake_) return;
   if (refresh_due_ <= now && !refresh_pending_) {

@@ -45,7 +45,7 @@ class DramChannel final : public Clocked {
   void tick(Cycle now) override;
   Cycle next_tick(Cycle now) const override {
     const int64_t e = next_event_cycle();
-    return e == dram::kNever ? Clocked::kNever : std::max(Cycle(e), now);
+    return e == dram::kNever ? Clocked::kNever : latest(Cycle(uint64_t(e)), now);
   }
   // Name, queue occupancy, drain / refresh state.
   std::string describe() const override;

@@ -65,7 +65,7 @@ class Crossbar final : public Clocked {
   Cycle next_event_cycle() const;
   Cycle next_tick(Cycle now) const override {
     const Cycle e = next_event_cycle();
-    return e == kIcntNever ? e : std::max(e, now);
+    return e == kIcntNever ? e : latest(e, now);
   }
   // Name, packets waiting at inputs and undelivered at outputs.
   std::string describe() const override;
@@ -109,7 +109,7 @@ class Crossbar final : public Clocked {
   std::vector<uint64_t> src_counters_, dst_counters_;
   uint64_t queued_packets_ = 0;
   uint64_t undelivered_packets_ = 0;
-  Cycle after_ = 0;  // the cycle after the last tick (0 before the first)
+  Cycle after_{0};  // the cycle after the last tick (0 before the first)
 };
 
 }  // namespace accelsim::icnt

@@ -24,7 +24,7 @@ class Interconnect {
     request_.tick(now);
     reply_.tick(now);
   }
-  Cycle next_event_cycle() const { return std::min(request_.next_event_cycle(), reply_.next_event_cycle()); }
+  Cycle next_event_cycle() const { return earliest(request_.next_event_cycle(), reply_.next_event_cycle()); }
   bool idle() const { return request_.idle() && reply_.idle(); }
   std::string describe() const { return request_.describe() + "\n  " + reply_.describe(); }
 

@@ -19,7 +19,7 @@ void LdstUnit::pop_head() {
   --queued_;
 }
 
-bool LdstUnit::access(uint64_t now) {
+bool LdstUnit::access(Cycle now) {
   if (now < busy_until_) return false;
   if (!busy_) {
     if (queued_ == 0) return false;
@@ -34,7 +34,7 @@ bool LdstUnit::access(uint64_t now) {
 // Up to one line request per L1D bank per cycle, in order, and no more sector
 // data than the L1D data port moves per cycle (l1d_bandwidth); stops at the
 // first request whose bank is taken or that would exceed the port.
-bool LdstUnit::banked_steps(uint64_t now) {
+bool LdstUnit::banked_steps(Cycle now) {
   uint32_t used = 0, banks = p_.l1d_banks;
   uint32_t port_sectors = p_.l1d_port_sectors;
   uint32_t moved = 0;
@@ -53,7 +53,7 @@ bool LdstUnit::banked_steps(uint64_t now) {
   return any;
 }
 
-void LdstUnit::start(const Pending& p, uint64_t now) {
+void LdstUnit::start(const Pending& p, Cycle now) {
   const InstRecord& in = *p.inst;
   bool store_like = in.dst == isa::kNoReg;  // acknowledged, not written back
   uint32_t slot = slots_.open(p.warp, in.dst, store_like);
@@ -82,7 +82,7 @@ void LdstUnit::start(const Pending& p, uint64_t now) {
   busy_ = true;
 }
 
-void LdstUnit::start_shared(const Pending& p, uint32_t slot, uint64_t now) {
+void LdstUnit::start_shared(const Pending& p, uint32_t slot, Cycle now) {
   const InstRecord& in = *p.inst;
   uint32_t cycles = std::max<uint32_t>(1, shared_bank_cycles(in.active_mask, in.access_bytes,
                                                               p.addrs, p_.shmem_banks));
@@ -94,7 +94,7 @@ void LdstUnit::start_shared(const Pending& p, uint32_t slot, uint64_t now) {
   slots_.done(slot, 1, after(now + p_.shmem_latency + cycles - 2, now), *completions_);
 }
 
-void LdstUnit::start_const(const Pending& p, uint32_t slot, uint64_t now) {
+void LdstUnit::start_const(const Pending& p, uint32_t slot, Cycle now) {
   ++counters_[p.stream].const_accesses;
   busy_until_ = now + 1;
   slots_.expect(slot, 1);
@@ -103,7 +103,7 @@ void LdstUnit::start_const(const Pending& p, uint32_t slot, uint64_t now) {
 
 // Constant cache: a hit costs l1c_hit_latency; a miss also the trip to L2
 // (a fixed cost: constants are few and read-shared).
-uint64_t LdstUnit::const_latency(const Pending& p, uint64_t now) {
+uint64_t LdstUnit::const_latency(const Pending& p, Cycle now) {
   uint64_t hit = p_.l1c_hit_latency;
   if (!l1c_) return hit;
   uint32_t lane = uint32_t(std::countr_zero(p.inst->active_mask));
@@ -122,7 +122,7 @@ uint64_t LdstUnit::const_latency(const Pending& p, uint64_t now) {
 }
 
 // Bypass, atomics, no L1D: one request per coalesced line straight below.
-bool LdstUnit::direct_step(uint64_t now) {
+bool LdstUnit::direct_step(Cycle now) {
   const CoalescedRequest& r = reqs_[next_req_];
   const InstRecord& in = *cur_.inst;
   uint8_t kind = (in.flags & isa::kFlagAtomic) ? kMemAtomic
@@ -150,7 +150,7 @@ uint8_t LdstUnit::direct_granules(const CoalescedRequest& r) const {
 }
 
 // Through L1D: the sectors of one line request per cycle.
-bool LdstUnit::global_step(uint64_t now) {
+bool LdstUnit::global_step(Cycle now) {
   const CoalescedRequest& r = reqs_[next_req_];
   const InstRecord& in = *cur_.inst;
   bool store = in.flags & isa::kFlagStore;

@@ -59,7 +59,7 @@ void LdstUnit::count_l1c(uint8_t stream, bool hit) {
 }
 
 void LdstUnit::issue(const InstRecord& inst, const uint64_t* addrs, uint16_t warp, uint8_t stream,
-                     uint64_t) {
+                     Cycle) {
   queue_[(head_ + queued_) % queue_.size()] = Pending{&inst, addrs, warp, stream};
   ++queued_;
   ++counters_[stream].mem_insts;
@@ -67,7 +67,7 @@ void LdstUnit::issue(const InstRecord& inst, const uint64_t* addrs, uint16_t war
 
 // Latencies are load-to-use from issue; the access stage runs the cycle after
 // issue at the earliest, so `now - 1 + latency` (and never before next cycle).
-uint64_t LdstUnit::after(uint64_t ready, uint64_t now) { return std::max(ready, now + 1); }
+Cycle LdstUnit::after(Cycle ready, Cycle now) { return latest(ready, now + 1); }
 
 // Streamed blocks (PTX mode): the records a warp's queued accesses still
 // point into, and re-basing them when the SM's buffer for them moves.
@@ -102,7 +102,7 @@ bool LdstUnit::is_direct(const InstRecord& in) const {
 
 // ---- stage: responses from below -------------------------------------------------
 
-bool LdstUnit::deliver(uint64_t now) {
+bool LdstUnit::deliver(Cycle now) {
   bool any = false;
   while (responses_.due(now)) {
     if (l1d_ && !l1d_->can_fill()) break;  // retry once the miss queue drains
@@ -125,7 +125,7 @@ bool LdstUnit::deliver(uint64_t now) {
 
 // ---- stage: L1D miss queue -> below ---------------------------------------------
 
-bool LdstUnit::send(uint64_t now) {
+bool LdstUnit::send(Cycle now) {
   if (!l1d_) return false;
   auto& q = l1d_->miss_queue();
   if (!q.front_ready(now)) return false;
@@ -141,11 +141,11 @@ bool LdstUnit::send(uint64_t now) {
 
 // ---- scheduling helpers -----------------------------------------------------------
 
-uint64_t LdstUnit::next_event(uint64_t now) const {
-  uint64_t next = responses_.next_ready();
-  if (busy_ || queued_ > 0) next = std::min(next, std::max(now + 1, busy_until_));
+Cycle LdstUnit::next_event(Cycle now) const {
+  Cycle next = responses_.next_ready();
+  if (busy_ || queued_ > 0) next = earliest(next, latest(now + 1, busy_until_));
   if (l1d_ && !l1d_->miss_queue().empty())
-    next = std::min(next, std::max(now + 1, l1d_->miss_queue().front_ready_cycle()));
+    next = earliest(next, latest(now + 1, l1d_->miss_queue().front_ready_cycle()));
   return next;
 }
 
@@ -158,7 +158,7 @@ std::string LdstUnit::describe() const {
   std::string s = "gpu.sm[" + std::to_string(sm_) + "].ldst: " + std::to_string(queued_) + " queued, " +
                   std::to_string(slots_.in_use()) + " memory instructions in flight, " +
                   std::to_string(responses_.size()) + " responses pending";
-  if (responses_.size()) s += " (next at cycle " + std::to_string(responses_.next_ready()) + ")";
+  if (responses_.size()) s += " (next at cycle " + std::to_string(responses_.next_ready().count()) + ")";
   if (l1d_) s += ", L1D miss queue " + std::to_string(l1d_->miss_queue().size());
   if (busy_) s += ", accessing request " + std::to_string(next_req_) + "/" + std::to_string(nreq_);
   return s;

@@ -35,7 +35,7 @@ class LdstUnit {
   // `addrs` = the instruction's 32 lane addresses (kept alive by the CTA).
   // `stream` = the warp's stream slot: every access it causes counts there.
   void issue(const isa::InstRecord& inst, const uint64_t* addrs, uint16_t warp, uint8_t stream,
-             uint64_t now);
+             Cycle now);
 
   // Streamed records (PTX mode) move when their warp's buffer is refilled:
   // the oldest record of warp `warp` this unit still references (queued or
@@ -47,14 +47,14 @@ class LdstUnit {
                 const uint64_t* from_addrs, const uint64_t* to_addrs, uint32_t dropped_addrs);
 
   // Pipeline stages, in the order the SM calls them each cycle.
-  bool deliver(uint64_t now);  // responses from below fill L1D, complete loads
-  bool access(uint64_t now);   // the instruction at the head does its accesses
-  bool send(uint64_t now);     // L1D miss queue -> level below
+  bool deliver(Cycle now);  // responses from below fill L1D, complete loads
+  bool access(Cycle now);   // the instruction at the head does its accesses
+  bool send(Cycle now);     // L1D miss queue -> level below
 
-  uint64_t next_event(uint64_t now) const;
+  Cycle next_event(Cycle now) const;
   bool idle() const;
   ResponseQueue* responses() { return &responses_; }
-  uint64_t next_response() const { return responses_.next_ready(); }
+  Cycle next_response() const { return responses_.next_ready(); }
   const cache::Cache* l1d() const { return l1d_.get(); }
   std::string describe() const;
 
@@ -67,17 +67,17 @@ class LdstUnit {
   };
   static constexpr uint32_t kDirect = 1u << 31;  // token: bypass/atomic, low bits = slot
 
-  void start(const Pending& p, uint64_t now);
-  void start_shared(const Pending& p, uint32_t slot, uint64_t now);
-  void start_const(const Pending& p, uint32_t slot, uint64_t now);
-  uint64_t const_latency(const Pending& p, uint64_t now);
-  bool banked_steps(uint64_t now);
-  bool global_step(uint64_t now);
-  bool direct_step(uint64_t now);
+  void start(const Pending& p, Cycle now);
+  void start_shared(const Pending& p, uint32_t slot, Cycle now);
+  void start_const(const Pending& p, uint32_t slot, Cycle now);
+  uint64_t const_latency(const Pending& p, Cycle now);
+  bool banked_steps(Cycle now);
+  bool global_step(Cycle now);
+  bool direct_step(Cycle now);
   uint8_t direct_granules(const CoalescedRequest& r) const;
-  bool l1_step(uint64_t now);
+  bool l1_step(Cycle now);
   void pop_head();
-  static uint64_t after(uint64_t ready, uint64_t now);
+  static Cycle after(Cycle ready, Cycle now);
   bool is_direct(const isa::InstRecord& in) const;
 
   const LdstParams p_;
@@ -104,7 +104,7 @@ class LdstUnit {
   uint32_t cur_slot_ = 0;
   uint32_t nreq_ = 0, next_req_ = 0;
   uint8_t done_sectors_ = 0;  // sectors of reqs_[next_req_] already accepted
-  uint64_t busy_until_ = 0;   // shared-memory conflicts / constant port
+  Cycle busy_until_{0};       // shared-memory conflicts / constant port
   CoalescedRequest reqs_[kMaxCoalescedRequests];
 };
 

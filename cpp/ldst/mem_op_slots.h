@@ -13,7 +13,7 @@ namespace accelsim::ldst {
 class MemOpSlots {
  public:
   struct Slot {
-    uint64_t ready = 0;
+    Cycle ready{0};
     uint32_t remaining = 0;
     uint16_t warp = 0;
     uint16_t reg = 0;
@@ -29,16 +29,16 @@ class MemOpSlots {
       id = free_.back();
       free_.pop_back();
     }
-    slots_[id] = Slot{0, 0, warp, reg, store};
+    slots_[id] = Slot{Cycle{0}, 0, warp, reg, store};
     ++in_use_;
     return id;
   }
   void expect(uint32_t id, uint32_t n) { slots_[id].remaining += n; }
   // `n` accesses of slot `id` complete at `ready`; closes the slot (pushing
   // its completion) when nothing else is outstanding and `sealed`.
-  void done(uint32_t id, uint32_t n, uint64_t ready, CompletionQueue& out) {
+  void done(uint32_t id, uint32_t n, Cycle ready, CompletionQueue& out) {
     Slot& s = slots_[id];
-    s.ready = std::max(s.ready, ready);
+    s.ready = latest(s.ready, ready);
     s.remaining -= n;
     if (s.remaining == 0) close(id, out);
   }

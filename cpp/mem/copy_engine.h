@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "base/time.h"
+
 namespace accelsim::mem {
 
 class CopyEngine {
@@ -16,15 +18,15 @@ class CopyEngine {
   CopyEngine(uint32_t line_bytes, uint32_t sector_bytes, uint64_t ps_per_kilobyte)
       : line_(line_bytes), sector_(sector_bytes), ps_per_kb_(ps_per_kilobyte) {}
 
-  void start(uint64_t address, uint64_t bytes, uint64_t t_ps) {
+  void start(uint64_t address, uint64_t bytes, Picoseconds t) {
     cur_ = address;
     end_ = address + bytes;
-    next_ps_ = t_ps;
+    next_ps_ = t;
     if (injecting()) next_ps_ += transfer_ps(peek().bytes);
   }
   bool injecting() const { return cur_ < end_; }
   bool busy() const { return injecting() || outstanding_ > 0; }
-  uint64_t next_ps() const { return injecting() ? next_ps_ : UINT64_MAX; }
+  Picoseconds next_ps() const { return injecting() ? next_ps_ : Picoseconds::max(); }
 
   struct Chunk {
     uint64_t line_addr;
@@ -57,7 +59,8 @@ class CopyEngine {
 
   uint32_t line_, sector_;
   uint64_t ps_per_kb_;
-  uint64_t cur_ = 0, end_ = 0, next_ps_ = 0;
+  uint64_t cur_ = 0, end_ = 0;
+  Picoseconds next_ps_{0};
   uint64_t outstanding_ = 0;
   uint64_t sectors_ = 0;
 };

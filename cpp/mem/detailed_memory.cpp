@@ -8,8 +8,6 @@
 
 namespace accelsim::mem {
 namespace {
-uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-
 // A split L2 puts the lower half of the partitions (and their slices) next
 // to the lower half of the SMs.
 L2SliceTiming slice_timing(const DetailedMemoryParams& p, uint32_t slice) {
@@ -27,7 +25,7 @@ DetailedMemory::DetailedMemory(const DetailedMemoryParams& p)
     : period_{p.icnt_period_ps, p.l2_period_ps, p.dram_period_ps},
       core_period_(p.core_period_ps),
       wake_{kIdle, kIdle, kIdle},
-      ran_{0, 0, 0},
+      ran_{Picoseconds{0}, Picoseconds{0}, Picoseconds{0}},
       rop_ps_(uint64_t(p.rop_latency) * period_[kL2]),
       dram_fixed_ps_(uint64_t(p.dram_fixed_latency) * period_[kL2]),
       slices_per_partition_(p.slices_per_partition),
@@ -60,8 +58,8 @@ DetailedMemory::DetailedMemory(const DetailedMemoryParams& p)
   slice_wake_.assign(p.slices(), kIdle);
   // Channels run from time 0 even without requests: refresh falls due on its
   // own schedule (a channel first ticked late would owe every refresh since).
-  part_wake_.assign(parts_.size(), 0);
-  wake_[kDram] = 0;
+  part_wake_.assign(parts_.size(), Picoseconds{0});
+  wake_[kDram] = Picoseconds{0};
 }
 
 DetailedMemory::~DetailedMemory() = default;
@@ -78,18 +76,18 @@ uint32_t DetailedMemory::reply_bytes(const InFlight& r) const {
   return header_bytes_ + uint32_t(std::popcount(r.sector_mask)) * kGranuleBytes;
 }
 
-uint64_t DetailedMemory::edge(Domain d, uint64_t t) const {
+Picoseconds DetailedMemory::edge(Domain d, Picoseconds t) const {
   if (t == kIdle) return kIdle;
-  const uint64_t e = ceil_div(t, period_[d]) * period_[d];
-  return std::max(e, ran_[d]);
+  const Picoseconds e = time_of(cycle_at(t, period_[d]), period_[d]);
+  return latest(e, ran_[d]);
 }
 
-void DetailedMemory::wake_slice(uint32_t s, uint64_t t) {
+void DetailedMemory::wake_slice(uint32_t s, Picoseconds t) {
   if (t < slice_wake_[s]) slice_wake_[s] = t;
   wake(kL2, t);
 }
 
-void DetailedMemory::wake_partition(uint32_t p, uint64_t t) {
+void DetailedMemory::wake_partition(uint32_t p, Picoseconds t) {
   if (t < part_wake_[p]) part_wake_[p] = t;
   wake(kDram, t);
 }
@@ -103,7 +101,7 @@ uint64_t DetailedMemory::admission_cost(const MemRequest& req) const {
   return icnt_.request().config().flits_for(request_bytes(r));
 }
 
-bool DetailedMemory::send(const MemRequest& req, uint64_t now) {
+bool DetailedMemory::send(const MemRequest& req, Cycle now) {
   if (pool_.full()) {
     count_stall(req.stream, stats::IcntDir::REQUEST);
     return false;
@@ -132,21 +130,21 @@ bool DetailedMemory::send(const MemRequest& req, uint64_t now) {
   icnt_.request().push(req.sm, r.slice, size, IcntPacket{id});
   count_flits(r.stream, stats::IcntDir::REQUEST, size);
   req_active_.add(r.slice);
-  wake(kIcnt, now * core_period_);
+  wake(kIcnt, time_of(now, core_period_));
   return true;
 }
 
-void DetailedMemory::tick(uint64_t now) {
-  const uint64_t T = now * core_period_;
+void DetailedMemory::tick(Cycle now) {
+  const Picoseconds T = time_of(now, core_period_);
   while (true) {
     Domain d = kIcnt;
     for (uint8_t i = 1; i < kDomains; ++i)
       if (wake_[i] < wake_[d]) d = Domain(i);
-    const uint64_t t = wake_[d];
+    const Picoseconds t = wake_[d];
     if (t > T) break;
     wake_[d] = kIdle;
     ran_[d] = t + period_[d];
-    const uint64_t cycle = t / period_[d];
+    const Cycle cycle = cycle_of(t, period_[d]);
     switch (d) {
       case kIcnt: run_icnt(cycle, t); break;
       case kL2: run_l2(cycle, t); break;
@@ -155,14 +153,14 @@ void DetailedMemory::tick(uint64_t now) {
   }
 }
 
-uint64_t DetailedMemory::next_event() const {
-  const uint64_t t = std::min({wake_[kIcnt], wake_[kL2], wake_[kDram]});
-  return t == kIdle ? kNever : ceil_div(t, core_period_);
+Cycle DetailedMemory::next_event() const {
+  const Picoseconds t = earliest(earliest(wake_[kIcnt], wake_[kL2]), wake_[kDram]);
+  return t == kIdle ? kNever : cycle_at(t, core_period_);
 }
 
-uint64_t DetailedMemory::next_tick(uint64_t core_cycle) const {
-  const uint64_t n = next_event();
-  return n == kNever ? kNever : std::max(n, core_cycle);
+Cycle DetailedMemory::next_tick(Cycle core_cycle) const {
+  const Cycle n = next_event();
+  return n == kNever ? kNever : latest(n, core_cycle);
 }
 
 std::vector<MemPort::ClockedPart> DetailedMemory::clocked_parts() {
@@ -189,11 +187,10 @@ void DetailedMemory::deliver(icnt::Crossbar<IcntPacket>& net, ActiveSet& active,
   }
 }
 
-void DetailedMemory::run_icnt(uint64_t cycle, uint64_t t) {
-  const Cycle c = cycle;
+void DetailedMemory::run_icnt(Cycle c, Picoseconds t) {
   icnt_.tick(c);
   using Packet = icnt::Crossbar<IcntPacket>::Packet;
-  const uint64_t ready = t + rop_ps_;
+  const Picoseconds ready = t + rop_ps_;
   deliver(icnt_.request(), req_active_, c, [&](uint32_t s, const Packet& p) {
     L2Slice& sl = slices_[s];
     if (!sl.can_accept()) return false;
@@ -201,7 +198,7 @@ void DetailedMemory::run_icnt(uint64_t cycle, uint64_t t) {
     wake_slice(s, ready);
     return true;
   });
-  const uint64_t core_cycle = ceil_div(t, core_period_);
+  const Cycle core_cycle = cycle_at(t, core_period_);
   deliver(icnt_.reply(), rep_active_, c, [&](uint32_t m, const Packet& p) {
     const InFlight& r = pool_[p.payload.id];
     sms_[m]->push(core_cycle, MemResponse{r.line_addr, r.token, r.sector_mask, r.kind});
@@ -209,12 +206,12 @@ void DetailedMemory::run_icnt(uint64_t cycle, uint64_t t) {
     return true;
   });
   const Cycle ev = icnt_.next_event_cycle();
-  if (ev != icnt::kIcntNever) wake(kIcnt, std::max(c + 1, ev) * period_[kIcnt]);
+  if (ev != icnt::kIcntNever) wake(kIcnt, time_of(latest(c + 1, ev), period_[kIcnt]));
 }
 
 // ---- L2 cycle: copy engine, slices, replies out, misses towards DRAM ---------
 
-void DetailedMemory::inject_copy(CopyEngine& e, bool to_host, uint64_t t) {
+void DetailedMemory::inject_copy(CopyEngine& e, bool to_host, Picoseconds t) {
   while (e.injecting() && e.next_ps() <= t && !pool_.full()) {
     const CopyEngine::Chunk c = e.peek();
     const uint32_t s = amap_.global_slice(c.line_addr);
@@ -232,19 +229,19 @@ void DetailedMemory::inject_copy(CopyEngine& e, bool to_host, uint64_t t) {
     // A read goes through the slice's ROP pipe as an SM's would: a hit costs
     // the L2 latency, a miss the DRAM path too. A write is posted: it lands
     // in the slice once its bytes have crossed the link.
-    const uint64_t ready = to_host ? t + rop_ps_ : t;
+    const Picoseconds ready = to_host ? t + rop_ps_ : t;
     sl.accept(id, ready);
     wake_slice(s, ready);
     e.advance(c);
   }
 }
 
-void DetailedMemory::drain_done(L2Slice& s, uint64_t t) {
-  drain_queue(s, s.done(), t, UINT64_MAX);
-  if (!s.far_done().empty()) drain_queue(s, s.far_done(), t, t / period_[kL2]);
+void DetailedMemory::drain_done(L2Slice& s, Picoseconds t) {
+  drain_queue(s, s.done(), t, Cycle::max());
+  if (!s.far_done().empty()) drain_queue(s, s.far_done(), t, cycle_of(t, period_[kL2]));
 }
 
-void DetailedMemory::drain_queue(L2Slice& s, TimedQueue<uint32_t>& q, uint64_t t, uint64_t cycle) {
+void DetailedMemory::drain_queue(L2Slice& s, TimedQueue<uint32_t>& q, Picoseconds t, Cycle cycle) {
   while (q.front_ready(cycle)) {
     const uint32_t id = q.front();
     const InFlight& r = pool_[id];
@@ -265,53 +262,53 @@ void DetailedMemory::drain_queue(L2Slice& s, TimedQueue<uint32_t>& q, uint64_t t
   }
 }
 
-void DetailedMemory::run_l2(uint64_t cycle, uint64_t t) {
+void DetailedMemory::run_l2(Cycle cycle, Picoseconds t) {
   const uint64_t P = period_[kL2];
-  uint64_t next = kIdle;
+  Picoseconds next = kIdle;
   if (copy_.injecting()) {
     inject_copy(copy_, false, t);
-    if (copy_.injecting()) next = std::max(copy_.next_ps(), t + P);
+    if (copy_.injecting()) next = latest(copy_.next_ps(), t + P);
   }
   if (copy_out_.injecting()) {
     inject_copy(copy_out_, true, t);
-    if (copy_out_.injecting()) next = std::min(next, std::max(copy_out_.next_ps(), t + P));
+    if (copy_out_.injecting()) next = earliest(next, latest(copy_out_.next_ps(), t + P));
   }
   const uint32_t per = slices_per_partition_;
   for (uint32_t s = 0; s < slices_.size(); ++s) {
     if (slice_wake_[s] > t) {
-      next = std::min(next, slice_wake_[s]);
+      next = earliest(next, slice_wake_[s]);
       continue;
     }
     L2Slice& sl = slices_[s];
     sl.tick(cycle, t, pool_);
     drain_done(sl, t);
     const uint32_t p = s / per;
-    const uint64_t arrival = parts_[p].collect(sl, cycle, t, dram_fixed_ps_);
-    if (arrival) wake_partition(p, arrival);
-    uint64_t w = sl.next_event_ps(t, P);
+    const Picoseconds arrival = parts_[p].collect(sl, cycle, t, dram_fixed_ps_);
+    if (arrival.count()) wake_partition(p, arrival);
+    Picoseconds w = sl.next_event_ps(t, P);
     const auto& mq = sl.cache().miss_queue();
-    if (!mq.empty()) w = std::min(w, std::max(t + P, mq.front_ready_cycle() * P));
+    if (!mq.empty()) w = earliest(w, latest(t + P, time_of(mq.front_ready_cycle(), P)));
     slice_wake_[s] = w;
-    next = std::min(next, w);
+    next = earliest(next, w);
   }
   wake(kL2, next);
 }
 
 // ---- DRAM cycle: channels, fills back to the slices ---------------------------
 
-void DetailedMemory::run_dram(uint64_t cycle, uint64_t t) {
+void DetailedMemory::run_dram(Cycle cycle, Picoseconds t) {
   const uint64_t P = period_[kDram];
-  uint64_t next = kIdle;
+  Picoseconds next = kIdle;
   for (uint32_t p = 0; p < parts_.size(); ++p) {
     if (part_wake_[p] > t) {
-      next = std::min(next, part_wake_[p]);
+      next = earliest(next, part_wake_[p]);
       continue;
     }
     MemoryPartition& mp = parts_[p];
     if (mp.tick(cycle, t, slices_))
       for (uint32_t i = 0; i < mp.slice_count(); ++i) wake_slice(mp.first_slice() + i, t);
     part_wake_[p] = mp.next_event_ps(t, P);
-    next = std::min(next, part_wake_[p]);
+    next = earliest(next, part_wake_[p]);
   }
   wake(kDram, next);
 }
@@ -320,21 +317,21 @@ void DetailedMemory::run_dram(uint64_t cycle, uint64_t t) {
 
 void DetailedMemory::begin_copy(uint64_t address, uint64_t bytes, Cycle now, bool to_host) {
   if (!memcpy_timing_ || bytes == 0) return;
-  const uint64_t t = now * core_period_;
+  const Picoseconds t = time_of(now, core_period_);
   (to_host ? copy_out_ : copy_).start(address, bytes, t);
   wake(kL2, t);
 }
 
 Cycle DetailedMemory::advance_copy(Cycle now, Cycle limit) {
-  uint64_t c = now;
+  Cycle c = now;
   const bool in = copy_.busy(), out = copy_out_.busy();
   auto all_busy = [&] { return (!in || copy_.busy()) && (!out || copy_out_.busy()) && (in || out); };
   while (all_busy() && c < limit) {
     tick(c);
     if (!all_busy()) break;
-    const uint64_t n = next_event();
+    const Cycle n = next_event();
     if (n == kNever) throw Error("gpu.copy_engine: copy stalled with nothing scheduled");
-    c = std::min(limit, std::max(c + 1, n));
+    c = earliest(limit, latest(c + 1, n));
   }
   return c;
 }

@@ -54,7 +54,7 @@ class DetailedMemory : public MemPort, public Clocked {
   ~DetailedMemory() override;
 
   void connect(uint16_t sm, ResponseQueue* responses) override;
-  bool send(const MemRequest& req, uint64_t now) override;
+  bool send(const MemRequest& req, Cycle now) override;
   uint64_t outstanding() const override { return pool_.in_use(); }
   // Acceptance depends on the pool (shared: exact while it cannot fill this
   // cycle) and on the SM's own request-network input buffer (in flits).
@@ -66,11 +66,11 @@ class DetailedMemory : public MemPort, public Clocked {
   std::vector<ClockedPart> clocked_parts() override;
 
   // Clocked, on core cycles.
-  void tick(uint64_t core_cycle) override;
-  uint64_t next_tick(uint64_t core_cycle) const override;
+  void tick(Cycle core_cycle) override;
+  Cycle next_tick(Cycle core_cycle) const override;
   std::string describe() const override;  // what is queued where (deadlock reports)
   // The next core cycle at which any domain has work; kNever when idle.
-  uint64_t next_event() const;
+  Cycle next_event() const;
 
   // Host copies (MemPort): with memcpy_timing, a host-to-device copy writes
   // its data into L2 through the copy engine; a device-to-host copy (the
@@ -104,15 +104,16 @@ class DetailedMemory : public MemPort, public Clocked {
 
  private:
   enum Domain : uint8_t { kIcnt, kL2, kDram, kDomains };
-  static constexpr uint64_t kIdle = UINT64_MAX;
+  static constexpr Picoseconds kIdle = Picoseconds::max();
 
-  void run_icnt(uint64_t cycle, uint64_t t);
-  void run_l2(uint64_t cycle, uint64_t t);
-  void run_dram(uint64_t cycle, uint64_t t);
-  void inject_copy(CopyEngine& e, bool to_host, uint64_t t);
-  void drain_done(L2Slice& s, uint64_t t);
+  // One edge of a domain: its own cycle number and its time.
+  void run_icnt(Cycle cycle, Picoseconds t);
+  void run_l2(Cycle cycle, Picoseconds t);
+  void run_dram(Cycle cycle, Picoseconds t);
+  void inject_copy(CopyEngine& e, bool to_host, Picoseconds t);
+  void drain_done(L2Slice& s, Picoseconds t);
   // Replies of finished requests ready by L2 `cycle` into the reply network.
-  void drain_queue(L2Slice& s, TimedQueue<uint32_t>& q, uint64_t t, uint64_t cycle);
+  void drain_queue(L2Slice& s, TimedQueue<uint32_t>& q, Picoseconds t, Cycle cycle);
   uint32_t request_bytes(const InFlight& r) const;
   uint32_t reply_bytes(const InFlight& r) const;
   // Statistics at the event sites (no-ops until register_stats).
@@ -121,12 +122,12 @@ class DetailedMemory : public MemPort, public Clocked {
     if (stalls_) ++stalls_[size_t(stream) * stats::kIcntDirs + size_t(dir)];
   }
   // First clock edge of domain d at or after t that it has not run yet.
-  uint64_t edge(Domain d, uint64_t t) const;
-  void wake(Domain d, uint64_t t) {
+  Picoseconds edge(Domain d, Picoseconds t) const;
+  void wake(Domain d, Picoseconds t) {
     t = edge(d, t);
     if (t < wake_[d]) wake_[d] = t;
   }
-  void wake_slice(uint32_t s, uint64_t t);
+  void wake_slice(uint32_t s, Picoseconds t);
 
   // Destinations of one network with packets in flight (pushed, not yet
   // popped), so a crossbar cycle visits only those outputs.
@@ -142,13 +143,13 @@ class DetailedMemory : public MemPort, public Clocked {
   // `take(dst, packet)` returns false when that destination cannot take more.
   template <class Take>
   void deliver(icnt::Crossbar<IcntPacket>& net, ActiveSet& active, Cycle cycle, Take take);
-  void wake_partition(uint32_t p, uint64_t t);
+  void wake_partition(uint32_t p, Picoseconds t);
 
-  uint64_t period_[kDomains];
+  uint64_t period_[kDomains];    // ps per cycle of each domain
   uint64_t core_period_;
-  uint64_t wake_[kDomains];      // next edge (ps) each domain must run, kIdle
-  uint64_t ran_[kDomains];       // time (ps) of the last edge run + 1 (0 = none)
-  uint64_t rop_ps_, dram_fixed_ps_;
+  Picoseconds wake_[kDomains];   // next edge each domain must run, kIdle
+  Picoseconds ran_[kDomains];    // the last edge run + one period (0 = none)
+  uint64_t rop_ps_, dram_fixed_ps_;  // latencies
   uint32_t header_bytes_ = 8;    // control bytes of every packet
   uint32_t slices_per_partition_;
   bool memcpy_timing_;
@@ -157,7 +158,7 @@ class DetailedMemory : public MemPort, public Clocked {
   Network icnt_;
   std::vector<L2Slice> slices_;
   std::vector<MemoryPartition> parts_;
-  std::vector<uint64_t> slice_wake_, part_wake_;  // ps
+  std::vector<Picoseconds> slice_wake_, part_wake_;
   ActiveSet req_active_, rep_active_;
   std::vector<ResponseQueue*> sms_;
   CopyEngine copy_;      // host to device: sector writes into L2

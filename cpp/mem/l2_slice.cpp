@@ -27,18 +27,19 @@ L2Slice::L2Slice(const cache::CacheParams& p, uint32_t queue_entries, uint32_t r
   fills_per_cycle_ = std::max(1u, (timing_.bytes_per_cycle + sector - 1) / sector);
 }
 
-bool L2Slice::tick(uint64_t now, uint64_t t_ps, RequestPool& pool) {
+bool L2Slice::tick(Cycle now, Picoseconds t, RequestPool& pool) {
   bool moved = false;
-  for (uint32_t i = 0; i < fills_per_cycle_ && do_fill(now, t_ps, pool); ++i) moved = true;
+  for (uint32_t i = 0; i < fills_per_cycle_ && do_fill(now, t, pool); ++i) moved = true;
   // Credit accrues over the cycles since the last top-up (an idle slice is
   // not ticked). Only a fraction of a sector carries over a cycle in which
   // the slice had no request or could not serve it: waiting buys no burst.
   const uint64_t sector = cache_.params().sector_bytes, rate = timing_.bytes_per_cycle;
-  const uint64_t cycles = now + 1 - std::min(now + 1, credit_cycle_);
+  const Cycle next = now + 1;
+  const uint64_t cycles = next - earliest(next, credit_cycle_);
   credit_ = std::min(sector - 1 + rate, credit_ + cycles * rate);
-  credit_cycle_ = now + 1;
+  credit_cycle_ = next;
   while (credit_ >= sector) {
-    if (!rop_.front_ready(t_ps) || !do_access(now, pool)) {
+    if (!rop_.front_ready(t) || !do_access(now, pool)) {
       credit_ = std::min(credit_, sector - 1);
       break;
     }
@@ -57,8 +58,8 @@ bool L2Slice::far_from(uint16_t sm) const {
 // A sector came back from DRAM: the cache marks it readable and hands back the
 // requests merged on it. The L2 allocates lines on miss (not streaming), so a
 // fill never evicts and needs no miss-queue slot.
-bool L2Slice::do_fill(uint64_t now, uint64_t t_ps, RequestPool& pool) {
-  if (!fills_.front_ready(t_ps)) return false;
+bool L2Slice::do_fill(Cycle now, Picoseconds t, RequestPool& pool) {
+  if (!fills_.front_ready(t)) return false;
   if (done_.free_slots() < cache_.params().mshr_max_merge) return false;
   if (timing_.far_cycles && far_done_.free_slots() < cache_.params().mshr_max_merge) return false;
   const FillItem f = fills_.front();
@@ -77,7 +78,7 @@ bool L2Slice::do_fill(uint64_t now, uint64_t t_ps, RequestPool& pool) {
 // 32 B granules; the cache's sector holding the first granule left is
 // accessed, serving every granule of the request inside it (all of them at
 // once for a non-sectored L2).
-bool L2Slice::do_access(uint64_t now, RequestPool& pool) {
+bool L2Slice::do_access(Cycle now, RequestPool& pool) {
   if (done_.full()) return false;
   const uint32_t id = rop_.front();
   InFlight& r = pool[id];
@@ -119,7 +120,7 @@ bool L2Slice::do_access(uint64_t now, RequestPool& pool) {
   return true;
 }
 
-void L2Slice::served(uint32_t id, uint8_t granules, RequestPool& pool, uint64_t now, bool filled) {
+void L2Slice::served(uint32_t id, uint8_t granules, RequestPool& pool, Cycle now, bool filled) {
   InFlight& r = pool[id];
   r.pending &= uint8_t(~granules);
   if (r.pending != 0) return;
@@ -131,7 +132,7 @@ void L2Slice::served(uint32_t id, uint8_t granules, RequestPool& pool, uint64_t 
 
 // Atomics execute at L2: once the sector is readable the result is written
 // back into it (the line becomes modified).
-void L2Slice::apply_atomic(const InFlight& r, uint32_t sector, uint64_t now) {
+void L2Slice::apply_atomic(const InFlight& r, uint32_t sector, Cycle now) {
   const uint32_t sector_bytes = cache_.params().sector_bytes;
   cache::CacheRequest w;
   w.line_addr = r.line_addr;
@@ -145,13 +146,13 @@ void L2Slice::apply_atomic(const InFlight& r, uint32_t sector, uint64_t now) {
   if (atomics_by_stream_) ++atomics_by_stream_[r.stream];
 }
 
-uint64_t L2Slice::next_event_ps(uint64_t t_ps, uint64_t period_ps) const {
-  uint64_t next = UINT64_MAX;
-  const uint64_t soon = t_ps + period_ps;
+Picoseconds L2Slice::next_event_ps(Picoseconds t, uint64_t period_ps) const {
+  Picoseconds next = Picoseconds::max();
+  const Picoseconds soon = t + period_ps;
   if (!done_.empty()) next = soon;  // waits for the reply network
-  if (!far_done_.empty()) next = std::min(next, std::max(soon, far_done_.front_ready_cycle() * period_ps));
-  if (!fills_.empty()) next = std::min(next, std::max(soon, fills_.front_ready_cycle()));
-  if (!rop_.empty()) next = std::min(next, std::max(soon, rop_.front_ready_cycle()));
+  if (!far_done_.empty()) next = earliest(next, latest(soon, time_of(far_done_.front_ready_cycle(), period_ps)));
+  if (!fills_.empty()) next = earliest(next, latest(soon, fills_.front_ready_cycle()));
+  if (!rop_.empty()) next = earliest(next, latest(soon, rop_.front_ready_cycle()));
   return next;
 }
 

@@ -64,47 +64,48 @@ class L2Slice {
   void count_atomics_into(uint64_t* by_stream) { atomics_by_stream_ = by_stream; }
 
   // Interconnect side: a request enters the ROP pipeline and reaches the
-  // cache at `ready_ps`.
+  // cache at `ready`.
   bool can_accept() const { return !rop_.full(); }
-  void accept(uint32_t req, uint64_t ready_ps) { rop_.push(req, ready_ps); }
+  void accept(uint32_t req, Picoseconds ready) { rop_.push(req, ready); }
 
-  // DRAM side: a sector's data arrives at `ready_ps`.
+  // DRAM side: a sector's data arrives at `ready`.
   // Room for every sector of one line (a DRAM read covers at most a line).
   bool can_take_fill() const { return fills_.free_slots() >= 8; }
-  void take_fill(const FillItem& f, uint64_t ready_ps) { fills_.push(f, ready_ps); }
+  void take_fill(const FillItem& f, Picoseconds ready) { fills_.push(f, ready); }
 
-  // One L2 cycle (`now`) at time `t_ps`. Returns true if anything moved.
-  bool tick(uint64_t now, uint64_t t_ps, RequestPool& pool);
+  // One L2 cycle (`now`, on the L2 clock) at time `t`. Returns true if
+  // anything moved.
+  bool tick(Cycle now, Picoseconds t, RequestPool& pool);
 
   // Finished requests for the reply network, oldest first (ready at once),
   // and those that missed on a far slice (ready `far_cycles` after their fill).
   TimedQueue<uint32_t>& done() { return done_; }
   TimedQueue<uint32_t>& far_done() { return far_done_; }
 
-  // Earliest time (ps) the slice has internal work after running at t_ps
-  // (period = the L2 clock period); UINT64_MAX when nothing is queued. The
+  // Earliest time the slice has internal work after running at t (period =
+  // the L2 clock period); Picoseconds::max() when nothing is queued. The
   // cache's miss queue is drained by the partition and is not counted here.
-  uint64_t next_event_ps(uint64_t t_ps, uint64_t period_ps) const;
+  Picoseconds next_event_ps(Picoseconds t, uint64_t period_ps) const;
   bool idle() const { return rop_.empty() && fills_.empty() && done_.empty() && far_done_.empty(); }
 
  private:
-  bool do_fill(uint64_t now, uint64_t t_ps, RequestPool& pool);
-  bool do_access(uint64_t now, RequestPool& pool);
-  void served(uint32_t id, uint8_t granules, RequestPool& pool, uint64_t now, bool filled = false);
+  bool do_fill(Cycle now, Picoseconds t, RequestPool& pool);
+  bool do_access(Cycle now, RequestPool& pool);
+  void served(uint32_t id, uint8_t granules, RequestPool& pool, Cycle now, bool filled = false);
   bool far_from(uint16_t sm) const;
-  void apply_atomic(const InFlight& r, uint32_t sector, uint64_t now);
+  void apply_atomic(const InFlight& r, uint32_t sector, Cycle now);
 
   cache::Cache cache_;
   uint32_t id_;
   bool fetch_on_write_;
-  TimedQueue<uint32_t> rop_;      // request ids, ready in ps
-  TimedQueue<FillItem> fills_;    // DRAM data, ready in ps
-  TimedQueue<uint32_t> done_;     // finished request ids
-  TimedQueue<uint32_t> far_done_;  // finished misses of far SMs, ready in L2 cycles
+  TimedQueue<uint32_t, Picoseconds> rop_;    // request ids (from the interconnect's domain)
+  TimedQueue<FillItem, Picoseconds> fills_;  // DRAM data (from the DRAM domain)
+  TimedQueue<uint32_t> done_;                // finished request ids, on L2 cycles
+  TimedQueue<uint32_t> far_done_;            // finished misses of far SMs, on L2 cycles
   L2SliceTiming timing_;
   uint32_t fills_per_cycle_ = 1;
-  uint64_t credit_ = 0;          // access bytes available
-  uint64_t credit_cycle_ = 0;    // L2 cycle the credit was last topped up
+  uint64_t credit_ = 0;  // access bytes available
+  Cycle credit_cycle_;   // L2 cycle the credit was last topped up
   L2SliceCounters counters_;
   uint64_t* atomics_by_stream_ = nullptr;
 };

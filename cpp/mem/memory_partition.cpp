@@ -22,11 +22,11 @@ MemoryPartition::MemoryPartition(const dram::DramChannelConfig& cfg, const Addre
   for (uint32_t i = n; i-- > 0;) free_reads_.push_back(i);
 }
 
-uint64_t MemoryPartition::collect(L2Slice& s, uint64_t l2_now, uint64_t t_ps, uint64_t latency_ps) {
+Picoseconds MemoryPartition::collect(L2Slice& s, Cycle l2_now, Picoseconds t, uint64_t latency_ps) {
   auto& mq = s.cache().miss_queue();
-  if (!mq.front_ready(l2_now) || pipe_.full()) return 0;
+  if (!mq.front_ready(l2_now) || pipe_.full()) return Picoseconds{0};
   const cache::OutRequest& o = mq.front();
-  const uint64_t ready = t_ps + latency_ps;
+  const Picoseconds ready = t + latency_ps;
   pipe_.push(Bound{o.line_addr, uint16_t(s.id()), o.sector_mask, o.write, o.stream}, ready);
   mq.pop();
   return ready;
@@ -53,8 +53,8 @@ bool MemoryPartition::admit(const Bound& b) {
   return true;
 }
 
-bool MemoryPartition::tick(Cycle now, uint64_t t_ps, std::span<L2Slice> slices) {
-  while (pipe_.front_ready(t_ps) && admit(pipe_.front())) pipe_.pop();
+bool MemoryPartition::tick(Cycle now, Picoseconds t, std::span<L2Slice> slices) {
+  while (pipe_.front_ready(t) && admit(pipe_.front())) pipe_.pop();
   channel_.tick(now);
   bool filled = false;
   while (true) {
@@ -67,24 +67,24 @@ bool MemoryPartition::tick(Cycle now, uint64_t t_ps, std::span<L2Slice> slices) 
       break;
     }
     dram::DramCompletion c;
-    if (!channel_.pop_completed(int64_t(now), c)) break;
+    if (!channel_.pop_completed(int64_t(now.count()), c)) break;
     if (c.is_write) continue;
     const Read rd = reads_[c.tag];
     free_reads_.push_back(c.tag);
     L2Slice& s = slices[rd.slice];
     for (uint8_t m = rd.sector_mask; m; m &= uint8_t(m - 1))
-      s.take_fill(FillItem{rd.line_addr, uint8_t(std::countr_zero(m))}, t_ps);
+      s.take_fill(FillItem{rd.line_addr, uint8_t(std::countr_zero(m))}, t);
     filled = true;
   }
   return filled;
 }
 
-uint64_t MemoryPartition::next_event_ps(uint64_t t_ps, uint64_t period_ps) const {
-  const uint64_t soon = t_ps + period_ps;
-  uint64_t next = UINT64_MAX;
-  if (!pipe_.empty()) next = std::max(soon, pipe_.front_ready_cycle());
+Picoseconds MemoryPartition::next_event_ps(Picoseconds t, uint64_t period_ps) const {
+  const Picoseconds soon = t + period_ps;
+  Picoseconds next = Picoseconds::max();
+  if (!pipe_.empty()) next = latest(soon, pipe_.front_ready_cycle());
   const int64_t ev = channel_.next_event_cycle();
-  if (ev != dram::kNever) next = std::min(next, std::max(soon, uint64_t(ev) * period_ps));
+  if (ev != dram::kNever) next = earliest(next, latest(soon, time_of(Cycle(uint64_t(ev)), period_ps)));
   return next;
 }
 

@@ -28,18 +28,19 @@ class MemoryPartition {
   dram::DramChannel& channel() { return channel_; }
   const dram::DramChannel& channel() const { return channel_; }
 
-  // L2 side, in an L2 cycle: the slice's oldest ready miss-queue entry enters
-  // the latency pipe, reaching the controller at t_ps + latency_ps. Returns
-  // the arrival time, or 0 if nothing moved.
-  uint64_t collect(L2Slice& s, uint64_t l2_now, uint64_t t_ps, uint64_t latency_ps);
+  // L2 side, in L2 cycle `l2_now` at time t: the slice's oldest ready
+  // miss-queue entry enters the latency pipe, reaching the controller at
+  // t + latency_ps. Returns the arrival time, or Picoseconds{0} if nothing moved.
+  Picoseconds collect(L2Slice& s, Cycle l2_now, Picoseconds t, uint64_t latency_ps);
 
-  // One DRAM cycle at time t_ps: admit requests whose pipe delay is over,
-  // run the channel, hand finished reads to the slices (`slices` is the
-  // whole flat array). Returns true if a fill was handed to a slice.
-  bool tick(Cycle now, uint64_t t_ps, std::span<L2Slice> slices);
+  // One DRAM cycle (`now`, on the DRAM clock) at time t: admit requests whose
+  // pipe delay is over, run the channel, hand finished reads to the slices
+  // (`slices` is the whole flat array). Returns true if a fill was handed to
+  // a slice.
+  bool tick(Cycle now, Picoseconds t, std::span<L2Slice> slices);
 
-  // Earliest time (ps) the partition has work after a DRAM cycle at t_ps.
-  uint64_t next_event_ps(uint64_t t_ps, uint64_t period_ps) const;
+  // Earliest time the partition has work after a DRAM cycle at t.
+  Picoseconds next_event_ps(Picoseconds t, uint64_t period_ps) const;
   bool idle() const { return pipe_.empty() && channel_.idle(); }
   uint64_t fills_blocked() const { return fills_blocked_; }
 
@@ -61,7 +62,7 @@ class MemoryPartition {
   dram::DramChannel channel_;
   const AddressMap& amap_;
   uint32_t id_, first_, nslices_, sector_bytes_;
-  TimedQueue<Bound> pipe_;     // ready in ps
+  TimedQueue<Bound, Picoseconds> pipe_;  // from the L2 domain to the DRAM domain
   std::vector<Read> reads_;
   std::vector<uint32_t> free_reads_;
   uint64_t fills_blocked_ = 0;  // DRAM cycles a finished read waited for a full fill queue

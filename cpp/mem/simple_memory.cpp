@@ -18,7 +18,7 @@ SimpleMemory::SimpleMemory(const SimpleMemoryParams& p)
       dram_bw_(p.dram_bytes_per_cycle),
       l2_tags_(p.l2_sets, p.l2_ways, p.l2_line_bytes, p.l2_sector_bytes, p.l2_replacement, "linear"),
       sms_(p.sms, nullptr),
-      fill_ready_(l2_tags_.lines().size() * l2_tags_.sectors_per_line(), 0),
+      fill_ready_(l2_tags_.lines().size() * l2_tags_.sectors_per_line(), Cycle{0}),
       flit_bytes_(p.flit_bytes) {}
 
 size_t SimpleMemory::line_index(const cache::LineMeta& line) {
@@ -27,7 +27,7 @@ size_t SimpleMemory::line_index(const cache::LineMeta& line) {
 
 void SimpleMemory::connect(uint16_t sm, ResponseQueue* responses) { sms_[sm] = responses; }
 
-SimpleMemory::Lookup SimpleMemory::l2_lookup(uint64_t line_addr, uint8_t sectors, uint64_t now,
+SimpleMemory::Lookup SimpleMemory::l2_lookup(uint64_t line_addr, uint8_t sectors, Cycle now,
                                              const MemRequest* req) {
   Lookup out;
   cache::LineMeta* line = l2_tags_.find(line_addr);
@@ -36,11 +36,11 @@ SimpleMemory::Lookup SimpleMemory::l2_lookup(uint64_t line_addr, uint8_t sectors
     line = l2_tags_.victim(line_addr);
     if (!line) {  // every way pinned: served from DRAM without allocating
       if (req) count_l2(*req, uint32_t(cache::Outcome::MISS), std::popcount(sectors));
-      return {sectors, 0};
+      return {sectors, Cycle{0}};
     }
     l2_tags_.install(*line, line_addr, now);
     size_t first = line_index(*line) * l2_tags_.sectors_per_line();
-    std::fill_n(fill_ready_.begin() + first, l2_tags_.sectors_per_line(), 0);  // new tenant
+    std::fill_n(fill_ready_.begin() + first, l2_tags_.sectors_per_line(), Cycle{0});  // new tenant
   }
   l2_tags_.touch(*line, now);
   out.missing = sectors & ~line->readable;
@@ -51,7 +51,7 @@ SimpleMemory::Lookup SimpleMemory::l2_lookup(uint64_t line_addr, uint8_t sectors
                        : (out.missing >> s & 1) ? cache::Outcome::SECTOR_MISS
                        : fill_ready_[base + s] > now ? cache::Outcome::MSHR_HIT
                                                      : cache::Outcome::HIT;
-    if (o == cache::Outcome::MSHR_HIT) out.in_flight = std::max(out.in_flight, fill_ready_[base + s]);
+    if (o == cache::Outcome::MSHR_HIT) out.in_flight = latest(out.in_flight, fill_ready_[base + s]);
     if (req) count_l2(*req, uint32_t(o), 1);
   }
   line->readable |= sectors;
@@ -60,29 +60,29 @@ SimpleMemory::Lookup SimpleMemory::l2_lookup(uint64_t line_addr, uint8_t sectors
 }
 
 // Records when the fetched sectors arrive, so later accesses merge with them.
-static void stamp_fills(std::vector<uint64_t>& ready, size_t base, uint8_t sectors, uint64_t at) {
+static void stamp_fills(std::vector<Cycle>& ready, size_t base, uint8_t sectors, Cycle at) {
   for (uint32_t s = 0; sectors >> s; ++s)
     if (sectors >> s & 1) ready[base + s] = at;
 }
 
-bool SimpleMemory::send(const MemRequest& req, uint64_t now) {
+bool SimpleMemory::send(const MemRequest& req, Cycle now) {
   // Requests carry 32 B granules; the L2 tags work in their own sectors
   // (a whole line when the L2 is not sectored: a miss fetches all of it).
   uint32_t nsec = std::popcount(req.sector_mask);
   uint64_t bytes = uint64_t(nsec) * kGranuleBytes;
   // Queueing: the transfer starts when the bytes ahead of it have drained.
-  uint64_t start = std::max(now, l2_bw_.next_free_cycle());
+  Cycle start = latest(now, l2_bw_.next_free_cycle());
   l2_bw_.consume(now, bytes);
   Lookup l2 = l2_lookup(req.line_addr, sectors_of_granules(req.sector_mask, sector_bytes_), now, &req);
-  uint64_t ready = start + l2_latency_;
+  Cycle ready = start + l2_latency_;
   if (req.kind != kMemWrite) {  // write-validate: a write reads no DRAM
     uint32_t nmiss = std::popcount(l2.missing);
-    ready = std::max(ready, l2.in_flight);  // merged: the data is not there yet
+    ready = latest(ready, l2.in_flight);  // merged: the data is not there yet
     if (nmiss) {
       if (dram_) dram_[size_t(req.stream) * stats::kDramOps + size_t(stats::DramOp::READ)] += nmiss;
-      uint64_t dstart = std::max(start, dram_bw_.next_free_cycle());
+      Cycle dstart = latest(start, dram_bw_.next_free_cycle());
       dram_bw_.consume(start, uint64_t(nmiss) * sector_bytes_);
-      ready = std::max(ready, dstart + dram_latency_);
+      ready = latest(ready, dstart + dram_latency_);
       if (const cache::LineMeta* line = l2_tags_.find(req.line_addr))
         stamp_fills(fill_ready_, line_index(*line) * l2_tags_.sectors_per_line(), l2.missing,
                     ready);
@@ -97,7 +97,7 @@ void SimpleMemory::begin_copy(uint64_t address, uint64_t bytes, Cycle now, bool 
   if (memcpy_timing_ && !to_host) warm(address, bytes, now);
 }
 
-void SimpleMemory::warm(uint64_t address, uint64_t bytes, uint64_t now) {
+void SimpleMemory::warm(uint64_t address, uint64_t bytes, Cycle now) {
   uint64_t line = l2_tags_.line_bytes();
   // Only the copy's tail can stay in L2: warming more than twice its
   // capacity (margin for uneven sets) would change nothing but the time a

@@ -19,29 +19,29 @@ class SimpleMemory : public MemPort {
   explicit SimpleMemory(const SimpleMemoryParams& params);
 
   void connect(uint16_t sm, ResponseQueue* responses) override;
-  bool send(const MemRequest& req, uint64_t now) override;
+  bool send(const MemRequest& req, Cycle now) override;
   uint64_t outstanding() const override { return 0; }  // all answered at send
 
   // Host copies (MemPort) take no time here; with memcpy_timing a
   // host-to-device copy marks the copied sectors present in L2 (warm).
   void begin_copy(uint64_t address, uint64_t bytes, Cycle now, bool to_host) override;
-  void warm(uint64_t address, uint64_t bytes, uint64_t now);
+  void warm(uint64_t address, uint64_t bytes, Cycle now);
   void register_stats(stats::CounterRegistry& reg) override;
 
  private:
   struct Lookup {
     uint8_t missing = 0;    // sectors not in L2 (fetched from DRAM now)
-    uint64_t in_flight = 0; // latest fill still on its way for a present sector
+    Cycle in_flight{0};     // latest fill still on its way for a present sector
   };
   // Looks the sectors up, installs/marks them present, and counts the
   // outcome of each (per stream slot) when `req` is given.
-  Lookup l2_lookup(uint64_t line_addr, uint8_t sectors, uint64_t now,
+  Lookup l2_lookup(uint64_t line_addr, uint8_t sectors, Cycle now,
                    const MemRequest* req = nullptr);
   size_t line_index(const cache::LineMeta& line);
   void count_l2(const MemRequest& req, uint32_t sector_outcome, uint32_t n);
   void count_traffic(const MemRequest& req, uint32_t nsec, uint64_t waited);
 
-  uint64_t l2_latency_, dram_latency_;
+  uint64_t l2_latency_, dram_latency_;  // cycles
   uint32_t sector_bytes_;
   bool memcpy_timing_;
   BandwidthLimiter l2_bw_, dram_bw_;
@@ -49,7 +49,7 @@ class SimpleMemory : public MemPort {
   std::vector<ResponseQueue*> sms_;
   // A present sector's fill arrival (line index x sector): an access before
   // then merges with the fill in flight (MSHR_HIT) and waits for it.
-  std::vector<uint64_t> fill_ready_;
+  std::vector<Cycle> fill_ready_;
   uint32_t flit_bytes_;
   // The run's families (see register_stats); null = not counted per stream.
   uint64_t *l2_ = nullptr, *dram_ = nullptr, *flits_ = nullptr, *stalls_ = nullptr;

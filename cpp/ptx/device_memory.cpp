@@ -4,18 +4,13 @@
 #include <cstring>
 
 #include "base/error.h"
+#include "base/hex.h"
 
 namespace accelsim::ptx {
 
 namespace {
 constexpr uint64_t kPage = uint64_t(1) << DeviceMemory::kPageBits;
 constexpr uint64_t kHeapLimit = uint64_t(1) << 47;
-
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 }  // namespace
 
 void DeviceMemory::insert_range(Range r) {

@@ -4,16 +4,12 @@
 #include <algorithm>
 #include <cstring>
 
+#include "base/hex.h"
 #include "ptx/ptx_error.h"
 
 namespace accelsim::ptx {
 
 namespace {
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 }  // namespace
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/dim3.h"
 #include "base/error.h"
 #include "base/run_guard.h"
 #include "isa/inst_record.h"
@@ -19,16 +20,11 @@
 
 namespace accelsim::ptx {
 
-struct Dim {
-  uint32_t x = 1, y = 1, z = 1;
-  uint64_t count() const { return uint64_t(x) * y * z; }
-};
-
 // Everything one kernel launch needs; read-only while its blocks run.
 struct Launch {
   std::shared_ptr<const Program> prog;
   std::string kernel;
-  Dim grid, block;
+  Dim3 grid, block;
   uint32_t dyn_shared = 0;
   std::vector<uint8_t> params;            // the kernel parameter buffer
   std::vector<uint64_t> global_addr;      // device address of each module global
@@ -123,7 +119,7 @@ class CtaEmulator {
   std::array<uint32_t, kBarriers> bar_warps_{};  // warps arrived at each barrier
   std::array<uint32_t, kBarriers> bar_need_{};   // its thread count (0: every live warp)
   uint32_t local_bytes_ = 0;
-  Dim cta_;
+  Dim3 cta_;
   uint64_t cta_index_ = 0;
   std::vector<uint64_t> sym_addr_;   // per Function::syms: address in its space
   std::array<uint64_t, 32> lane_addr_{};

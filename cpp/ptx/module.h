@@ -11,12 +11,12 @@
 
 namespace accelsim::ptx {
 
+// One per row of ptx/opcodes.def.
 enum class Op : uint8_t {
-  kMov, kLd, kLdu, kSt, kCvta, kCvt, kAdd, kSub, kMul, kMad, kFma, kDiv, kRem, kAbs, kNeg,
-  kMin, kMax, kAnd, kOr, kXor, kNot, kCnot, kShl, kShr, kSetp, kSelp, kSlct, kBra, kRet, kExit,
-  kBar, kMembar, kFence, kAtom, kRed, kShfl, kVote, kActivemask, kSqrt, kRsqrt, kRcp, kSin,
-  kCos, kEx2, kLg2, kPopc, kClz, kBrev, kBfe, kBfi, kPrmt, kCall, kTex, kCopysign, kTestp,
-  kMul24, kMad24, kLop3, kPrefetch, kNanosleep, kAddc, kSubc, kMadc, kTrap, kCount
+#define ACCELSIM_PTX_OP(op, name, record_class) op,
+#include "ptx/opcodes.def"
+#undef ACCELSIM_PTX_OP
+  kCount
 };
 
 // Modifier bits (an instruction's .rn, .ftz, ...).

@@ -10,12 +10,10 @@ namespace accelsim::ptx {
 namespace {
 // Index = Op; "barrier" is an alias of bar (see op_from).
 constexpr const char* kNames[] = {
-    "mov", "ld", "ldu", "st", "cvta", "cvt", "add", "sub", "mul", "mad", "fma", "div", "rem", "abs",
-    "neg", "min", "max", "and", "or", "xor", "not", "cnot", "shl", "shr", "setp", "selp", "slct",
-    "bra", "ret", "exit", "bar", "membar", "fence", "atom", "red", "shfl", "vote", "activemask",
-    "sqrt", "rsqrt", "rcp", "sin", "cos", "ex2", "lg2", "popc", "clz", "brev", "bfe", "bfi", "prmt",
-    "call", "tex", "copysign", "testp", "mul24", "mad24", "lop3", "prefetch", "nanosleep",
-    "addc", "subc", "madc", "trap"};
+#define ACCELSIM_PTX_OP(op, name, record_class) name,
+#include "ptx/opcodes.def"
+#undef ACCELSIM_PTX_OP
+};
 static_assert(std::size(kNames) == size_t(Op::kCount));
 }  // namespace
 

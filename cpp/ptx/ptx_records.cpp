@@ -1,5 +1,7 @@
 #include "ptx/ptx_records.h"
 
+#include <iterator>
+
 #include "ptx/ptx_error.h"
 
 namespace accelsim::ptx {
@@ -14,9 +16,18 @@ PtxClass by_type(Ty t, int k) {
   return {false, isa::kUnitInt, uint8_t(isa::kLatIntAdd + k)};
 }
 
-bool is_memory(Op op) {
-  return op == Op::kLd || op == Op::kLdu || op == Op::kSt || op == Op::kAtom || op == Op::kRed || op == Op::kTex;
-}
+// The record class of each opcode (ptx/opcodes.def).
+enum class RecordClass : uint8_t {
+  Memory, KeepSass, Return, AddByType, MinMaxByType, MulByType, MadByType, Mul24, Mad24, Divide, Sfu, Shfl, Alu
+};
+constexpr RecordClass kClassOf[] = {
+#define ACCELSIM_PTX_OP(op, name, record_class) RecordClass::record_class,
+#include "ptx/opcodes.def"
+#undef ACCELSIM_PTX_OP
+};
+static_assert(std::size(kClassOf) == size_t(Op::kCount));
+
+bool is_memory(Op op) { return kClassOf[size_t(op)] == RecordClass::Memory; }
 
 // The SASS opcode a record of `in` is named after.
 uint16_t record_opcode(const Inst& in, const Program& p, const isa::IsaTable& isa, const LoweringTable& lowering) {
@@ -47,35 +58,25 @@ uint16_t record_opcode(const Inst& in, const Program& p, const isa::IsaTable& is
 }  // namespace
 
 PtxClass ptx_class(const Inst& in) {
-  switch (in.op) {
-    case Op::kLd: case Op::kLdu: case Op::kSt: case Op::kAtom: case Op::kRed: case Op::kTex:
-    case Op::kBar: case Op::kExit: case Op::kMembar: case Op::kFence: case Op::kPrefetch: case Op::kNanosleep:
-    case Op::kTrap:
+  switch (kClassOf[size_t(in.op)]) {
+    case RecordClass::Memory: case RecordClass::KeepSass:
       return {true};
-    case Op::kRet:  // the kernel's ret is its EXIT; a .func's returns like a branch
+    case RecordClass::Return:  // the kernel's ret is its EXIT; a .func's returns like a branch
       return (in.mods & kMInFunc) ? PtxClass{} : PtxClass{true};
-    case Op::kAdd: case Op::kSub: case Op::kAddc: case Op::kSubc:
-      return by_type(in.type, 0);
-    case Op::kMin: case Op::kMax:
-      return by_type(in.type, 1);
-    case Op::kMul:
-      return by_type(in.type, 2);
-    case Op::kMad: case Op::kMadc: case Op::kFma:
-      return by_type(in.type, 3);
-    case Op::kMul24:
-      return {false, isa::kUnitInt, isa::kLatIntMul24};
-    case Op::kMad24:
-      return {false, isa::kUnitInt, isa::kLatIntMad24};
-    case Op::kDiv: case Op::kRem:  // on the SFU whatever the type; the cycles follow the type
+    case RecordClass::AddByType: return by_type(in.type, 0);
+    case RecordClass::MinMaxByType: return by_type(in.type, 1);
+    case RecordClass::MulByType: return by_type(in.type, 2);
+    case RecordClass::MadByType: return by_type(in.type, 3);
+    case RecordClass::Mul24: return {false, isa::kUnitInt, isa::kLatIntMul24};
+    case RecordClass::Mad24: return {false, isa::kUnitInt, isa::kLatIntMad24};
+    case RecordClass::Divide:  // on the SFU whatever the type; the cycles follow the type
       return {false, isa::kUnitSfu,
               uint8_t(in.type == kF32 ? isa::kLatFpDiv : in.type == kF64 ? isa::kLatDpDiv : isa::kLatIntDiv)};
-    case Op::kSqrt: case Op::kRsqrt: case Op::kRcp: case Op::kSin: case Op::kCos: case Op::kEx2: case Op::kLg2:
-      return {false, isa::kUnitSfu, isa::kLatSfu};
-    case Op::kShfl:
-      return {false, isa::kUnitInt, isa::kLatIntShfl};
-    default:
-      return {};  // ALU: 1 cycle on the INT unit
+    case RecordClass::Sfu: return {false, isa::kUnitSfu, isa::kLatSfu};
+    case RecordClass::Shfl: return {false, isa::kUnitInt, isa::kLatIntShfl};
+    case RecordClass::Alu: break;
   }
+  return {};  // ALU: 1 cycle on the INT unit
 }
 
 void ptx_class_templates(Program& p, const isa::IsaTable& isa, const LoweringTable& lowering) {

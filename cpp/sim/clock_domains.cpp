@@ -11,30 +11,30 @@ ClockDomains::ClockDomains(const config::GpuConfig& cfg) {
   period_[kDram] = period_ps_from_mhz(cfg.dram_clock);
 }
 
-void ClockDomains::attach(Id d, Clocked* c) { components_.push_back(Attached{d, c, 0}); }
+void ClockDomains::attach(Id d, Clocked* c) { components_.push_back(Attached{d, c, Cycle{0}}); }
 
-bool ClockDomains::catch_up(uint64_t core_cycle) {
+bool ClockDomains::catch_up(Cycle core_cycle) {
   bool ticked = false;
-  uint64_t t = time_of(kCore, core_cycle);
+  const Picoseconds t = time_of(kCore, core_cycle);
   for (Attached& a : components_) {
     // Tick the edges of its domain up to time t that it asked for.
-    for (uint64_t want = a.component->next_tick(a.cycle);
+    for (Cycle want = a.component->next_tick(a.cycle);
          want != Clocked::kNever && time_of(a.domain, want) <= t;
          want = a.component->next_tick(a.cycle)) {
       a.component->tick(want);
       a.cycle = want + 1;
       ticked = true;
     }
-    a.cycle = std::max(a.cycle, cycle_at(a.domain, t + 1));
+    a.cycle = latest(a.cycle, cycle_at(a.domain, t + 1));
   }
   return ticked;
 }
 
-uint64_t ClockDomains::next_core_cycle() const {
-  uint64_t best = Clocked::kNever;
+Cycle ClockDomains::next_core_cycle() const {
+  Cycle best = Clocked::kNever;
   for (const Attached& a : components_) {
-    uint64_t want = a.component->next_tick(a.cycle);
-    if (want != Clocked::kNever) best = std::min(best, cycle_at(kCore, time_of(a.domain, want)));
+    Cycle want = a.component->next_tick(a.cycle);
+    if (want != Clocked::kNever) best = earliest(best, cycle_at(kCore, time_of(a.domain, want)));
   }
   return best;
 }

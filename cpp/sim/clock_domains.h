@@ -22,15 +22,15 @@ class ClockDomains {
 
   uint64_t period_ps(Id d) const { return period_[d]; }
   // Time of a domain's cycle, and the first cycle of a domain at or after t.
-  uint64_t time_of(Id d, uint64_t cycle) const { return cycle * period_[d]; }
-  uint64_t cycle_at(Id d, uint64_t t_ps) const { return (t_ps + period_[d] - 1) / period_[d]; }
+  Picoseconds time_of(Id d, Cycle cycle) const { return ::accelsim::time_of(cycle, period_[d]); }
+  Cycle cycle_at(Id d, Picoseconds t) const { return ::accelsim::cycle_at(t, period_[d]); }
   // Registers a component of a non-core domain (not owned).
   void attach(Id d, Clocked* c);
   // Ticks the attached components due at or before core cycle `core_cycle`.
   // Returns true if any ticked.
-  bool catch_up(uint64_t core_cycle);
+  bool catch_up(Cycle core_cycle);
   // The first core cycle at which an attached component needs a tick.
-  uint64_t next_core_cycle() const;
+  Cycle next_core_cycle() const;
   bool has_components() const { return !components_.empty(); }
   // describe() of every attached component that still wants a tick.
   std::string describe_busy() const;
@@ -39,7 +39,7 @@ class ClockDomains {
   struct Attached {
     Id domain;
     Clocked* component;
-    uint64_t cycle;  // its domain's next cycle not yet ticked
+    Cycle cycle;  // its domain's next cycle not yet ticked
   };
   std::array<uint64_t, kCount> period_{};
   std::vector<Attached> components_;

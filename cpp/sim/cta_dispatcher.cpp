@@ -5,7 +5,7 @@
 namespace accelsim::sim {
 
 CtaDispatcher::Kernel& CtaDispatcher::launch(KernelSource& src, const Occupancy& occ,
-                                             const std::vector<sm::UnitKind>& kinds, uint64_t start,
+                                             const std::vector<sm::UnitKind>& kinds, Cycle start,
                                              uint8_t stream) {
   auto k = std::make_unique<Kernel>();
   k->uid = next_uid_++;
@@ -22,7 +22,7 @@ CtaDispatcher::Kernel& CtaDispatcher::launch(KernelSource& src, const Occupancy&
   return *kernels_.back();
 }
 
-void CtaDispatcher::dispatch(std::vector<std::unique_ptr<sm::Sm>>& sms, uint64_t now) {
+void CtaDispatcher::dispatch(std::vector<std::unique_ptr<sm::Sm>>& sms, Cycle now) {
   if (!room_) return;
   bool launched = false, tried = false;
   size_t n = sms.size();
@@ -35,7 +35,7 @@ void CtaDispatcher::dispatch(std::vector<std::unique_ptr<sm::Sm>>& sms, uint64_t
       if (s.launched_this_cycle(now) || !admit(s, (base + i) % n, *k)) continue;
       ++k->resident;  // before launch: an empty CTA retires inside it
       ++k->dispatched;
-      k->first_cta = std::min(k->first_cta, now);
+      k->first_cta = earliest(k->first_cta, now);
       s.launch(k->shape, k->next_tb, now);
       launched = true;
       next_sm_ = uint32_t((base + i + 1) % n);
@@ -57,10 +57,10 @@ bool CtaDispatcher::admit(sm::Sm& s, size_t i, const Kernel& k) {
   return s.can_launch(k.shape);
 }
 
-uint64_t CtaDispatcher::next_cycle(uint64_t now) const {
-  uint64_t next = sm::Sm::kNever;
+Cycle CtaDispatcher::next_cycle(Cycle now) const {
+  Cycle next = sm::Sm::kNever;
   for (const auto& k : kernels_)
-    if (k->have_next && (room_ || now < k->start)) next = std::min(next, std::max(k->start, now + 1));
+    if (k->have_next && (room_ || now < k->start)) next = earliest(next, latest(k->start, now + 1));
   return next;
 }
 

@@ -30,8 +30,8 @@ class CtaDispatcher {
     sm::CtaShape shape;
     trace::ThreadBlockTrace next_tb;  // prefetched block, valid if have_next
     bool have_next = false;
-    uint64_t start = 0;               // first cycle a CTA may launch
-    uint64_t first_cta = UINT64_MAX;  // cycle its first CTA landed on an SM
+    Cycle start{0};                   // first cycle a CTA may launch
+    Cycle first_cta = Cycle::max();   // cycle its first CTA landed on an SM
     uint32_t resident = 0;            // CTAs on SMs (SMs decrement on retirement)
     uint64_t dispatched = 0;          // CTAs handed out so far (progress reports)
     bool finished() const { return !have_next && resident == 0; }
@@ -40,13 +40,13 @@ class CtaDispatcher {
   // Registers a kernel whose CTAs may launch from cycle `start`.
   // Its events count in stream slot `stream` (CtaShape::stream).
   Kernel& launch(KernelSource& src, const Occupancy& occ, const std::vector<sm::UnitKind>& kinds,
-                 uint64_t start, uint8_t stream = 0);
+                 Cycle start, uint8_t stream = 0);
   // Hands out CTAs that fit; call once per cycle.
-  void dispatch(std::vector<std::unique_ptr<sm::Sm>>& sms, uint64_t now);
+  void dispatch(std::vector<std::unique_ptr<sm::Sm>>& sms, Cycle now);
   // An SM retired a CTA: there may be room again.
   void cta_retired() { room_ = true; }
   // The next cycle after `now` at which dispatch may launch something.
-  uint64_t next_cycle(uint64_t now) const;
+  Cycle next_cycle(Cycle now) const;
   // Forgets kernels that are finished.
   void drop_finished();
   const std::deque<std::unique_ptr<Kernel>>& kernels() const { return kernels_; }

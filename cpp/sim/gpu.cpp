@@ -53,7 +53,7 @@ void Gpu::wire_stats() {
 
 void Gpu::memcpy_to_device(uint64_t address, uint64_t bytes) {
   begin_copy(address, bytes);
-  run_copy(UINT64_MAX);
+  run_copy(Cycle::max());
 }
 
 void Gpu::begin_copy(uint64_t address, uint64_t bytes, bool to_host) {
@@ -65,7 +65,7 @@ void Gpu::begin_copy(uint64_t address, uint64_t bytes, bool to_host) {
 // a millisecond of simulation) that Ctrl-C and the budget act at once.
 // Goes on while every engine busy at the call still is (`until_one_ends`),
 // else while any copy is under way.
-bool Gpu::advance_copies(uint64_t cycle_limit, Poller* poller, bool until_one_ends) {
+bool Gpu::advance_copies(Cycle cycle_limit, Poller* poller, bool until_one_ends) {
   constexpr uint64_t kCopySlice = 2048;
   const bool in = copying(false), out = copying(true);
   auto go_on = [&] {
@@ -74,7 +74,7 @@ bool Gpu::advance_copies(uint64_t cycle_limit, Poller* poller, bool until_one_en
   };
   while (go_on()) {
     if (now_ >= cycle_limit || (poller && poller->check_now())) return false;
-    const uint64_t slice_end = cycle_limit - now_ <= kCopySlice ? cycle_limit : now_ + kCopySlice;
+    const Cycle slice_end = cycle_limit - now_ <= kCopySlice ? cycle_limit : now_ + kCopySlice;
     now_ = below_->advance_copy(now_, slice_end);
   }
   return true;
@@ -100,7 +100,7 @@ void Gpu::launch(KernelSource& src, stats::KernelRecord& rec, uint32_t slot, siz
   if (slot >= stats_->registry.stream_slots()) throw Error("stream slot out of range");
   const trace::KernelInfo& info = src.info();
   Occupancy occ = compute_occupancy(params_.occupancy, info);
-  uint64_t start = now_ + params_.kernel_launch_latency;
+  const Cycle start = now_ + params_.kernel_launch_latency;
   // With threads to spare, the kernel's blocks are decoded ahead on a thread
   // of their own (same blocks, same order: the result cannot change).
   std::shared_ptr<ReadAheadSource> ahead;
@@ -115,8 +115,8 @@ void Gpu::launch(KernelSource& src, stats::KernelRecord& rec, uint32_t slot, siz
   rec.name = info.name;
   rec.stream = info.stream;
   rec.stream_slot = slot;
-  rec.launch_cycle = now_;
-  rec.start_cycle = start;
+  rec.launch_cycle = now_.count();
+  rec.start_cycle = start.count();
   rec.grid_ctas = info.grid.count();
   rec.threads_per_cta = uint32_t(info.block.count());
   rec.ctas_per_sm = occ.ctas_per_sm;
@@ -126,14 +126,14 @@ void Gpu::launch(KernelSource& src, stats::KernelRecord& rec, uint32_t slot, siz
   active_.push_back(Active{&k, &rec, row, stats_->kernels->begin(slot), std::move(ahead)});
 }
 
-bool Gpu::tick_sms(uint64_t& progress_at) {
+bool Gpu::tick_sms(Cycle& progress_at) {
   if (parallel_) return parallel_->tick(sms_, now_, progress_at);  // same results, N threads
   bool retired = false;
   for (auto& s : sms_) {
     if (s->wake_cycle() > now_) continue;
     s->tick(now_);
     retired |= s->take_retired() > 0;
-    progress_at = std::max(progress_at, s->last_progress());
+    progress_at = latest(progress_at, s->last_progress());
   }
   return retired;
 }
@@ -148,20 +148,20 @@ void Gpu::refill_streams() {
   if (retired) dispatcher_.cta_retired();
 }
 
-uint64_t Gpu::next_cycle() const {
-  uint64_t next = std::min(clocks_.next_core_cycle(), dispatcher_.next_cycle(now_));
-  for (const auto& s : sms_) next = std::min(next, s->wake_cycle());
-  return std::max(next, now_ + 1);
+Cycle Gpu::next_cycle() const {
+  Cycle next = earliest(clocks_.next_core_cycle(), dispatcher_.next_cycle(now_));
+  for (const auto& s : sms_) next = earliest(next, s->wake_cycle());
+  return latest(next, now_ + 1);
 }
 
 // The latest launch-latency end: before it, idling is waiting, not a deadlock.
-uint64_t Gpu::first_start() const {
-  uint64_t latest = 0;
-  for (const Active& a : active_) latest = std::max(latest, a.kernel->start);
-  return latest;
+Cycle Gpu::first_start() const {
+  Cycle last{0};
+  for (const Active& a : active_) last = latest(last, a.kernel->start);
+  return last;
 }
 
-bool Gpu::run_until_kernel_done(uint64_t cycle_limit, std::vector<stats::KernelRecord*>& finished,
+bool Gpu::run_until_kernel_done(Cycle cycle_limit, std::vector<stats::KernelRecord*>& finished,
                                 Poller* poller) {
   if (active_.empty()) return true;
   if (now_ >= cycle_limit) {  // no budget left: the clock never moves back
@@ -170,7 +170,7 @@ bool Gpu::run_until_kernel_done(uint64_t cycle_limit, std::vector<stats::KernelR
   }
   Watchdog watchdog(params_.deadlock_cycles);
   watchdog.progress(now_);
-  uint64_t progress_at = now_;
+  Cycle progress_at = now_;
   work_seen_ = useful_work();
   work_changed_at_ = livelock_look_at_ = now_;
   while (true) {
@@ -181,7 +181,7 @@ bool Gpu::run_until_kernel_done(uint64_t cycle_limit, std::vector<stats::KernelR
     watchdog.progress(progress_at);
     if (collect_finished(finished)) return true;
     if (watch_copies_ && watched_copy_done()) return true;
-    uint64_t next = next_cycle();
+    const Cycle next = next_cycle();
     if (next > watchdog.deadline() && now_ >= first_start()) report_deadlock(watchdog.last_progress());
     if (next >= livelock_look_at_) check_livelock();
     if (next >= cycle_limit || (poller && poller->check())) {
@@ -216,8 +216,8 @@ void Gpu::finish(Active& a, bool complete) {
   for (auto& s : sms_) s->account(now_);
   stats::KernelRecord& rec = *a.rec;
   rec.status = complete ? stats::KernelStatus::Simulated : stats::KernelStatus::CutOff;
-  rec.end_cycle = now_;
-  rec.first_cta_cycle = std::min(a.kernel->first_cta, now_);
+  rec.end_cycle = now_.count();
+  rec.first_cta_cycle = earliest(a.kernel->first_cta, now_).count();
   stats_->kernels->finish(a.row, a.mark);
   auto row = stats_->kernels->family_rows(events_family_).subspan(a.row * stats::kSmCounterFields,
                                                            stats::kSmCounterFields);
@@ -226,7 +226,7 @@ void Gpu::finish(Active& a, bool complete) {
   memory_fields_from_rows(rec, *stats_->kernels, a.row);  // either memory model
 }
 
-bool Gpu::run_kernel(KernelSource& src, stats::KernelRecord& rec, uint64_t cycle_limit) {
+bool Gpu::run_kernel(KernelSource& src, stats::KernelRecord& rec, Cycle cycle_limit) {
   launch(src, rec, 0, stats_->kernels->add_row());
   std::vector<stats::KernelRecord*> done;
   while (true) {
@@ -238,7 +238,7 @@ bool Gpu::run_kernel(KernelSource& src, stats::KernelRecord& rec, uint64_t cycle
 std::string Gpu::describe() const {
   std::string names;
   for (const Active& a : active_) names += (names.empty() ? "'" : ", '") + a.rec->name + "'";
-  std::string s = "gpu: cycle " + std::to_string(now_) + ", kernel(s) " +
+  std::string s = "gpu: cycle " + std::to_string(now_.count()) + ", kernel(s) " +
                   (names.empty() ? std::string("none") : names) + " in flight";
   for (const auto& k : dispatcher_.kernels())
     if (k->have_next) s += "; CTAs still waiting to launch";
@@ -247,9 +247,9 @@ std::string Gpu::describe() const {
   return s + clocks_.describe_busy();
 }
 
-void Gpu::report_deadlock(uint64_t last_progress) const {
+void Gpu::report_deadlock(Cycle last_progress) const {
   throw DeadlockError("deadlock: no progress for " + std::to_string(params_.deadlock_cycles) +
-                      " cycles (last progress at cycle " + std::to_string(last_progress) +
+                      " cycles (last progress at cycle " + std::to_string(last_progress.count()) +
                       ") while work is outstanding\n" + describe());
 }
 
@@ -286,7 +286,7 @@ void Gpu::check_livelock() {
 void Gpu::report_livelock() const {
   throw DeadlockError("livelock: cycles advance but no instruction issued and no memory access was "
                       "served for " + std::to_string(now_ - work_changed_at_) + " cycles (since cycle " +
-                      std::to_string(work_changed_at_) + ", livelock_window_cycles = " +
+                      std::to_string(work_changed_at_.count()) + ", livelock_window_cycles = " +
                       std::to_string(params_.livelock_window_cycles) + ")\n" + describe());
 }
 

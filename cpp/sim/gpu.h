@@ -52,7 +52,7 @@ class Gpu {
   // as partial, and poller->stopped() says which). DeadlockError when nothing
   // moves for deadlock_cycles, or nothing useful happens for
   // livelock_window_cycles while cycles go by.
-  bool run_until_kernel_done(uint64_t cycle_limit, std::vector<stats::KernelRecord*>& finished,
+  bool run_until_kernel_done(Cycle cycle_limit, std::vector<stats::KernelRecord*>& finished,
                              Poller* poller = nullptr);
   size_t kernels_in_flight() const { return active_.size(); }
   // Fills in the records of the kernels in flight as partial (a run that
@@ -60,7 +60,7 @@ class Gpu {
   void cut_off();
 
   // One kernel alone, start to end (tests, simple drivers): slot 0.
-  bool run_kernel(KernelSource& src, stats::KernelRecord& rec, uint64_t cycle_limit = UINT64_MAX);
+  bool run_kernel(KernelSource& src, stats::KernelRecord& rec, Cycle cycle_limit = Cycle::max());
   // Host-to-device copy (warms L2 when memcpy_timing is set), to its end.
   void memcpy_to_device(uint64_t address, uint64_t bytes);
   // The same in steps a run can stop between: begin_copy, then run_copy
@@ -68,13 +68,13 @@ class Gpu {
   // `cycle_limit` or `poller` asked to stop first.
   // `to_host`: a device-to-host copy (the second copy engine; reads L2).
   void begin_copy(uint64_t address, uint64_t bytes, bool to_host = false);
-  bool run_copy(uint64_t cycle_limit, Poller* poller = nullptr) {
+  bool run_copy(Cycle cycle_limit, Poller* poller = nullptr) {
     return advance_copies(cycle_limit, poller, false);
   }
   // Copies on streams (cudaMemcpyAsync): run with no kernel in flight until
   // a copy under way at the call has finished (true), or the limit / poller
   // stops it (false).
-  bool run_copies(uint64_t cycle_limit, Poller* poller = nullptr) {
+  bool run_copies(Cycle cycle_limit, Poller* poller = nullptr) {
     return advance_copies(cycle_limit, poller, true);
   }
   bool copying(bool to_host) const { return below_->copying(to_host); }
@@ -89,7 +89,7 @@ class Gpu {
   // read when polled, nothing counted per cycle).
   void cta_progress(uint64_t& done, uint64_t& total) const;
 
-  uint64_t now() const { return now_; }
+  Cycle now() const { return now_; }
   const GpuParams& params() const { return params_; }
   const ClockDomains& clocks() const { return clocks_; }
   sm::Sm& sm(size_t i) { return *sms_[i]; }
@@ -106,7 +106,7 @@ class Gpu {
   const std::shared_ptr<stats::RunStats>& stats() const { return stats_; }
 
  private:
-  bool advance_copies(uint64_t cycle_limit, Poller* poller, bool until_one_ends);
+  bool advance_copies(Cycle cycle_limit, Poller* poller, bool until_one_ends);
   struct Active {  // a launched kernel not yet finished
     CtaDispatcher::Kernel* kernel;
     stats::KernelRecord* rec;
@@ -115,16 +115,16 @@ class Gpu {
     std::shared_ptr<ReadAheadSource> read_ahead;  // decodes its blocks ahead (threads > 1)
   };
   void wire_stats();
-  bool tick_sms(uint64_t& progress_at);
+  bool tick_sms(Cycle& progress_at);
   void refill_streams();  // streamed blocks' warps that ran low (PTX mode)
-  uint64_t next_cycle() const;
+  Cycle next_cycle() const;
   void finish(Active& a, bool complete);
   bool collect_finished(std::vector<stats::KernelRecord*>& finished);
   bool watched_copy_done() const {
     return ((watch_copies_ & 1) && !copying(false)) || ((watch_copies_ & 2) && !copying(true));
   }
-  uint64_t first_start() const;
-  [[noreturn]] void report_deadlock(uint64_t last_progress) const;
+  Cycle first_start() const;
+  [[noreturn]] void report_deadlock(Cycle last_progress) const;
   uint64_t useful_work() const;
   void check_livelock();
   [[noreturn]] void report_livelock() const;
@@ -139,12 +139,13 @@ class Gpu {
   std::shared_ptr<stats::RunStats> stats_;
   CtaDispatcher dispatcher_;
   std::vector<Active> active_;
-  uint64_t now_ = 0;
+  Cycle now_{0};
   uint8_t watch_copies_ = 0;
   size_t events_family_ = 0;  // index of sm.events (a kernel's SmCounters row)
   // Livelock watchdog: the useful-work count, when it last changed, and the
   // next cycle at which to look (a few looks per window, never per cycle).
-  uint64_t work_seen_ = 0, work_changed_at_ = 0, livelock_look_at_ = 0;
+  uint64_t work_seen_ = 0;
+  Cycle work_changed_at_{0}, livelock_look_at_{0};
 };
 
 }  // namespace accelsim::sim

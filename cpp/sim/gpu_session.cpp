@@ -86,7 +86,7 @@ SessionRun::SessionRun(GpuSession& session, Workload workload, const RunOptions&
   if (!lock_.owns_lock()) throw Error("the device is in another run (from another thread?): one run at a time");
   session_.map_streams(workload);
   Gpu& gpu = *session_.gpu_;
-  t0_ = gpu.now();
+  t0_ = gpu.now().count();
   s0_ = gpu.stats()->registry.snapshot();
   row0_ = gpu.stats()->kernels->rows();
   RunOptions o = opts;  // the budget counts from this run's start

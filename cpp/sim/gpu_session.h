@@ -69,7 +69,7 @@ class GpuSession {
   RunResult run(Workload workload, const RunOptions& opts = {}, const PollHook& poll = {});
   // The same, stepped by the caller (Python drives it for Ctrl-C and progress).
   std::unique_ptr<SessionRun> start(Workload workload, const RunOptions& opts = {});
-  uint64_t now() const { return gpu_->now(); }
+  Cycle now() const { return gpu_->now(); }
   // Runs that started on a fresh GPU after the first (cut-short or failed runs).
   uint32_t resets() const { return resets_; }
   // An owner that ends after a cut-short run (the CUDA runtime library) keeps

@@ -6,7 +6,7 @@
 
 namespace accelsim::sim {
 
-bool OutboundPort::send(const MemRequest& req, uint64_t now) {
+bool OutboundPort::send(const MemRequest& req, Cycle now) {
   if (!buffering_) return below_->send(req, now);
   if (used_ == buf_.size())  // the LD/ST unit broke its per-tick bound
     throw Error("parallel SM phase: more than " + std::to_string(kMaxSendsPerTick) +
@@ -25,7 +25,7 @@ void OutboundPort::commit() {
       throw Error("parallel SM phase: the level below " +
                   std::string(s.accepted ? "refused" : "accepted") +
                   " a request its admission predicted otherwise (SM " + std::to_string(s.req.sm) +
-                  ", cycle " + std::to_string(s.now) + ")");
+                  ", cycle " + std::to_string(s.now.count()) + ")");
   }
   used_ = 0;
 }
@@ -43,15 +43,15 @@ void ParallelSms::tick_one(void* self, size_t i) {
   p->due_[i]->tick(p->now_);
 }
 
-bool ParallelSms::tick(std::vector<std::unique_ptr<sm::Sm>>& sms, uint64_t now,
-                       uint64_t& progress_at) {
+bool ParallelSms::tick(std::vector<std::unique_ptr<sm::Sm>>& sms, Cycle now,
+                       Cycle& progress_at) {
   due_.clear();
   for (auto& s : sms)
     if (s->wake_cycle() <= now) due_.push_back(s.get());
   bool retired = false;
   auto settle = [&](sm::Sm& s) {
     retired |= s.take_retired() > 0;
-    progress_at = std::max(progress_at, s.last_progress());
+    progress_at = latest(progress_at, s.last_progress());
   };
   if (due_.size() < kMinSmsPerThread * pool_.threads() ||
       !below_->admission_exact(due_.size() * OutboundPort::kMaxSendsPerTick)) {

@@ -33,7 +33,7 @@ class OutboundPort final : public MemPort {
 
   explicit OutboundPort(MemPort* below) : below_(below) {}
   void connect(uint16_t sm, ResponseQueue* responses) override { below_->connect(sm, responses); }
-  bool send(const MemRequest& req, uint64_t now) override;
+  bool send(const MemRequest& req, Cycle now) override;
   uint64_t outstanding() const override { return below_->outstanding(); }
 
   // Direct: sends go straight below (sequential cycles).
@@ -51,7 +51,7 @@ class OutboundPort final : public MemPort {
  private:
   struct Sent {
     MemRequest req;
-    uint64_t now;
+    Cycle now;
     bool accepted;
   };
   MemPort* below_;
@@ -75,7 +75,7 @@ class ParallelSms {
   MemPort* port_for(uint16_t id);
   // Ticks the SMs due at `now` (wake_cycle() <= now); returns true if any
   // retired a CTA and raises `progress_at` to their latest progress.
-  bool tick(std::vector<std::unique_ptr<sm::Sm>>& sms, uint64_t now, uint64_t& progress_at);
+  bool tick(std::vector<std::unique_ptr<sm::Sm>>& sms, Cycle now, Cycle& progress_at);
 
  private:
   static void tick_one(void* self, size_t i);
@@ -84,7 +84,7 @@ class ParallelSms {
   WorkerPool pool_;
   std::vector<std::unique_ptr<OutboundPort>> ports_;
   std::vector<sm::Sm*> due_;
-  uint64_t now_ = 0;
+  Cycle now_{0};
 };
 
 // The threads a run uses: `requested` (0 = every usable core), at most one

@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "base/dim3.h"
 #include "isa/isa_table.h"
 #include "ptx/device_memory.h"
 #include "ptx/emulator.h"
@@ -47,7 +48,7 @@ struct PtxTables {
 struct PtxLaunchCommand {
   std::shared_ptr<const ptx::Module> module;
   std::string kernel;                       // the .entry's name (mangled as in the PTX)
-  ptx::Dim grid{1, 1, 1}, block{1, 1, 1};
+  Dim3 grid{1, 1, 1}, block{1, 1, 1};
   uint32_t dyn_shared = 0;                  // dynamic shared memory bytes
   std::vector<uint8_t> params;              // the parameter buffer, laid out as the .entry's .params
   std::vector<uint64_t> globals;            // device address of each of the module's globals

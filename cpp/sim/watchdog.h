@@ -3,19 +3,21 @@
 #pragma once
 #include <cstdint>
 
+#include "base/time.h"
+
 namespace accelsim::sim {
 
 class Watchdog {
  public:
   explicit Watchdog(uint64_t limit) : limit_(limit) {}
-  void progress(uint64_t now) { last_ = now > last_ ? now : last_; }
-  uint64_t deadline() const { return last_ + limit_; }
-  bool expired(uint64_t now) const { return now > deadline(); }
-  uint64_t last_progress() const { return last_; }
+  void progress(Cycle now) { last_ = now > last_ ? now : last_; }
+  Cycle deadline() const { return last_ + limit_; }
+  bool expired(Cycle now) const { return now > deadline(); }
+  Cycle last_progress() const { return last_; }
 
  private:
   uint64_t limit_;
-  uint64_t last_ = 0;
+  Cycle last_{0};
 };
 
 }  // namespace accelsim::sim

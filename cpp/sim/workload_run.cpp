@@ -58,13 +58,13 @@ size_t WorkloadRun::add_copy(const WorkItem& item) {
   c.address = item.address;
   c.bytes = item.bytes;
   c.stream = item.stream;
-  c.start_cycle = c.end_cycle = gpu_.now();
+  c.start_cycle = c.end_cycle = gpu_.now().count();
   return result_.copies.size() - 1;
 }
 
 // An async copy starts on its engine; finish_copies notices its end.
 void WorkloadRun::launch_copy(const WorkItem& item, size_t record) {
-  result_.copies[record].start_cycle = gpu_.now();
+  result_.copies[record].start_cycle = gpu_.now().count();
   if (item.on_start) item.on_start();
   gpu_.begin_copy(item.address, item.bytes, item.to_host());
   copy_[item.to_host()] = CopyInFlight{true, record, item.slot};
@@ -80,7 +80,7 @@ bool WorkloadRun::finish_copies() {
     CopyInFlight& c = copy_[dir];
     if (!c.active || gpu_.copying(dir == 1)) continue;
     CopyRecord& rec = result_.copies[c.record];
-    rec.end_cycle = gpu_.now();
+    rec.end_cycle = gpu_.now().count();
     rec.done = true;
     stream_busy_[c.slot] = 0;
     c.active = false;
@@ -96,7 +96,7 @@ void WorkloadRun::skip(stats::KernelRecord& rec, const WorkItem& item) {
   rec.status = stats::KernelStatus::NotSelected;
   rec.grid_ctas = item.info.grid.count();
   rec.threads_per_cta = uint32_t(item.info.block.count());
-  rec.launch_cycle = rec.start_cycle = rec.end_cycle = gpu_.now();
+  rec.launch_cycle = rec.start_cycle = rec.end_cycle = gpu_.now().count();
 }
 
 // Reads commands while the launch window has room. False when a copy was
@@ -117,8 +117,8 @@ bool WorkloadRun::admit() {
         gpu_.begin_copy(item.address, item.bytes, item.to_host());
       }
       copy_started_ = true;
-      const bool finished = gpu_.run_copy(opts_.max_cycles, &poller_);
-      result_.copies[copy_record_].end_cycle = gpu_.now();
+      const bool finished = gpu_.run_copy(Cycle(opts_.max_cycles), &poller_);
+      result_.copies[copy_record_].end_cycle = gpu_.now().count();
       if (!finished) return false;
       result_.copies[copy_record_].done = true;
       copy_started_ = false;
@@ -163,7 +163,7 @@ void WorkloadRun::launch_ready() {
 
 bool WorkloadRun::finish_run() {
   done_ = true;
-  result_.total_cycles = gpu_.now();
+  result_.total_cycles = gpu_.now().count();
   return !finished_.empty();
 }
 
@@ -173,25 +173,25 @@ bool WorkloadRun::finish_run() {
 bool WorkloadRun::stop_run(bool interrupted) {
   result_.completed = false;
   result_.interrupted = interrupted;
-  result_.total_cycles = gpu_.now();
+  result_.total_cycles = gpu_.now().count();
   for (size_t i = 0; i < result_.kernels.size(); ++i)
     if (sources_[i]) finished_.push_back(i);  // partial records
   auto not_reached = [this](stats::KernelRecord& rec) {
     rec.skipped = true;
     rec.status = stats::KernelStatus::NotReached;
-    rec.launch_cycle = rec.start_cycle = rec.first_cta_cycle = rec.end_cycle = gpu_.now();
+    rec.launch_cycle = rec.start_cycle = rec.first_cta_cycle = rec.end_cycle = gpu_.now().count();
   };
   for (const Pending& p : pending_) {
     if (!work_.items[p.item].is_copy()) {
       not_reached(result_.kernels[p.record]);
     } else {
       CopyRecord& c = result_.copies[p.record];
-      c.start_cycle = c.end_cycle = gpu_.now();
+      c.start_cycle = c.end_cycle = gpu_.now().count();
     }
   }
   pending_.clear();
   for (CopyInFlight& c : copy_)
-    if (c.active) result_.copies[c.record].end_cycle = gpu_.now();
+    if (c.active) result_.copies[c.record].end_cycle = gpu_.now().count();
   // A synchronous copy cut off has its record already (it is at next_);
   // copy_started_ stays set, so progress() still says where the run stopped.
   bool cut_copy = copy_started_;
@@ -229,7 +229,7 @@ void WorkloadRun::set_poll(PollHook hook, std::chrono::milliseconds interval) {
 
 Progress WorkloadRun::progress() const {
   Progress p;
-  p.cycles = gpu_.now();
+  p.cycles = gpu_.now().count();
   p.warp_instructions = gpu_.warp_instructions();
   p.kernels_done = kernels_done_;
   p.kernels_total = uint32_t(work_.kernels);
@@ -247,14 +247,14 @@ bool WorkloadRun::step() {
     if (finish_copies()) continue;  // their streams may go on
     if (gpu_.kernels_in_flight() == 0) {
       if (!copies_in_flight()) return finish_run();  // nothing left to run
-      const bool in_budget = gpu_.run_copies(opts_.max_cycles, &poller_);
-      result_.total_cycles = gpu_.now();
+      const bool in_budget = gpu_.run_copies(Cycle(opts_.max_cycles), &poller_);
+      result_.total_cycles = gpu_.now().count();
       if (!in_budget) return stop_run(poller_.stopped());
       continue;
     }
     std::vector<stats::KernelRecord*> done;
-    bool in_budget = gpu_.run_until_kernel_done(opts_.max_cycles, done, &poller_);
-    result_.total_cycles = gpu_.now();
+    bool in_budget = gpu_.run_until_kernel_done(Cycle(opts_.max_cycles), done, &poller_);
+    result_.total_cycles = gpu_.now().count();
     for (stats::KernelRecord* rec : done) {
       size_t index = size_t(rec - result_.kernels.data());
       stream_busy_[rec->stream_slot] = 0;

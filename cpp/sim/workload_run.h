@@ -58,7 +58,8 @@ class WorkloadRun final : public RunGuard {
   // (emulation calls it every few thousand instructions: the clock is read each time)
   bool stop_requested() override { return poller_.stopped() || poller_.check_now(); }
   uint64_t cycles_left() const override {
-    return opts_.max_cycles > gpu_.now() ? opts_.max_cycles - gpu_.now() : 0;
+    const Cycle budget(opts_.max_cycles);
+    return budget > gpu_.now() ? budget - gpu_.now() : 0;
   }
 
  private:

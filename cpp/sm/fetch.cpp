@@ -25,7 +25,7 @@ void FetchUnit::count_l1i(const Warp& w, bool hit) {
   ++l1i_[row * cache::kOutcomes + size_t(o)];
 }
 
-uint64_t FetchUnit::fetch_latency(const Warp& w, uint64_t now) {
+uint64_t FetchUnit::fetch_latency(const Warp& w, Cycle now) {
   if (!icache_) return count_l1i(w, true), 1;  // perfect: every fetch hits
   // Kernel code is modelled at its trace PC; one access per fetch.
   uint64_t line_addr = icache_->line_of(w.head().pc);
@@ -43,14 +43,14 @@ uint64_t FetchUnit::fetch_latency(const Warp& w, uint64_t now) {
   return 1 + miss_latency_;
 }
 
-bool FetchUnit::cycle(std::vector<Warp>& warps, uint64_t now) {
+bool FetchUnit::cycle(std::vector<Warp>& warps, Cycle now) {
   uint32_t fetched = 0;
   while (size_ > 0 && fetched < width_) {
     Warp& w = warps[ring_[head_]];
     head_ = (head_ + 1) % ring_.size();
     --size_;
     if (!w.active || w.finished || !w.ibuffer_empty() || w.next_issue == w.count) continue;
-    w.decode_ready = std::max(w.decode_ready, now + fetch_latency(w, now));
+    w.decode_ready = latest(w.decode_ready, now + fetch_latency(w, now));
     w.decoded_end = std::min(w.count, w.next_issue + ibuffer_entries_);
     ++fetched;
   }

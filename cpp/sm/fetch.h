@@ -25,13 +25,13 @@ class FetchUnit {
   }
   bool idle() const { return size_ == 0; }
   // One fetch cycle: serves the oldest requests; true if any warp was fetched for.
-  bool cycle(std::vector<Warp>& warps, uint64_t now);
+  bool cycle(std::vector<Warp>& warps, Cycle now);
   void invalidate();
   // Per stream slot: SM event counters, and L1I [access type][outcome].
   void count_into(stats::SmCounters* events, uint64_t* l1i) { events_ = events, l1i_ = l1i; }
 
  private:
-  uint64_t fetch_latency(const Warp& w, uint64_t now);
+  uint64_t fetch_latency(const Warp& w, Cycle now);
   void count_l1i(const Warp& w, bool hit);
 
   stats::SmCounters* events_ = nullptr;

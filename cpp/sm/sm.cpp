@@ -40,17 +40,17 @@ void Sm::tick(Cycle now) {
   wake_ = compute_wake(now);
 }
 
-uint64_t Sm::compute_wake(uint64_t now) const {
+Cycle Sm::compute_wake(Cycle now) const {
   if (resident_ctas_ == 0 && ldst_.idle()) return kNever;
   if (progress_) return now + 1;
-  uint64_t next = std::min(completions_.next_ready(), ldst_.next_event(now));
-  for (const auto& set : unit_sets_) next = std::min(next, set.next_free_after(now));
+  Cycle next = earliest(completions_.next_ready(), ldst_.next_event(now));
+  for (const auto& set : unit_sets_) next = earliest(next, set.next_free_after(now));
   for (const Warp& w : warps_)
-    if (w.active && w.decode_ready > now) next = std::min(next, w.decode_ready);
-  return std::max(next, now + 1);
+    if (w.active && w.decode_ready > now) next = earliest(next, w.decode_ready);
+  return latest(next, now + 1);
 }
 
-void Sm::account(uint64_t now) {
+void Sm::account(Cycle now) {
   if (now <= accounted_until_) return;
   uint64_t dt = now - accounted_until_;
   for (uint32_t s = 0; s < stat_.slots; ++s) {  // each stream's share of the SM
@@ -82,8 +82,8 @@ std::string Sm::describe() const {
   s += " (" + std::to_string(barrier) + " at a barrier, " + std::to_string(scoreboard) +
        " waiting on registers, " + std::to_string(pending) + " draining)";
   s += "; " + std::to_string(completions_.size()) + " results in flight";
-  if (!completions_.empty()) s += " (next at cycle " + std::to_string(completions_.next_ready()) + ")";
-  s += "\n  " + ldst_.describe() + "; last ticked at cycle " + std::to_string(now_);
+  if (!completions_.empty()) s += " (next at cycle " + std::to_string(completions_.next_ready().count()) + ")";
+  s += "\n  " + ldst_.describe() + "; last ticked at cycle " + std::to_string(now_.count());
   return s;
 }
 

@@ -37,35 +37,35 @@ class Sm final : public Clocked {
   // Whether one more CTA of this shape fits (occupancy limits).
   bool can_launch(const CtaShape& shape) const;
   // Takes the CTA's decoded trace (swapped in; `tb` gets a spare buffer back).
-  void launch(const CtaShape& shape, trace::ThreadBlockTrace& tb, uint64_t now);
+  void launch(const CtaShape& shape, trace::ThreadBlockTrace& tb, Cycle now);
   // At most one CTA launch per SM per cycle.
-  bool launched_this_cycle(uint64_t now) const { return last_launch_ == now && launched_any_; }
+  bool launched_this_cycle(Cycle now) const { return last_launch_ == now && launched_any_; }
 
   // Clocked, on core cycles.
   void tick(Cycle now) override;
   Cycle next_tick(Cycle now) const override {
     Cycle w = wake_cycle();
-    return w == kNever ? kNever : std::max(w, now);
+    return w == kNever ? kNever : latest(w, now);
   }
   // What the SM waits on: CTAs, warps by reason, results and memory in flight.
   std::string describe() const override;
   // When ticking is next needed: its own estimate, or earlier when the level
   // below delivered a response since (asynchronous memory models); may be in
   // the past (next_tick() clamps it).
-  Cycle wake_cycle() const { return std::min(wake_, ldst_.next_response()); }
+  Cycle wake_cycle() const { return earliest(wake_, ldst_.next_response()); }
   bool has_ctas() const { return resident_ctas_ > 0; }
   // CTAs retired since the last call (for the CTA dispatcher).
   uint32_t take_retired() { uint32_t r = retired_; retired_ = 0; return r; }
-  uint64_t last_progress() const { return last_progress_; }
+  Cycle last_progress() const { return last_progress_; }
   // Streamed blocks (PTX mode): whether a warp ran low on records, and the
   // top-up itself. Call at a serial point only (it may emulate, which
   // writes shared device memory), after the cycle's tick.
   bool wants_refill() const { return !hungry_.empty(); }
-  void refill(uint64_t now);
+  void refill(Cycle now);
   // Times a streamed warp had issued everything it had and waited for more.
   uint64_t stream_dry_waits() const { return dry_waits_; }
   // Accounts resident-warp cycles up to `now` (occupancy statistics).
-  void account(uint64_t now);
+  void account(Cycle now);
 
   // Counts into the run's families from now on (per stream slot); until
   // then into its own single-slot storage.
@@ -100,13 +100,13 @@ class Sm final : public Clocked {
   };
 
   // pipeline stages (sm_*.cpp)
-  void writeback(uint64_t now);
-  void issue(uint64_t now);
-  bool issue_from(Warp& w, SubCore& sc, uint64_t now);
-  bool issue_one(Warp& w, uint16_t slot, SubCore& sc, uint64_t now);
-  bool head_ready(const Warp& w, uint64_t now) const;
+  void writeback(Cycle now);
+  void issue(Cycle now);
+  bool issue_from(Warp& w, SubCore& sc, Cycle now);
+  bool issue_one(Warp& w, uint16_t slot, SubCore& sc, Cycle now);
+  bool head_ready(const Warp& w, Cycle now) const;
   bool waits_for_async(const Warp& w) const;
-  bool may_issue(Warp& w, uint16_t slot, SubCore& sc, uint64_t now);
+  bool may_issue(Warp& w, uint16_t slot, SubCore& sc, Cycle now);
   void refresh_candidate(Warp& w);
   void count_into_own_storage();
   void count_stall(const Warp& w, stats::StallReason r) {
@@ -116,9 +116,9 @@ class Sm final : public Clocked {
   void release_barrier(Cta& c);
   void maybe_finish(uint16_t slot);
   void retire_cta(uint16_t cta_slot);
-  void refill_cta(uint16_t cta_slot, uint64_t now);
+  void refill_cta(uint16_t cta_slot, Cycle now);
   void take_window(Warp& w, const isa::WarpWindow& win);
-  uint64_t compute_wake(uint64_t now) const;
+  Cycle compute_wake(Cycle now) const;
   int free_cta_slot() const;
   int free_warp_slot(int from) const;
 
@@ -142,11 +142,11 @@ class Sm final : public Clocked {
            used_shmem_ = 0, shmem_capacity_ = 0;
   uint32_t retired_ = 0;
   uint64_t next_age_ = 0;
-  uint64_t wake_ = kNever;
-  uint64_t last_progress_ = 0;
-  uint64_t accounted_until_ = 0;
-  uint64_t now_ = 0;  // cycle of the tick in progress
-  uint64_t last_launch_ = 0;
+  Cycle wake_ = kNever;
+  Cycle last_progress_{0};
+  Cycle accounted_until_{0};
+  Cycle now_{0};  // cycle of the tick in progress
+  Cycle last_launch_{0};
   bool launched_any_ = false;
   bool progress_ = false;
   std::vector<IssueEvent>* issue_log_ = nullptr;

@@ -26,8 +26,8 @@ bool Sm::can_launch(const CtaShape& shape) const {
          used_shmem_ + shape.shmem_bytes <= shmem_capacity_;
 }
 
-void Sm::launch(const CtaShape& shape, trace::ThreadBlockTrace& tb, uint64_t now) {
-  now_ = std::max(now_, now);
+void Sm::launch(const CtaShape& shape, trace::ThreadBlockTrace& tb, Cycle now) {
+  now_ = latest(now_, now);
   last_launch_ = now;
   launched_any_ = true;
   account(now);

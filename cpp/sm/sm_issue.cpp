@@ -9,14 +9,14 @@ namespace accelsim::sm {
 
 using isa::InstRecord;
 
-bool Sm::head_ready(const Warp& w, uint64_t now) const {
+bool Sm::head_ready(const Warp& w, Cycle now) const {
   return w.active && !w.finished && !w.at_barrier && !w.ibuffer_empty() &&
          w.decode_ready <= now && !w.scoreboard.collides(w.head()) && !waits_for_async(w);
 }
 
 // Cheap checks first; a warp whose head waits on a register is not looked at
 // again until one of its results is written back.
-bool Sm::may_issue(Warp& w, uint16_t slot, SubCore& sc, uint64_t now) {
+bool Sm::may_issue(Warp& w, uint16_t slot, SubCore& sc, Cycle now) {
   if (!w.active || w.finished || w.at_barrier || w.waits_on_register || w.ibuffer_empty() ||
       w.decode_ready > now)
     return false;
@@ -37,12 +37,12 @@ void Sm::refresh_candidate(Warp& w) {
   subcores_[w.scheduler].candidates += now_candidate ? 1 : -1;
 }
 
-void Sm::issue(uint64_t now) {
+void Sm::issue(Cycle now) {
   // Rotate which sub-core goes first so none is starved of shared resources
   // (the LD/ST queue frees about one slot per cycle).
   size_t n = subcores_.size();
   for (size_t k = 0; k < n; ++k) {
-    SubCore& sc = subcores_[(now + k) % n];
+    SubCore& sc = subcores_[(now.count() + k) % n];
     if (sc.candidates == 0) continue;
     for (uint16_t slot : sc.scheduler->order()) {
       Warp& w = warps_[slot];
@@ -56,7 +56,7 @@ void Sm::issue(uint64_t now) {
   }
 }
 
-bool Sm::issue_from(Warp& w, SubCore& sc, uint64_t now) {
+bool Sm::issue_from(Warp& w, SubCore& sc, Cycle now) {
   uint16_t slot = uint16_t(&w - warps_.data());
   int first_unit = -2;
   uint32_t issued = 0;
@@ -71,7 +71,7 @@ bool Sm::issue_from(Warp& w, SubCore& sc, uint64_t now) {
   return issued > 0;
 }
 
-bool Sm::issue_one(Warp& w, uint16_t slot, SubCore& sc, uint64_t now) {
+bool Sm::issue_one(Warp& w, uint16_t slot, SubCore& sc, Cycle now) {
   const InstRecord& in = w.head();
   const CtaShape& shape = ctas_[w.cta_slot].shape;
   switch (in.unit) {
@@ -100,7 +100,7 @@ bool Sm::issue_one(Warp& w, uint16_t slot, SubCore& sc, uint64_t now) {
       if (kind == UnitMap::kNoUnit) break;  // no unit executes it: behaves as a NOP
       int pipe = sc.units->free_pipeline(kind, now);
       if (pipe < 0) return count_stall(w, stats::StallReason::UNIT_BUSY), false;
-      uint64_t ready = sc.units->occupy(kind, pipe, now, in.lat_class);
+      Cycle ready = sc.units->occupy(kind, pipe, now, in.lat_class);
       if (in.dst != isa::kNoReg) {
         w.scoreboard.reserve(in.dst);
         ++w.pending_writes;
@@ -108,7 +108,7 @@ bool Sm::issue_one(Warp& w, uint16_t slot, SubCore& sc, uint64_t now) {
       }
     }
   }
-  if (issue_log_) issue_log_->push_back(IssueEvent{now, slot, in.pc});
+  if (issue_log_) issue_log_->push_back(IssueEvent{now.count(), slot, in.pc});
   ++w.next_issue;
   if (w.ibuffer_empty() && !w.all_issued()) {
     fetch_.request(slot);
@@ -143,13 +143,13 @@ void Sm::release_barrier(Cta& c) {
     Warp& w = warps_[c.warp_slots[i]];
     if (!w.at_barrier) continue;
     w.at_barrier = false;
-    w.decode_ready = std::max(w.decode_ready, now_ + 1);
+    w.decode_ready = latest(w.decode_ready, now_ + 1);
     refresh_candidate(w);
   }
   c.at_barrier = 0;
 }
 
-void Sm::writeback(uint64_t now) {
+void Sm::writeback(Cycle now) {
   while (completions_.due(now)) {
     Completion done = completions_.pop();
     Warp& w = warps_[done.warp];

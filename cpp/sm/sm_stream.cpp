@@ -25,7 +25,7 @@ void Sm::take_window(Warp& w, const isa::WarpWindow& win) {
   w.refill_at = std::min(w.count, std::max(w.next_issue + 1, at));
 }
 
-void Sm::refill(uint64_t now) {
+void Sm::refill(Cycle now) {
   for (size_t i = 0; i < hungry_.size(); ++i) {  // refill_cta never adds to hungry_
     Cta& c = ctas_[hungry_[i]];
     c.hungry = false;
@@ -34,7 +34,7 @@ void Sm::refill(uint64_t now) {
   hungry_.clear();
 }
 
-void Sm::refill_cta(uint16_t cslot, uint64_t now) {
+void Sm::refill_cta(uint16_t cslot, Cycle now) {
   Cta& c = ctas_[cslot];
   const uint32_t n = c.trace.num_warps();
   uint64_t issued[32], keep[32];
@@ -68,7 +68,7 @@ void Sm::refill_cta(uint16_t cslot, uint64_t now) {
   // Warps whose stream ended with everything issued finish now (this may
   // retire the CTA, so last).
   for (uint32_t k = 0; k < n && c.active; ++k) maybe_finish(c.warp_slots[k]);
-  wake_ = std::min(wake_, now + 1);
+  wake_ = earliest(wake_, now + 1);
 }
 
 }  // namespace accelsim::sm

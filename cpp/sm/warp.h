@@ -3,6 +3,8 @@
 #pragma once
 #include <cstdint>
 
+#include "base/time.h"
+
 #include "sm/scoreboard.h"
 #include "isa/inst_record.h"
 
@@ -15,7 +17,7 @@ struct Warp {
   uint32_t next_issue = 0;                   // first instruction not yet issued
   uint32_t decoded_end = 0;                  // ibuffer = [next_issue, decoded_end)
   uint32_t end = 0;                          // count once final; UINT32_MAX while more will come
-  uint64_t decode_ready = 0;                 // cycle the ibuffer contents may issue
+  Cycle decode_ready{0};                     // cycle the ibuffer contents may issue
   uint64_t age = 0;                          // launch order (GTO "oldest")
   Scoreboard scoreboard;
   uint32_t pending_writes = 0;               // results in flight (registers)

@@ -25,11 +25,10 @@ SmCounters SmCounters::operator-(const SmCounters& o) const {
 
 namespace accelsim::stats {
 const char* const kSmCounterNames[] = {
-    "warp_insts",      "thread_insts",      "mem_insts",      "l1d_hits",
-    "l1d_misses",      "l1d_mshr_merges",   "l1d_writes",     "l1d_bypass",
-    "l1d_reservation_fails", "ldst_busy_cycles", "shmem_accesses", "shmem_bank_cycles",
-    "const_accesses",  "icache_misses",     "ctas_launched",  "active_cycles",
-    "ticks",           "warp_cycles"};
+#define ACCELSIM_SM_COUNTER(field, doc) #field,
+#include "stats/sm_counters.def"
+#undef ACCELSIM_SM_COUNTER
+};
 static_assert(sizeof(kSmCounterNames) / sizeof(kSmCounterNames[0]) == kSmCounterFields,
-              "a field was added to SmCounters: name it here too");
+              "every SmCounters field comes from sm_counters.def");
 }  // namespace accelsim::stats

@@ -53,7 +53,7 @@ inline DramRequest wr(uint32_t tag, uint32_t bank, int64_t row) {
 // Ticks cycles [from, to) and pops completions as they become ready.
 inline void run(DramChannel& ch, int64_t from, int64_t to, std::vector<DramCompletion>& done) {
   for (int64_t c = from; c < to; ++c) {
-    ch.tick(c);
+    ch.tick(Cycle(uint64_t(c)));
     DramCompletion d;
     while (ch.pop_completed(c, d)) done.push_back(d);
   }

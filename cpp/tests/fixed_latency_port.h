@@ -15,10 +15,10 @@ struct FixedLatencyPort : MemPort {
     if (queues.size() <= sm) queues.resize(sm + 1u, nullptr);
     queues[sm] = q;
   }
-  bool send(const MemRequest& r, uint64_t now) override {
-    if (now < refuse_until) return false;
+  bool send(const MemRequest& r, Cycle now) override {
+    if (now < Cycle(refuse_until)) return false;
     sent.push_back(r);
-    sent_at.push_back(now);
+    sent_at.push_back(now.count());
     queues[r.sm]->push(now + latency, MemResponse{r.line_addr, r.token, r.sector_mask, r.kind});
     return true;
   }

@@ -3,11 +3,25 @@
 // "<number>-<property>", e.g. "501-hit-latency"; the hundred names the
 // subsystem (key: cpp/tests/README.md).
 #pragma once
+#include <concepts>
 #include <functional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "base/time.h"
+
+// Tests state expected times as plain numbers: a typed time compares with and
+// prints as its count here (the core itself never mixes them).
+namespace accelsim {
+template <class Tag>
+std::ostream& operator<<(std::ostream& os, Ticks<Tag> t) { return os << t.count(); }
+template <class Tag, std::integral I>
+constexpr bool operator==(Ticks<Tag> t, I n) { return t.count() == uint64_t(n); }
+template <class Tag, std::integral I>
+constexpr auto operator<=>(Ticks<Tag> t, I n) { return t.count() <=> uint64_t(n); }
+}  // namespace accelsim
 
 namespace accelsim::testing {
 

@@ -38,11 +38,11 @@ struct Alone {
     return sm::CtaShape{0, warps * 32, warps, regs * warps, 0, 32, &units, &resident, 0};
   }
   // Ticks only when the SM asks (next_tick); returns the cycle it went idle.
-  Cycle run(const BlockBuilder& b, Cycle limit = 100000) {
+  Cycle run(const BlockBuilder& b, Cycle limit = Cycle(100000)) {
     trace::ThreadBlockTrace tb = b.build();
     ++resident;
-    sm.launch(shape(uint32_t(b.warps.size())), tb, 0);
-    Cycle now = 0;
+    sm.launch(shape(uint32_t(b.warps.size())), tb, Cycle(0));
+    Cycle now{0};
     while (now < limit) {
       sm.tick(now);
       Cycle next = sm.next_tick(now + 1);
@@ -63,7 +63,7 @@ TEST_CASE("311-sm-alone-dependent-alu-waits-its-unit-latency") {
   CHECK(!a.sm.has_ctas());
   CHECK_EQ(a.resident, 0u);
   CHECK_EQ(issue_cycle(a.log, 0, 16) - issue_cycle(a.log, 0, 0), uint64_t(4));  // sp latency
-  CHECK_EQ(a.sm.next_tick(1000), Clocked::kNever);  // idle: never needs a tick
+  CHECK_EQ(a.sm.next_tick(Cycle(1000)), Clocked::kNever);  // idle: never needs a tick
 }
 
 TEST_CASE("312-sm-alone-load-goes-below-and-idle-cycles-are-skipped") {
@@ -114,11 +114,11 @@ TEST_CASE("314-sm-alone-describe-says-what-it-waits-on") {
   b.add(0, iadd(2, {1})).add(0, exit_inst());
   trace::ThreadBlockTrace tb = b.build();
   ++a.resident;
-  a.sm.launch(a.shape(1), tb, 0);
-  for (Cycle c = 0; c < 20; ++c) a.sm.tick(c);  // the load is out; the add waits on it
+  a.sm.launch(a.shape(1), tb, Cycle(0));
+  for (Cycle c{0}; c < Cycle(20); ++c) a.sm.tick(c);  // the load is out; the add waits on it
   std::string d = a.sm.describe();
   CHECK(d.find("sm[0]") != std::string::npos);
   CHECK(d.find("1 CTAs") != std::string::npos);
   CHECK(d.find("1 waiting on registers") != std::string::npos);
-  CHECK(a.sm.next_tick(20) >= 20);
+  CHECK(a.sm.next_tick(Cycle(20)) >= 20);
 }

@@ -64,7 +64,7 @@ struct Alone {
     unit->issue(insts.back(), addrs.back().data(), 0, 0, now);
   }
   // Runs the stages until a completion is due; returns its cycle.
-  Cycle until_done(Cycle from, Cycle limit = 10000) {
+  Cycle until_done(Cycle from, Cycle limit = Cycle(10000)) {
     for (Cycle c = from; c < limit; ++c) {
       unit->deliver(c);
       unit->send(c);
@@ -82,8 +82,8 @@ struct Alone {
 
 TEST_CASE("471-ldst-alone-miss-goes-below-hit-takes-hit-latency") {
   Alone a;
-  a.load(R(1), 0x4000, 0, 0);
-  Cycle miss = a.until_done(1);
+  a.load(R(1), 0x4000, 0, Cycle(0));
+  Cycle miss = a.until_done(Cycle(1));
   CHECK_EQ(a.port.sent.size(), size_t(4));  // a sector miss each
   CHECK(miss >= a.port.sent_at.back() + a.port.latency);
   a.load(R(2), 0x4000, 0, miss);  // same line: now an L1D hit
@@ -98,8 +98,8 @@ TEST_CASE("471-ldst-alone-miss-goes-below-hit-takes-hit-latency") {
 TEST_CASE("472-ldst-alone-bypass-goes-straight-below-and-waits-out-back-pressure") {
   Alone a;
   a.port.refuse_until = 50;
-  a.load(R(1), 0x8000, isa::kFlagBypassL1, 0);
-  Cycle done = a.until_done(1);
+  a.load(R(1), 0x8000, isa::kFlagBypassL1, Cycle(0));
+  Cycle done = a.until_done(Cycle(1));
   CHECK_EQ(a.port.sent.size(), size_t(1));
   CHECK_EQ(a.port.sent_at[0], uint64_t(50));  // retried until accepted
   CHECK(done >= 50 + a.port.latency);

@@ -16,14 +16,14 @@ using namespace accelsim::cache;
 
 TEST_CASE("561-timed-queue-ready-cycle-and-bound") {
   TimedQueue<int> q(2);
-  CHECK(q.push(1, 10));
-  CHECK(q.push(2, 5));
-  CHECK(!q.push(3, 0));  // bounded: back-pressure, nothing dropped
-  CHECK(!q.front_ready(9));
-  CHECK(q.front_ready(10));
+  CHECK(q.push(1, Cycle(10)));
+  CHECK(q.push(2, Cycle(5)));
+  CHECK(!q.push(3, Cycle(0)));  // bounded: back-pressure, nothing dropped
+  CHECK(!q.front_ready(Cycle(9)));
+  CHECK(q.front_ready(Cycle(10)));
   CHECK_EQ(q.front(), 1);
   q.pop();
-  CHECK(q.front_ready(10));  // in order: 2 waited behind 1
+  CHECK(q.front_ready(Cycle(10)));  // in order: 2 waited behind 1
   CHECK_EQ(q.front(), 2);
   q.pop();
   CHECK(q.empty());
@@ -31,15 +31,15 @@ TEST_CASE("561-timed-queue-ready-cycle-and-bound") {
 
 TEST_CASE("562-bandwidth-limiter-exact-throughput") {
   BandwidthLimiter bw(64);
-  CHECK(bw.try_send(0, 128));  // a 128 B line takes two cycles
-  CHECK(!bw.can_send(1));
-  CHECK(bw.can_send(2));
+  CHECK(bw.try_send(Cycle(0), 128));  // a 128 B line takes two cycles
+  CHECK(!bw.can_send(Cycle(1)));
+  CHECK(bw.can_send(Cycle(2)));
   int sent = 0;
-  for (uint64_t c = 2; c < 102; ++c) sent += bw.try_send(c, 32);
+  for (uint64_t c = 2; c < 102; ++c) sent += bw.try_send(Cycle(c), 32);
   CHECK_EQ(sent, 100);  // 32 B per cycle fits under 64 B/cycle
   BandwidthLimiter narrow(16);
   sent = 0;
-  for (uint64_t c = 0; c < 100; ++c) sent += narrow.try_send(c, 32);
+  for (uint64_t c = 0; c < 100; ++c) sent += narrow.try_send(Cycle(c), 32);
   CHECK_EQ(sent, 50);
   CHECK_EQ(narrow.next_free_cycle(), uint64_t{100});
 }

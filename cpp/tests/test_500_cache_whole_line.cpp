@@ -66,24 +66,24 @@ BlockBuilder two_loads_one_line(uint8_t flags) {
 
 TEST_CASE("571-non-sectored-cache-miss-fetches-the-whole-line") {
   cache::Cache c(whole_line_params());
-  CHECK(c.access(read_bytes(0x1000, 0, 32, 1), 0).outcome == cache::Outcome::MISS);
+  CHECK(c.access(read_bytes(0x1000, 0, 32, 1), Cycle(0)).outcome == cache::Outcome::MISS);
   CHECK_EQ(c.miss_queue().size(), size_t{1});
   const cache::OutRequest& out = c.miss_queue().front();
   CHECK_EQ(int(out.sector_mask), 1);
   CHECK(out.bytes.covers(0, 128));  // all 128 B are fetched, not the 32 touched
   // Another 32 B of the same line while the fill is on its way: merged.
-  CHECK(c.access(read_bytes(0x1000, 96, 32, 2), 1).outcome == cache::Outcome::HIT_RESERVED);
+  CHECK(c.access(read_bytes(0x1000, 96, 32, 2), Cycle(1)).outcome == cache::Outcome::HIT_RESERVED);
   CHECK_EQ(c.mshrs().in_use(), uint32_t{1});
-  CHECK_EQ(c.fill(0x1000, 0, 10).size(), size_t{2});  // both waiters answered by one fill
+  CHECK_EQ(c.fill(0x1000, 0, Cycle(10)).size(), size_t{2});  // both waiters answered by one fill
 }
 
 TEST_CASE("572-non-sectored-cache-another-sector-of-the-line-hits") {
   cache::Cache c(whole_line_params());
-  c.access(read_bytes(0x1000, 0, 32), 0);
+  c.access(read_bytes(0x1000, 0, 32), Cycle(0));
   c.miss_queue().pop();
-  c.fill(0x1000, 0, 10);
+  c.fill(0x1000, 0, Cycle(10));
   for (unsigned first : {0u, 32u, 64u, 96u})
-    CHECK(c.access(read_bytes(0x1000, first, 32), 11).outcome == cache::Outcome::HIT);
+    CHECK(c.access(read_bytes(0x1000, first, 32), Cycle(11)).outcome == cache::Outcome::HIT);
   CHECK_EQ(c.count(cache::AccessType::GLOBAL_R, cache::Outcome::HIT), uint64_t{4});
 }
 

@@ -2,6 +2,7 @@
 #include "cache/cache.h"
 #include "tests/harness.h"
 
+using accelsim::Cycle;
 using namespace accelsim::cache;
 using accelsim::ByteMask;
 
@@ -45,10 +46,10 @@ uint64_t set0(uint64_t k) { return k * 4 * 128; }
 
 TEST_CASE("521-cache-write-back-eviction-produces-write-back") {
   Cache c(wb(WriteAllocPolicy::WRITE_VALIDATE));
-  CHECK(c.access(write(set0(0), 1, 32, 32), 0).outcome == Outcome::MISS);
+  CHECK(c.access(write(set0(0), 1, 32, 32), Cycle(0)).outcome == Outcome::MISS);
   CHECK(c.miss_queue().empty());  // write-back + validate: nothing goes below yet
-  c.access(write(set0(1), 0, 0, 32), 1);
-  c.access(write(set0(2), 0, 0, 32), 2);  // evicts set0(0), the LRU line
+  c.access(write(set0(1), 0, 0, 32), Cycle(1));
+  c.access(write(set0(2), 0, 0, 32), Cycle(2));  // evicts set0(0), the LRU line
   CHECK_EQ(c.miss_queue().size(), size_t{1});
   const OutRequest& out = c.miss_queue().front();
   CHECK(out.write);
@@ -60,20 +61,20 @@ TEST_CASE("521-cache-write-back-eviction-produces-write-back") {
 
 TEST_CASE("522-cache-write-validate-full-sector-then-read-hits") {
   Cache c(wb(WriteAllocPolicy::WRITE_VALIDATE));
-  c.access(write(0x1000, 2, 64, 16), 0);
-  c.access(write(0x1000, 2, 80, 16), 1);  // completes the sector
-  CHECK(c.access(read(0x1000, 2), 2).outcome == Outcome::HIT);
+  c.access(write(0x1000, 2, 64, 16), Cycle(0));
+  c.access(write(0x1000, 2, 80, 16), Cycle(1));  // completes the sector
+  CHECK(c.access(read(0x1000, 2), Cycle(2)).outcome == Outcome::HIT);
   CHECK(c.miss_queue().empty());  // no fetch was ever needed
 }
 
 TEST_CASE("523-cache-write-validate-partial-sector-then-read-fetches") {
   Cache c(wb(WriteAllocPolicy::WRITE_VALIDATE));
-  c.access(write(0x1000, 0, 0, 8), 0);
-  CHECK(c.access(read(0x1000, 0), 1).outcome == Outcome::SECTOR_MISS);
+  c.access(write(0x1000, 0, 0, 8), Cycle(0));
+  CHECK(c.access(read(0x1000, 0), Cycle(1)).outcome == Outcome::SECTOR_MISS);
   CHECK_EQ(c.miss_queue().size(), size_t{1});
   CHECK(!c.miss_queue().front().write);
-  c.fill(0x1000, 0, 5);  // fetched data merges under the written bytes
-  CHECK(c.access(read(0x1000, 0), 6).outcome == Outcome::HIT);
+  c.fill(0x1000, 0, Cycle(5));  // fetched data merges under the written bytes
+  CHECK(c.access(read(0x1000, 0), Cycle(6)).outcome == Outcome::HIT);
   std::vector<OutRequest> out;
   c.flush(out);  // still modified: the whole, now readable sector goes back
   CHECK_EQ(out.size(), size_t{1});
@@ -84,12 +85,12 @@ TEST_CASE("524-cache-write-through-no-allocate") {
   CacheParams p = wb(WriteAllocPolicy::NO_ALLOCATE, true);
   p.write_policy = WritePolicy::WRITE_THROUGH;
   Cache c(p);
-  CHECK(c.access(write(0x1000, 0, 0, 32), 0).outcome == Outcome::MISS);
+  CHECK(c.access(write(0x1000, 0, 0, 32), Cycle(0)).outcome == Outcome::MISS);
   CHECK_EQ(c.miss_queue().size(), size_t{1});
   CHECK(c.miss_queue().front().write);
-  CHECK(c.access(read(0x1000, 0), 1).outcome == Outcome::MISS);  // nothing was allocated
-  c.fill(0x1000, 0, 2);
-  CHECK(c.access(write(0x1000, 0, 0, 4), 3).outcome == Outcome::HIT);  // hit: still sent below
+  CHECK(c.access(read(0x1000, 0), Cycle(1)).outcome == Outcome::MISS);  // nothing was allocated
+  c.fill(0x1000, 0, Cycle(2));
+  CHECK(c.access(write(0x1000, 0, 0, 4), Cycle(3)).outcome == Outcome::HIT);  // hit: still sent below
   CHECK_EQ(c.miss_queue().size(), size_t{3});
   std::vector<OutRequest> dirty;
   c.flush(dirty);
@@ -98,12 +99,12 @@ TEST_CASE("524-cache-write-through-no-allocate") {
 
 TEST_CASE("525-cache-fetch-on-write-applies-write-on-fill") {
   Cache c(wb(WriteAllocPolicy::FETCH_ON_WRITE));
-  CHECK(c.access(write(0x1000, 1, 40, 4, 77), 0).outcome == Outcome::MISS);
+  CHECK(c.access(write(0x1000, 1, 40, 4, 77), Cycle(0)).outcome == Outcome::MISS);
   CHECK(c.miss_queue().front().type == AccessType::L2_WR_ALLOC_R);
-  auto back = c.fill(0x1000, 1, 3);
+  auto back = c.fill(0x1000, 1, Cycle(3));
   CHECK_EQ(back.size(), size_t{1});
   CHECK_EQ(back[0].tag, uint32_t{77});
-  CHECK(c.access(read(0x1000, 1), 4).outcome == Outcome::HIT);
+  CHECK(c.access(read(0x1000, 1), Cycle(4)).outcome == Outcome::HIT);
   std::vector<OutRequest> out;
   c.flush(out);
   CHECK_EQ(out.size(), size_t{1});
@@ -112,29 +113,29 @@ TEST_CASE("525-cache-fetch-on-write-applies-write-on-fill") {
 
 TEST_CASE("526-cache-invalidate-and-flush") {
   Cache c(wb(WriteAllocPolicy::WRITE_VALIDATE));
-  c.access(write(0x1000, 0, 0, 32), 0);
-  c.access(read(0x2000, 1), 0);  // a fill pending across the invalidation
+  c.access(write(0x1000, 0, 0, 32), Cycle(0));
+  c.access(read(0x2000, 1), Cycle(0));  // a fill pending across the invalidation
   std::vector<OutRequest> out;
   c.flush(out);
   CHECK_EQ(out.size(), size_t{1});
   out.clear();
   c.flush(out);
   CHECK(out.empty());  // flushed lines are clean
-  CHECK(c.access(read(0x1000, 0), 1).outcome == Outcome::HIT);
+  CHECK(c.access(read(0x1000, 0), Cycle(1)).outcome == Outcome::HIT);
   c.invalidate_all();
-  CHECK(c.access(read(0x1000, 0), 2).outcome == Outcome::MISS);
-  CHECK_EQ(c.fill(0x2000, 1, 3).size(), size_t{1});
-  CHECK(c.access(read(0x2000, 1), 4).outcome == Outcome::HIT);
+  CHECK(c.access(read(0x1000, 0), Cycle(2)).outcome == Outcome::MISS);
+  CHECK_EQ(c.fill(0x2000, 1, Cycle(3)).size(), size_t{1});
+  CHECK(c.access(read(0x2000, 1), Cycle(4)).outcome == Outcome::HIT);
 }
 
 TEST_CASE("527-cache-streaming-fill-eviction-writes-back") {
   Cache c(wb(WriteAllocPolicy::WRITE_VALIDATE, /*streaming=*/true));
-  c.access(write(set0(0), 0, 0, 32), 0);
-  c.access(write(set0(1), 0, 0, 32), 1);
-  c.access(read(set0(2), 0), 2);  // streaming: no line needed yet
+  c.access(write(set0(0), 0, 0, 32), Cycle(0));
+  c.access(write(set0(1), 0, 0, 32), Cycle(1));
+  c.access(read(set0(2), 0), Cycle(2));  // streaming: no line needed yet
   CHECK_EQ(c.miss_queue().size(), size_t{1});
   CHECK(c.can_fill());
-  c.fill(set0(2), 0, 3);  // allocation on fill evicts the dirty LRU line
+  c.fill(set0(2), 0, Cycle(3));  // allocation on fill evicts the dirty LRU line
   CHECK_EQ(c.miss_queue().size(), size_t{2});
   CHECK(c.miss_queue().at(1).item.type == AccessType::L2_WRBK);
   CHECK_EQ(c.miss_queue().at(1).item.line_addr, set0(0));

@@ -105,7 +105,7 @@ void random_stream(const char* scheduler, bool dual, uint32_t write_queue, uint6
         ++tag;
       }
     }
-    ch.tick(c);
+    ch.tick(accelsim::Cycle(c));
     DramCompletion d;
     while ((r >> 20) % 3 != 0 && ch.pop_completed(c, d)) {
       CHECK(d.cycle <= c);

@@ -131,7 +131,7 @@ TEST_CASE("624-queue-full-and-return-queue-back-pressure") {
   for (uint32_t i = 0; i < 4; ++i) CHECK(ch.push(rd(i, 0, 1)));
   CHECK(!ch.push(rd(9, 0, 1)));
   CHECK_EQ(ch.counter(DramCounter::queue_full_stalls), uint64_t{1});
-  for (int64_t c = 0; c < 100; ++c) ch.tick(c);  // nobody pops
+  for (int64_t c = 0; c < 100; ++c) ch.tick(Cycle(c));  // nobody pops
   CHECK_EQ(ch.counter(DramCounter::reads), uint64_t{2});
   CHECK_EQ(ch.read_queue_size(), size_t{2});
   std::vector<DramCompletion> done;

@@ -247,7 +247,7 @@ TEST_CASE("645-per-bank-refresh-lets-the-other-banks-serve") {
     const int64_t end = per_bank ? 190 : 900;
     for (int64_t c = 0; c < end; ++c) {
       while (ch.can_accept(false)) CHECK(ch.push(rd(tag++, 1, 1)));
-      ch.tick(c);
+      ch.tick(accelsim::Cycle(uint64_t(c)));
       DramCompletion d;
       while (ch.pop_completed(c, d)) done.push_back(d);
     }

@@ -30,10 +30,10 @@ CrossbarConfig small(uint32_t n, uint32_t m, uint32_t in_flits = 16, uint32_t ou
 // Ticks [from, to) and pops everything deliverable at every destination.
 void run(Xbar& x, int64_t from, int64_t to, std::vector<Xbar::Packet>& got) {
   for (int64_t c = from; c < to; ++c) {
-    x.tick(c);
+    x.tick(Cycle(c));
     Xbar::Packet p;
     for (uint32_t d = 0; d < x.config().destinations; ++d)
-      while (x.pop(d, c, p)) got.push_back(p);
+      while (x.pop(d, Cycle(c), p)) got.push_back(p);
   }
 }
 }  // namespace
@@ -41,10 +41,10 @@ void run(Xbar& x, int64_t from, int64_t to, std::vector<Xbar::Packet>& got) {
 TEST_CASE("660-traversal-latency-and-flit-serialisation") {
   Xbar x(small(2, 2), "icnt");
   CHECK(x.push(0, 1, 8, Msg{1, 0x100}));
-  x.tick(0);
+  x.tick(Cycle(0));
   Xbar::Packet p;
-  for (int64_t c = 0; c < 5; ++c) CHECK(!x.pop(1, c, p));
-  CHECK(x.pop(1, 5, p));  // latency after its only flit crossed at cycle 0
+  for (int64_t c = 0; c < 5; ++c) CHECK(!x.pop(1, Cycle(c), p));
+  CHECK(x.pop(1, Cycle(5), p));  // latency after its only flit crossed at cycle 0
   CHECK_EQ(p.payload.id, 1u);
   CHECK_EQ(p.payload.addr, uint64_t{0x100});
   CHECK_EQ(p.src, 0u);
@@ -66,7 +66,7 @@ TEST_CASE("661-one-flit-per-output-per-cycle") {
   CHECK_EQ(got.size(), size_t{5});
   std::vector<int64_t> ready0;
   for (const auto& p : got)
-    if (p.payload.id != 9) ready0.push_back(p.ready_cycle);
+    if (p.payload.id != 9) ready0.push_back(int64_t(p.ready_cycle.count()));
   CHECK(ready0 == (std::vector<int64_t>{5, 6, 7, 8}));
   CHECK_EQ(x.destination_counter(0, PortCounter::flits), uint64_t{4});
   // Head-of-line: source 3 waited for output 0 before its packet to output 1.
@@ -80,8 +80,8 @@ TEST_CASE("662-round-robin-fairness") {
   for (int64_t c = 0; c < 4000; ++c) {
     for (uint32_t s = 0; s < 4; ++s)
       if (x.can_push(s, 32)) x.push(s, 0, 32, Msg{s, 0});
-    x.tick(c);
-    while (x.pop(0, c, p)) ++delivered[p.src];
+    x.tick(Cycle(c));
+    while (x.pop(0, Cycle(c), p)) ++delivered[p.src];
   }
   for (uint32_t s = 0; s < 4; ++s) {
     CHECK(delivered[s] >= 995 && delivered[s] <= 1000);
@@ -94,7 +94,7 @@ TEST_CASE("663-back-pressure-stalls-sender-without-loss") {
   uint32_t pushed = 0;
   for (int64_t c = 0; c < 50; ++c) {  // nobody pops the output
     while (x.can_push(0, 32)) CHECK(x.push(0, 0, 32, Msg{pushed++, 0}));
-    x.tick(c);
+    x.tick(Cycle(c));
   }
   CHECK_EQ(pushed, 6u);  // 2 in the output buffer + 4 waiting at the input
   CHECK(!x.can_push(0, 32));
@@ -125,7 +125,7 @@ TEST_CASE("664-request-and-reply-networks-are-independent") {
   CHECK(net.reply().push(2, 3, 32, Msg{7, 0}));
   Crossbar<Msg>::Packet p;
   int64_t c = 0;
-  for (; c < 100 && !net.reply().pop(3, c, p); ++c) net.tick(c);
+  for (; c < 100 && !net.reply().pop(3, Cycle(c), p); ++c) net.tick(Cycle(c));
   CHECK_EQ(c, int64_t{g.icnt_latency});  // reply latency unaffected
   CHECK(!net.idle());
 }
@@ -161,10 +161,10 @@ TEST_CASE("666-random-traffic-no-loss-in-order-bounded-rate") {
         push_cycle[id++] = c;
       }
     }
-    x.tick(c);
+    x.tick(Cycle(c));
     Xbar::Packet p;
     for (uint32_t d = 0; d < 3; ++d)
-      while ((rnd() & 1) && x.pop(d, c, p)) {
+      while ((rnd() & 1) && x.pop(d, Cycle(c), p)) {
         CHECK_EQ(p.payload.addr, uint64_t{next_seq[p.src][d]++});  // in order, none lost
         CHECK(c >= push_cycle[p.payload.id] + p.flits - 1 + 5);     // latency after the last flit
       }
@@ -184,14 +184,14 @@ TEST_CASE("667-input-lanes-let-a-port-pass-a-blocked-head") {
     cfg.input_lanes = lanes;
     Xbar x(cfg, "icnt");
     CHECK(x.push(1, 0, 32 * 8, Msg{1, 0}));  // 8 flits to output 0
-    x.tick(0);                               // source 1 takes output 0
+    x.tick(Cycle(0));                        // source 1 takes output 0
     CHECK(x.push(0, 0, 32, Msg{2, 0}));
     CHECK(x.push(0, 1, 32, Msg{3, 0}));
     std::vector<Xbar::Packet> got;
     run(x, 1, 40, got);
     int64_t to_output1 = -1;
     for (const auto& p : got)
-      if (p.payload.id == 3) to_output1 = int64_t(p.ready_cycle);
+      if (p.payload.id == 3) to_output1 = int64_t(p.ready_cycle.count());
     CHECK_EQ(to_output1, lanes == 1 ? int64_t{8 + 1 + 5} : int64_t{1 + 5});
     CHECK(x.idle());
   }
@@ -218,7 +218,7 @@ TEST_CASE("668-lanes-random-traffic-no-loss-in-order-one-flit-per-port") {
       const uint32_t d = (r >> 8) % 3, bytes = 32 * (1 + (r >> 12) % 3);
       if ((r & 3) == 0 && x.can_push(s, bytes)) CHECK(x.push(s, d, bytes, Msg{id++, sent[s][d]++}));
     }
-    x.tick(c);
+    x.tick(Cycle(c));
     for (uint32_t s = 0; s < 6; ++s) {  // a source sends at most one flit per cycle
       const uint64_t f = x.source_counter(s, PortCounter::flits);
       CHECK(f - flits_before[s] <= 1);
@@ -226,7 +226,7 @@ TEST_CASE("668-lanes-random-traffic-no-loss-in-order-one-flit-per-port") {
     }
     Xbar::Packet p;
     for (uint32_t d = 0; d < 3; ++d)
-      while ((rnd() & 1) && x.pop(d, c, p)) CHECK_EQ(p.payload.addr, uint64_t{next_seq[p.src][d]++});
+      while ((rnd() & 1) && x.pop(d, Cycle(c), p)) CHECK_EQ(p.payload.addr, uint64_t{next_seq[p.src][d]++});
   }
   CHECK(x.idle());
   CHECK(next_seq == sent);

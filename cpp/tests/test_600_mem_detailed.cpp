@@ -337,25 +337,25 @@ TEST_CASE("691-device-to-host-copy-reads-through-l2-beside-a-host-to-device-copy
   // Data never written: every sector comes from DRAM.
   sim::Gpu cold(cfg);
   cold.begin_copy(fresh, 4096, true);
-  CHECK(cold.run_copy(UINT64_MAX));
+  CHECK(cold.run_copy(Cycle::max()));
   CHECK_EQ(detailed(cold).summary().dram_reads, 4096u / 32u);
   CHECK(cold.now() >= 4096 / uint64_t(cfg.copy_bandwidth));
   // Data a host-to-device copy just left in L2: no DRAM read, and the copy
   // takes the link time, as the other direction does.
   sim::Gpu warm(cfg);
   warm.memcpy_to_device(copied, 4096);
-  const uint64_t h2d = warm.now();
+  const uint64_t h2d = warm.now().count();
   warm.begin_copy(copied, 4096, true);
   CHECK(warm.copying(true));
-  CHECK(warm.run_copy(UINT64_MAX));
+  CHECK(warm.run_copy(Cycle::max()));
   CHECK_EQ(detailed(warm).summary().dram_reads, 0u);
-  const uint64_t d2h = warm.now() - h2d;
+  const uint64_t d2h = warm.now().count() - h2d;
   CHECK(d2h + 64 >= h2d);
   CHECK(d2h <= h2d + 200);
   // Both engines at once (full-duplex link): about one copy's time, not two.
   sim::Gpu both(cfg);
   both.begin_copy(copied, 4096, false);
   both.begin_copy(fresh, 4096, true);
-  while (both.copying(false) || both.copying(true)) CHECK(both.run_copies(UINT64_MAX));
+  while (both.copying(false) || both.copying(true)) CHECK(both.run_copies(Cycle::max()));
   CHECK(both.now() < h2d + d2h - h2d / 2);
 }

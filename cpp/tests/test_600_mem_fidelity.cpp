@@ -172,16 +172,16 @@ TEST_CASE("699-device-to-host-copy-pays-the-l2-or-dram-latency-after-the-link-ti
   // From L2 (a host-to-device copy just wrote it): link time + the L2 hit latency.
   sim::Gpu warm(cfg);
   warm.memcpy_to_device(0x500000, bytes);
-  const uint64_t h2d = warm.now();
+  const uint64_t h2d = warm.now().count();
   warm.begin_copy(0x500000, bytes, true);
-  CHECK(warm.run_copy(UINT64_MAX));
-  const uint64_t hit = warm.now() - h2d;
+  CHECK(warm.run_copy(Cycle::max()));
+  const uint64_t hit = warm.now().count() - h2d;
   CHECK(hit >= link + uint64_t(cfg.l2_rop_latency));
   CHECK(hit < link + uint64_t(cfg.l2_rop_latency) + 40);
   CHECK(h2d < link + 40);  // the write is posted: no ROP latency to wait for
   // From DRAM: the fixed latency and the DRAM access on top.
   sim::Gpu cold(cfg);
   cold.begin_copy(0x700000, bytes, true);
-  CHECK(cold.run_copy(UINT64_MAX));
-  CHECK(cold.now() >= hit + uint64_t(cfg.dram_fixed_latency) + uint64_t(cfg.dram_tRCD + cfg.dram_tCL));
+  CHECK(cold.run_copy(Cycle::max()));
+  CHECK(cold.now().count() >= hit + uint64_t(cfg.dram_fixed_latency) + uint64_t(cfg.dram_tRCD + cfg.dram_tCL));
 }

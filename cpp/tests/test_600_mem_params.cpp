@@ -12,18 +12,19 @@
 
 using namespace accelsim;
 using namespace accelsim::testing;
+using namespace accelsim::literals;
 
 namespace {
 
 // The cycle a response to `token` pops from `q`, ticking `m` (if clocked)
-// once per core cycle; UINT64_MAX if none comes within `limit` cycles.
-uint64_t answered_at(Clocked* m, ResponseQueue& q, uint32_t token, uint64_t from, uint64_t limit = 100000) {
-  for (uint64_t c = from; c < from + limit; ++c) {
+// once per core cycle; Cycle::max() if none comes within `limit` cycles.
+Cycle answered_at(Clocked* m, ResponseQueue& q, uint32_t token, Cycle from, uint64_t limit = 100000) {
+  for (Cycle c = from; c < from + limit; ++c) {
     if (m) m->tick(c);
     while (q.due(c))
       if (q.pop().token == token) return c;
   }
-  return UINT64_MAX;
+  return Cycle::max();
 }
 
 MemRequest read(uint64_t line, uint32_t token, uint16_t sm) {
@@ -55,13 +56,13 @@ TEST_CASE("695-detailed-memory-built-alone-from-its-params") {
   ResponseQueue q0, q1;
   m.connect(0, &q0);
   m.connect(1, &q1);
-  CHECK(m.send(read(0x1000, 7, 1), 0));
-  const uint64_t miss = answered_at(&m, q1, 7, 0);
-  CHECK(miss != UINT64_MAX);
+  CHECK(m.send(read(0x1000, 7, 1), 0_cy));
+  const Cycle miss = answered_at(&m, q1, 7, 0_cy);
+  CHECK(miss != Cycle::max());
   CHECK(m.send(read(0x1000, 8, 1), miss + 1));
-  const uint64_t hit = answered_at(&m, q1, 8, miss + 1);
-  CHECK(hit != UINT64_MAX);
-  CHECK(hit - (miss + 1) < miss);  // the second read hits in the slice
+  const Cycle hit = answered_at(&m, q1, 8, miss + 1);
+  CHECK(hit != Cycle::max());
+  CHECK(hit - (miss + 1) < miss.count());  // the second read hits in the slice
   CHECK(q0.empty());
   CHECK_EQ(m.outstanding(), 0u);
 }
@@ -76,15 +77,15 @@ TEST_CASE("696-simple-memory-built-alone-from-its-params") {
   mem::SimpleMemory m(p);
   ResponseQueue q;
   m.connect(0, &q);
-  CHECK(m.send(read(0x2000, 1, 0), 10));
-  CHECK_EQ(answered_at(nullptr, q, 1, 10), 10u + 200u);
-  CHECK(m.send(read(0x2000, 2, 0), 500));
-  CHECK_EQ(answered_at(nullptr, q, 2, 500), 500u + 30u);
+  CHECK(m.send(read(0x2000, 1, 0), 10_cy));
+  CHECK_EQ(answered_at(nullptr, q, 1, 10_cy), 10u + 200u);
+  CHECK(m.send(read(0x2000, 2, 0), 500_cy));
+  CHECK_EQ(answered_at(nullptr, q, 2, 500_cy), 500u + 30u);
   // A host-to-device copy warms L2 through the MemPort contract.
-  m.begin_copy(0x8000, 128, 600, false);
+  m.begin_copy(0x8000, 128, 600_cy, false);
   CHECK(!m.copying(false));  // it takes no time here
-  CHECK(m.send(read(0x8000, 3, 0), 700));
-  CHECK_EQ(answered_at(nullptr, q, 3, 700), 700u + 30u);
+  CHECK(m.send(read(0x8000, 3, 0), 700_cy));
+  CHECK_EQ(answered_at(nullptr, q, 3, 700_cy), 700u + 30u);
 }
 
 namespace {
@@ -95,16 +96,15 @@ struct TimedCopyPort : FixedLatencyPort {
   void begin_copy(uint64_t, uint64_t bytes, Cycle now, bool to_host) override {
     if (bytes) done_at[to_host] = now + copy_cycles;
   }
-  bool copying(bool to_host) const override { return done_at[to_host] != 0; }
+  bool copying(bool to_host) const override { return done_at[to_host] != Clocked::kNever; }
   Cycle advance_copy(Cycle now, Cycle limit) override {
-    const Cycle end = std::min({limit, done_at[0] ? done_at[0] : Clocked::kNever,
-                                done_at[1] ? done_at[1] : Clocked::kNever});
+    const Cycle end = std::min({limit, done_at[0], done_at[1]});
     for (Cycle& d : done_at)
-      if (d && d <= end) d = 0;
-    return std::max(now, end);
+      if (d <= end) d = Clocked::kNever;
+    return latest(now, end);
   }
   uint64_t copy_cycles;
-  Cycle done_at[2] = {0, 0};
+  Cycle done_at[2] = {Clocked::kNever, Clocked::kNever};  // kNever: no copy
 };
 }  // namespace
 
@@ -116,9 +116,9 @@ TEST_CASE("697-gpu-drives-copies-through-the-mem-port") {
   CHECK_EQ(gpu.now(), 1234u);
   gpu.begin_copy(0x1000, 4096, true);
   CHECK(gpu.copying(true));
-  CHECK(!gpu.run_copy(1500));  // the budget stops it inside the copy
+  CHECK(!gpu.run_copy(1500_cy));  // the budget stops it inside the copy
   CHECK_EQ(gpu.now(), 1500u);
-  CHECK(gpu.run_copy(UINT64_MAX));
+  CHECK(gpu.run_copy(Cycle::max()));
   CHECK_EQ(gpu.now(), 1234u + 1234u);
   CHECK(!p.copying(true));
 }

@@ -12,9 +12,9 @@ namespace {
 struct Recorder : Clocked {
   std::vector<uint64_t> ticks;
   uint64_t want_from = 0, want_until = UINT64_MAX;
-  void tick(uint64_t c) override { ticks.push_back(c); }
-  uint64_t next_tick(uint64_t c) const override {
-    uint64_t n = std::max(c, want_from);
+  void tick(Cycle c) override { ticks.push_back(c.count()); }
+  Cycle next_tick(Cycle c) const override {
+    Cycle n = latest(c, Cycle(want_from));
     return n <= want_until ? n : kNever;
   }
   std::string describe() const override { return "recorder"; }
@@ -28,11 +28,11 @@ TEST_CASE("861-other-domains-tick-at-their-own-period") {
   sim::ClockDomains clocks(cfg);
   Recorder r;
   clocks.attach(sim::ClockDomains::kDram, &r);
-  CHECK(clocks.catch_up(10));  // 10 ns: DRAM cycles 0..5
+  CHECK(clocks.catch_up(Cycle(10)));  // 10 ns: DRAM cycles 0..5
   CHECK_EQ(r.ticks.size(), 6u);
   CHECK_EQ(r.ticks.back(), 5u);
   CHECK_EQ(clocks.next_core_cycle(), 12u);  // DRAM cycle 6 = 12 ns
-  CHECK(!clocks.catch_up(11));
+  CHECK(!clocks.catch_up(Cycle(11)));
   CHECK_EQ(r.ticks.size(), 6u);
 }
 
@@ -45,9 +45,9 @@ TEST_CASE("862-idle-components-are-skipped") {
   r.want_from = 1000;
   r.want_until = 1001;
   clocks.attach(sim::ClockDomains::kL2, &r);
-  CHECK(!clocks.catch_up(999));
+  CHECK(!clocks.catch_up(Cycle(999)));
   CHECK_EQ(clocks.next_core_cycle(), 1000u);
-  clocks.catch_up(5000);
+  clocks.catch_up(Cycle(5000));
   CHECK_EQ(r.ticks.size(), 2u);
   CHECK_EQ(clocks.next_core_cycle(), Clocked::kNever);
 }
@@ -62,13 +62,13 @@ class L2DelayLine : public MemPort, public Clocked {
     if (sinks_.size() <= sm) sinks_.resize(sm + 1);
     sinks_[sm] = q;
   }
-  bool send(const MemRequest& r, uint64_t) override {
+  bool send(const MemRequest& r, Cycle) override {
     inbox_.push_back(r);
     return true;
   }
   uint64_t outstanding() const override { return inbox_.size() + pending_.size(); }
   std::vector<ClockedPart> clocked_parts() override { return {{ClockDomain::l2, this}}; }
-  void tick(uint64_t c) override {
+  void tick(Cycle c) override {
     for (const auto& r : inbox_) pending_.push_back({c + delay_, r});
     inbox_.clear();
     while (!pending_.empty() && pending_.front().first <= c) {
@@ -78,19 +78,19 @@ class L2DelayLine : public MemPort, public Clocked {
     }
     ++ticks;
   }
-  uint64_t next_tick(uint64_t c) const override {
+  Cycle next_tick(Cycle c) const override {
     if (!inbox_.empty()) return c;
-    return pending_.empty() ? kNever : std::max(c, pending_.front().first);
+    return pending_.empty() ? kNever : latest(c, pending_.front().first);
   }
   std::string describe() const override { return "l2 delay line"; }
   uint64_t ticks = 0;
 
  private:
-  static uint64_t core_now(uint64_t l2_cycle) { return l2_cycle / 2; }  // l2 at 2x core
+  static Cycle core_now(Cycle l2_cycle) { return Cycle(l2_cycle.count() / 2); }  // l2 at 2x core
   uint64_t delay_;
   std::vector<ResponseQueue*> sinks_;
   std::vector<MemRequest> inbox_;
-  std::deque<std::pair<uint64_t, MemRequest>> pending_;
+  std::deque<std::pair<Cycle, MemRequest>> pending_;
 };
 }  // namespace
 

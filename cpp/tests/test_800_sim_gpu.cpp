@@ -67,7 +67,7 @@ namespace {
 class BlackHole : public MemPort {
  public:
   void connect(uint16_t, ResponseQueue*) override {}
-  bool send(const MemRequest&, uint64_t) override { ++sent; return true; }
+  bool send(const MemRequest&, Cycle) override { ++sent; return true; }
   uint64_t outstanding() const override { return sent; }
   uint64_t sent = 0;
 };

@@ -84,10 +84,10 @@ TEST_CASE("873-a-broken-admission-contract-is-an-error") {
   port.open(below.admission_room(0));
   MemRequest r;
   r.sector_mask = 1;
-  CHECK(port.send(r, 5));  // predicted: accepted
+  CHECK(port.send(r, Cycle(5)));  // predicted: accepted
   CHECK_THROWS(port.commit(), Error);
   port.direct();
-  CHECK(!port.send(r, 6));  // direct: the level below answers
+  CHECK(!port.send(r, Cycle(6)));  // direct: the level below answers
 }
 
 namespace {

@@ -21,11 +21,11 @@ namespace {
 class SpinningHole : public MemPort, public Clocked {
  public:
   void connect(uint16_t, ResponseQueue*) override {}
-  bool send(const MemRequest&, uint64_t) override { ++sent; return true; }
+  bool send(const MemRequest&, Cycle) override { ++sent; return true; }
   uint64_t outstanding() const override { return sent; }
   std::vector<ClockedPart> clocked_parts() override { return {ClockedPart{ClockDomain::core, this}}; }
-  void tick(uint64_t) override { ++ticks; }
-  uint64_t next_tick(uint64_t cycle) const override { return sent ? cycle : kNever; }
+  void tick(Cycle) override { ++ticks; }
+  Cycle next_tick(Cycle cycle) const override { return sent ? cycle : kNever; }
   std::string describe() const override { return "gpu.spinning_hole: retrying request 0 forever"; }
   uint64_t sent = 0, ticks = 0;
 };
@@ -67,7 +67,7 @@ TEST_CASE("882-budget-stops-inside-a-kernel-and-never-rewinds") {
   sim::Gpu gpu(cfg);
   auto src = long_kernel(8);
   stats::KernelRecord rec;
-  CHECK(!gpu.run_kernel(*src, rec, 3000));
+  CHECK(!gpu.run_kernel(*src, rec, Cycle(3000)));
   CHECK_EQ(gpu.now(), uint64_t{3000});
   CHECK(rec.status == stats::KernelStatus::CutOff);
   CHECK(rec.cycles() <= 3000u);
@@ -84,13 +84,13 @@ TEST_CASE("883-budget-stops-inside-a-copy") {
   sim::Gpu gpu(cfg);
   gpu.begin_copy(0x7f0000000000ull, uint64_t{1} << 40);  // 1 TB: ~10^11 cycles if run out
   const std::clock_t t0 = std::clock();  // CPU time: a loaded machine does not stretch it
-  CHECK(!gpu.run_copy(1000));
+  CHECK(!gpu.run_copy(Cycle(1000)));
   CHECK_EQ(gpu.now(), uint64_t{1000});
   CHECK(std::clock() - t0 < 5 * CLOCKS_PER_SEC);
   // A small copy still runs to its end.
   sim::Gpu small(cfg);
   small.begin_copy(0x7f0000000000ull, 4096);
-  CHECK(small.run_copy(UINT64_MAX));
+  CHECK(small.run_copy(Cycle::max()));
   CHECK(small.now() > 0u);
 }
 
@@ -103,7 +103,7 @@ TEST_CASE("884-poll-hook-stops-a-run-within-its-interval") {
   int calls = 0;
   sim::Poller poller([&] { return ++calls >= 2; }, std::chrono::milliseconds(1));
   const std::clock_t t0 = std::clock();
-  CHECK(!gpu.run_copy(UINT64_MAX, &poller));
+  CHECK(!gpu.run_copy(Cycle::max(), &poller));
   CHECK(poller.stopped());
   CHECK_EQ(calls, 2);
   CHECK(std::clock() - t0 < 2 * CLOCKS_PER_SEC);
@@ -115,7 +115,7 @@ TEST_CASE("884-poll-hook-stops-a-run-within-its-interval") {
   g.launch(*src, rec, 0, g.stats()->kernels->add_row());
   sim::Poller stop_now([] { return true; }, std::chrono::milliseconds(0));
   std::vector<stats::KernelRecord*> done;
-  CHECK(!g.run_until_kernel_done(UINT64_MAX, done, &stop_now));
+  CHECK(!g.run_until_kernel_done(Cycle::max(), done, &stop_now));
   CHECK(stop_now.stopped());
   CHECK(rec.status == stats::KernelStatus::CutOff);
   CHECK(g.now() < UINT64_MAX / 2);

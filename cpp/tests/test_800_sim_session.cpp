@@ -41,7 +41,7 @@ TEST_CASE("891-session-second-run-finds-the-first-runs-data-in-l2") {
   sim::GpuSession session(cfg);
   const uint64_t base = 0x7f4a3c000000ull;
   sim::RunResult first = session.run(loads(base));
-  const uint64_t t1 = session.now();
+  const uint64_t t1 = session.now().count();
   CHECK_EQ(first.total_cycles, t1);
   CHECK_EQ(first.kernels.at(0).dram_reads, 128u);
   sim::RunResult second = session.run(loads(base));

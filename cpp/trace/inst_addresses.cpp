@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "base/error.h"
+#include "base/hex.h"
 #include "trace/address_space.h"
 #include "trace/inst_decoder.h"
 
@@ -16,12 +17,6 @@ namespace {
 
 std::string got(std::string_view t) {
   return t.empty() ? "the line ends" : "got '" + printable(t) + "'";
-}
-
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
 }
 
 }  // namespace
@@ -40,6 +35,58 @@ void InstDecoder::bad_address(int64_t line_no, Wide addr, int lane, uint32_t byt
            std::to_string(bytes) + "-byte access");
 }
 
+void InstDecoder::addresses_listed(Tokens& tok, int64_t line_no, const LaneAddresses& to) {
+  const int active = std::popcount(to.mask);
+  std::string_view t;
+  uint64_t addr = 0;
+  int k = 0;
+  for (uint32_t m = to.mask; m; m &= m - 1, ++k) {
+    if (!parse_hex(t = tok.next(), addr))
+      fail(line_no, "mem_addresses",
+           "expected " + std::to_string(active) + " hex addresses (mode 0), address " + std::to_string(k + 1) +
+               ": " + got(t));
+    if (addr > to.last_start) [[unlikely]]
+      bad_address(line_no, Wide(addr), std::countr_zero(m), to.bytes);
+    to.lane[std::countr_zero(m)] = addr;
+  }
+}
+
+void InstDecoder::addresses_strided(Tokens& tok, int64_t line_no, const LaneAddresses& to) {
+  std::string_view t;
+  uint64_t addr = 0;
+  if (!parse_hex(t = tok.next(), addr)) fail(line_no, "mem_addresses", "expected a hex base address, " + got(t));
+  int64_t stride;
+  if (!parse_i64(t = tok.next(), stride)) fail(line_no, "mem_addresses", "expected a decimal stride, " + got(t));
+  Wide a = Wide(addr);
+  for (uint32_t m = to.mask; m; m &= m - 1, a += stride) {
+    if (a < 0 || a > Wide(to.last_start)) [[unlikely]]
+      bad_address(line_no, a, std::countr_zero(m), to.bytes);
+    to.lane[std::countr_zero(m)] = uint64_t(a);
+  }
+}
+
+void InstDecoder::addresses_deltas(Tokens& tok, int64_t line_no, const LaneAddresses& to) {
+  const int active = std::popcount(to.mask);
+  std::string_view t;
+  uint64_t addr = 0;
+  if (!parse_hex(t = tok.next(), addr)) fail(line_no, "mem_addresses", "expected a hex base address, " + got(t));
+  int k = 0;
+  Wide a = Wide(addr);
+  for (uint32_t m = to.mask; m; m &= m - 1, ++k) {
+    if (k > 0) {
+      int64_t delta;
+      if (!parse_i64(t = tok.next(), delta))
+        fail(line_no, "mem_addresses",
+             "expected " + std::to_string(active - 1) + " decimal deltas (mode 2), delta " + std::to_string(k) +
+                 ": " + got(t));
+      a += delta;
+    }
+    if (a < 0 || a > Wide(to.last_start)) [[unlikely]]
+      bad_address(line_no, a, std::countr_zero(m), to.bytes);
+    to.lane[std::countr_zero(m)] = uint64_t(a);
+  }
+}
+
 void InstDecoder::decode_addresses(Tokens& tok, int64_t line_no, isa::InstRecord& out,
                                    std::vector<uint64_t>& addrs) {
   std::string_view t = tok.next();
@@ -50,53 +97,16 @@ void InstDecoder::decode_addresses(Tokens& tok, int64_t line_no, isa::InstRecord
   const int active = std::popcount(mask);
   size_t first = addrs.size();
   if (active > 0) addrs.resize(first + 32, 0);
-  uint64_t* lane = active > 0 ? addrs.data() + first : nullptr;
-  uint64_t addr = 0;
   // The access size the coalescer will use (set below when the table gave
   // none), and the last start address that leaves room for it.
   const uint32_t bytes = out.access_bytes ? out.access_bytes : 4;
-  const uint64_t last_start = kAddressLimit - bytes;
-  if (mode == 0) {
-    int k = 0;
-    for (uint32_t m = mask; m; m &= m - 1, ++k) {
-      if (!parse_hex(t = tok.next(), addr))
-        fail(line_no, "mem_addresses",
-             "expected " + std::to_string(active) + " hex addresses (mode 0), address " +
-                 std::to_string(k + 1) + ": " + got(t));
-      if (addr > last_start) [[unlikely]]
-        bad_address(line_no, Wide(addr), std::countr_zero(m), bytes);
-      lane[std::countr_zero(m)] = addr;
-    }
-  } else {
-    if (!parse_hex(t = tok.next(), addr))
-      fail(line_no, "mem_addresses", "expected a hex base address, " + got(t));
-    if (mode == 1) {
-      int64_t stride;
-      if (!parse_i64(t = tok.next(), stride)) fail(line_no, "mem_addresses", "expected a decimal stride, " + got(t));
-      Wide a = Wide(addr);
-      for (uint32_t m = mask; m; m &= m - 1, a += stride) {
-        if (a < 0 || a > Wide(last_start)) [[unlikely]]
-          bad_address(line_no, a, std::countr_zero(m), bytes);
-        lane[std::countr_zero(m)] = uint64_t(a);
-      }
-    } else {
-      int k = 0;
-      Wide a = Wide(addr);
-      for (uint32_t m = mask; m; m &= m - 1, ++k) {
-        if (k > 0) {
-          int64_t delta;
-          if (!parse_i64(t = tok.next(), delta))
-            fail(line_no, "mem_addresses",
-                 "expected " + std::to_string(active - 1) + " decimal deltas (mode 2), delta " +
-                     std::to_string(k) + ": " + got(t));
-          a += delta;
-        }
-        if (a < 0 || a > Wide(last_start)) [[unlikely]]
-          bad_address(line_no, a, std::countr_zero(m), bytes);
-        lane[std::countr_zero(m)] = uint64_t(a);
-      }
-    }
-  }
+  const LaneAddresses to{mask, active > 0 ? addrs.data() + first : nullptr, kAddressLimit - bytes, bytes};
+  if (mode == 0)
+    addresses_listed(tok, line_no, to);
+  else if (mode == 1)
+    addresses_strided(tok, line_no, to);
+  else
+    addresses_deltas(tok, line_no, to);
   if (active > 0) {
     out.flags |= isa::kFlagHasAddrs;
     out.addr_offset = uint32_t(first);

@@ -124,19 +124,20 @@ bool parse_register(std::string_view t, uint16_t& out) {
 
 }  // namespace
 
-void InstDecoder::decode(std::string_view line, int64_t line_no, isa::InstRecord& out,
-                         std::vector<uint64_t>& addrs, OldPrefix* prefix) {
-  Tokens tok(line);
-  out = isa::InstRecord{};
+// The old trace format's per-line prefix: the thread block and warp.
+void InstDecoder::read_prefix(Tokens& tok, int64_t line_no, OldPrefix& prefix) {
+  static const char* const names[4] = {"threadblock_x", "threadblock_y", "threadblock_z", "warpid_tb"};
+  uint32_t v[4];
   std::string_view t;
-  if (prefix) {
-    uint32_t v[4];
-    static const char* const names[4] = {"threadblock_x", "threadblock_y", "threadblock_z", "warpid_tb"};
-    for (int i = 0; i < 4; ++i)
-      if (!parse_u32(t = tok.next(), v[i])) fail(line_no, names[i], "expected a decimal number, got " + quoted(t));
-    prefix->tb = Dim3{v[0], v[1], v[2]};
-    prefix->warp = v[3];
-  }
+  for (int i = 0; i < 4; ++i)
+    if (!parse_u32(t = tok.next(), v[i])) fail(line_no, names[i], "expected a decimal number, got " + quoted(t));
+  prefix.tb = Dim3{v[0], v[1], v[2]};
+  prefix.warp = v[3];
+}
+
+// Source line (with lineinfo), PC, active mask and the destination register.
+void InstDecoder::read_head(Tokens& tok, int64_t line_no, isa::InstRecord& out) {
+  std::string_view t;
   if (info_.lineinfo && !parse_u32(t = tok.next(), out.line))
     fail(line_no, "line_num", "expected a decimal source line number, got " + quoted(t));
   uint64_t v;
@@ -150,7 +151,11 @@ void InstDecoder::decode(std::string_view line, int64_t line_no, isa::InstRecord
   if (ndst > 1) fail(line_no, "dest_num", "at most 1 destination register, got " + std::to_string(ndst));
   if (ndst == 1 && !parse_register(t = tok.next(), out.dst))
     fail(line_no, "reg_dests", "expected a register R0..R255, got " + quoted(t));
-  t = tok.next();
+}
+
+// The opcode (resolved through the ISA table) and the source registers.
+void InstDecoder::read_opcode_and_sources(Tokens& tok, int64_t line_no, isa::InstRecord& out) {
+  std::string_view t = tok.next();
   if (t.empty()) fail(line_no, "opcode", "line ends before the opcode");
   const OpcodeSpelling& op = spelling(t, line_no);
   out.opcode = op.id;
@@ -166,6 +171,32 @@ void InstDecoder::decode(std::string_view line, int64_t line_no, isa::InstRecord
   for (uint32_t i = 0; i < nsrc; ++i)
     if (!parse_register(t = tok.next(), out.src[i]))
       fail(line_no, "reg_srcs", "expected " + std::to_string(nsrc) + " registers R0..R255, got " + quoted(t));
+}
+
+// The immediate, if any. Fields after it come from other tracer versions and
+// forks: the line is read, and counted once per file.
+void InstDecoder::read_immediate(Tokens& tok, int64_t line_no, isa::InstRecord& out) {
+  std::string_view t = tok.next();
+  if (t.empty()) return;
+  int64_t imm;
+  if (!parse_i64(t, imm)) fail(line_no, "immediate", "expected a decimal immediate, got " + quoted(t));
+  out.imm = int32_t(imm);
+  if (tok.done()) return;
+  if (!warnings_) fail(line_no, "immediate", "unexpected extra token " + quoted(tok.next()) + " at end of line");
+  if (warnings_->extra_field_lines++ == 0) {
+    warnings_->extra_field_line = line_no;
+    warnings_->extra_field = std::string(tok.next());
+  }
+}
+
+void InstDecoder::decode(std::string_view line, int64_t line_no, isa::InstRecord& out,
+                         std::vector<uint64_t>& addrs, OldPrefix* prefix) {
+  Tokens tok(line);
+  out = isa::InstRecord{};
+  if (prefix) read_prefix(tok, line_no, *prefix);
+  read_head(tok, line_no, out);
+  read_opcode_and_sources(tok, line_no, out);
+  std::string_view t;
   uint32_t width;
   if (!parse_u32(t = tok.next(), width)) fail(line_no, "mem_width", "expected a decimal width, got " + quoted(t));
   if (width > 0) decode_addresses(tok, line_no, out, addrs);
@@ -175,21 +206,7 @@ void InstDecoder::decode(std::string_view line, int64_t line_no, isa::InstRecord
                         ? classify_generic(addrs[out.addr_offset + std::countr_zero(out.active_mask)],
                                            info_.shmem_base, info_.local_base)
                         : uint8_t(isa::kMemGlobal);
-  t = tok.next();
-  if (!t.empty()) {
-    int64_t imm;
-    if (!parse_i64(t, imm)) fail(line_no, "immediate", "expected a decimal immediate, got " + quoted(t));
-    out.imm = int32_t(imm);
-    // Fields after the immediate come from other tracer versions and forks:
-    // read the line, count it once per file.
-    if (!tok.done()) {
-      if (!warnings_) fail(line_no, "immediate", "unexpected extra token " + quoted(tok.next()) + " at end of line");
-      if (warnings_->extra_field_lines++ == 0) {
-        warnings_->extra_field_line = line_no;
-        warnings_->extra_field = std::string(tok.next());
-      }
-    }
-  }
+  read_immediate(tok, line_no, out);
 }
 
 }  // namespace accelsim::trace

@@ -56,7 +56,23 @@ class InstDecoder {
   TraceWarnings* warnings_ = nullptr;
 
   const OpcodeSpelling& spelling(std::string_view op, int64_t line_no);
+  void read_prefix(Tokens& tok, int64_t line_no, OldPrefix& prefix);
+  void read_head(Tokens& tok, int64_t line_no, isa::InstRecord& out);
+  void read_opcode_and_sources(Tokens& tok, int64_t line_no, isa::InstRecord& out);
+  void read_immediate(Tokens& tok, int64_t line_no, isa::InstRecord& out);
   void decode_addresses(Tokens& tok, int64_t line_no, isa::InstRecord& out, std::vector<uint64_t>& addrs);
+  // The three address modes: one hex address per active lane, base + stride,
+  // base + per-lane deltas. Each fills `lane` (32 slots) and checks every
+  // address against `last_start` (the highest start an access of `bytes` may have).
+  struct LaneAddresses {
+    uint32_t mask;
+    uint64_t* lane;
+    uint64_t last_start;
+    uint32_t bytes;
+  };
+  void addresses_listed(Tokens& tok, int64_t line_no, const LaneAddresses& to);
+  void addresses_strided(Tokens& tok, int64_t line_no, const LaneAddresses& to);
+  void addresses_deltas(Tokens& tok, int64_t line_no, const LaneAddresses& to);
   // TraceError: [addr, addr + bytes) leaves the address space
   // (trace/address_space.h); `addr` is exact, never wrapped.
   __extension__ typedef __int128 Wide;

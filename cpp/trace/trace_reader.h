@@ -7,16 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "base/dim3.h"
 #include "isa/inst_record.h"
 #include "isa/isa_table.h"
 #include "isa/record_stream.h"
 
 namespace accelsim::trace {
 
-struct Dim3 {
-  uint32_t x = 1, y = 1, z = 1;
-  uint64_t count() const { return uint64_t(x) * y * z; }
-};
+using ::accelsim::Dim3;
 
 // Header of one kernel-N.traceg.
 struct KernelInfo {

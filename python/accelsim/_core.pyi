@@ -10,6 +10,9 @@ import numpy.typing as npt
 INST_RECORD_SIZE: int
 
 # ---- config (register_config.cpp) -------------------------------------------
+def exec_unit_fields() -> list[dict[str, Any]]:
+    """The numeric fields of an exec_units entry: name, kind, default, range, required, doc."""
+
 def param_declarations() -> list[dict[str, Any]]:
     """Every scalar parameter: name, kind, default, min, max, choices, doc."""
 
@@ -47,6 +50,9 @@ def read_command_list(path: str) -> list[tuple[str, int, str, str, int, int]]:
     """(kind, line, text, kernel_path, address, bytes) per kernelslist.g command;
     kind is "kernel", "memcpy_htod" or "other"."""
 
+def kernel_columns() -> list[tuple[str, str]]:
+    """(name, doc) of every per-kernel column, in table order."""
+
 def read_kernel_header(path: str) -> dict[str, Any]:
     """path, name, id, stream and binary_version of a kernel trace (header only)."""
 
@@ -81,6 +87,23 @@ class Simulator:
               kernels: list[int] | None = None) -> WorkloadRun: ...
     def run(self, path: str, max_cycles: int | None = None,
             kernels: list[int] | None = None) -> dict[str, Any]: ...
+    def config(self) -> dict[str, Any]:
+        """The config it was built from, canonical values, defaults included."""
+    def session(self, max_streams: SupportsIndex = 32) -> GpuSession:
+        """One GPU of this config kept across runs."""
+
+class GpuSession:
+    """One GPU kept across runs (a Device): clock and caches go on."""
+    @property
+    def now(self) -> int:
+        """Core cycles simulated over all the session's runs."""
+    @property
+    def resets(self) -> int:
+        """Runs that had to start on a fresh GPU (after a cut-short or failed run)."""
+    def mark(self) -> None:
+        """Opens a window of runs (Device.synchronize's)."""
+    def stats_since_mark(self) -> RunStats:
+        """Statistics of every run since mark() (or since the last fresh GPU)."""
 
 # ---- PTX front end (register_ptx.cpp) -------------------------------------------
 # Anything exposing the buffer protocol (a contiguous NumPy array, bytes,
@@ -123,10 +146,83 @@ class DeviceMemory:
     @property
     def bytes_allocated(self) -> int: ...
 
+class RecordMode:
+    """What the timing model sees per executed PTX instruction."""
+    lowered: RecordMode
+    ptx: RecordMode
+    @property
+    def name(self) -> str: ...
+    @property
+    def value(self) -> int: ...
+
+class PtxLaunch:
+    """One kernel launch (sim/ptx_commands.h): keyword arguments only."""
+    def __init__(self, *, module: PtxModule, kernel: str, grid: tuple[int, int, int] | list[int],
+                 block: tuple[int, int, int] | list[int], memory: DeviceMemory, params: bytes = ...,
+                 globals: list[int] = ..., stream: SupportsIndex = 0, dyn_shared: SupportsIndex = 0,
+                 regs_per_thread: SupportsIndex = 32, static_shared: SupportsIndex = -1,
+                 records: RecordMode = ..., sass: dict[int, list[str]] | None = None,
+                 sass_source: str | None = None, binary_version: SupportsIndex = 0, sm_count: SupportsIndex = 80,
+                 max_warp_insts: SupportsIndex = ..., chunk_records: SupportsIndex = 128) -> None: ...
+    @property
+    def module(self) -> PtxModule: ...
+    @property
+    def kernel(self) -> str: ...
+    @property
+    def grid(self) -> tuple[int, int, int]: ...
+    @property
+    def block(self) -> tuple[int, int, int]: ...
+    @property
+    def params(self) -> bytes: ...
+    @property
+    def globals(self) -> list[int]: ...
+    @property
+    def stream(self) -> int: ...
+    @property
+    def dyn_shared(self) -> int: ...
+    @property
+    def regs_per_thread(self) -> int: ...
+    @property
+    def static_shared(self) -> int: ...
+    @property
+    def records(self) -> RecordMode: ...
+    @property
+    def sass_source(self) -> str | None: ...
+    @property
+    def binary_version(self) -> int:
+        """The SASS generation of this launch's records; 0: the run's."""
+    @property
+    def sm_count(self) -> int: ...
+    @property
+    def max_warp_insts(self) -> int: ...
+    @property
+    def chunk_records(self) -> int: ...
+
+class PtxCopy:
+    """One copy on a copy engine: keyword arguments only. ``stream`` None:
+    synchronous; ``data``: host-to-device bytes; ``host``: the array a
+    device-to-host copy fills."""
+    def __init__(self, *, address: SupportsIndex, bytes: SupportsIndex, to_host: bool = False,
+                 stream: SupportsIndex | None = None, memory: DeviceMemory | None = None,
+                 data: bytes | None = None, host: _Buffer | None = None, fill: bytes | None = None) -> None: ...
+    @property
+    def address(self) -> int: ...
+    @property
+    def bytes(self) -> int: ...
+    @property
+    def to_host(self) -> bool: ...
+    @property
+    def stream(self) -> int | None: ...
+    @property
+    def is_fill(self) -> bool:
+        """A fill (cudaMemset): ``fill``'s bytes set as the copy starts."""
+    def apply(self) -> None:
+        """Moves the copy's bytes now, untimed."""
+
 class PtxBlocks:
     """One launch's thread blocks, emulated one at a time (save_trace)."""
-    def __init__(self, tables: PtxTables, launch: dict[str, Any], binary_version: SupportsIndex,
-                 regs_per_thread: SupportsIndex, id: SupportsIndex) -> None: ...
+    def __init__(self, tables: PtxTables, launch: PtxLaunch, binary_version: SupportsIndex,
+                 id: SupportsIndex) -> None: ...
     def header(self) -> dict[str, Any]:
         """name, id, grid, block, shmem, nregs, binary_version, stream, shmem_base, local_base."""
     def next_block(self, on_poll: Callable[[], Any] | None = None
@@ -134,20 +230,6 @@ class PtxBlocks:
         """(coord, raw records, warp begins, addresses); None after the last block.
         Ctrl-C and ``on_poll()`` are handled about every 50 ms while the block is
         emulated; an exception from either stops it and is raised."""
-
-class GpuSession:
-    """One GPU kept across runs (a Device): clock and caches go on."""
-    def __init__(self, simulator: Simulator, max_streams: SupportsIndex = 32) -> None: ...
-    @property
-    def now(self) -> int:
-        """Core cycles simulated over all the session's runs."""
-    @property
-    def resets(self) -> int:
-        """Runs that had to start on a fresh GPU (after a cut-short or failed run)."""
-    def mark(self) -> None:
-        """Opens a window of runs (Device.synchronize's)."""
-    def stats_since_mark(self) -> RunStats:
-        """Statistics of every run since mark() (or since the last fresh GPU)."""
 
 class PtxRun:
     """A Device's queued work running on its GpuSession, stepped like WorkloadRun."""
@@ -162,13 +244,8 @@ class PtxRun:
     def close(self) -> None:
         """Abandons the run unless its result was taken (the next run starts fresh)."""
 
-def start_ptx(tables: PtxTables, launches: list[dict[str, Any]], binary_version: SupportsIndex,
-              regs_per_thread: SupportsIndex, session: GpuSession, max_cycles: int | None = None,
-              first_id: SupportsIndex = 1, flush_caches: bool = False) -> PtxRun:
-    """Queued launches and copies (dicts as accelsim.ptx.Device queues them) as
-    a run on ``session``'s GPU; kernels are numbered from ``first_id``;
-    ``flush_caches``: L2 emptied before each kernel."""
-
-# Bindings added after these stubs were written read as Any rather than as
-# errors, until they are declared above.
-def __getattr__(name: str) -> Any: ...
+def start_ptx(tables: PtxTables, commands: list[PtxLaunch | PtxCopy], binary_version: SupportsIndex,
+              session: GpuSession, max_cycles: int | None = None, first_id: SupportsIndex = 1,
+              flush_caches: bool = False) -> PtxRun:
+    """The commands as a run on ``session``'s GPU; kernels are numbered from
+    ``first_id``; ``flush_caches``: L2 emptied before each kernel."""

@@ -162,6 +162,31 @@ class Simulator:
         isa = Path(isa_dir) if isa_dir is not None else data_dir() / "isa"
         self._isa = str(isa)
         self._core = _core.Simulator(self._values, self._isa)
+        self._resolved: dict | None = None
+
+    # What a front end that builds its own runs (accelsim.ptx.Device) needs.
+    def param(self, key: str):
+        """Config entry ``key`` as this simulator's GPU has it, defaults
+        included (canonical units: bytes, cycles, MHz)."""
+        if self._resolved is None:
+            self._resolved = self._core.config()
+        if key not in self._resolved:
+            raise ConfigError(f"unknown config key {key!r}", key=key)
+        return self._resolved[key]
+
+    @property
+    def sm_count(self) -> int:
+        return int(self.param("sm_count"))
+
+    @property
+    def opcode_units(self) -> dict[str, str]:
+        """The config's opcode -> execution unit overrides (the unit table
+        PTX mode's records are mapped with, as the SASS path maps its own)."""
+        return dict(self.param("opcode_units") or {})
+
+    def session(self, max_streams: int = 32) -> "_core.GpuSession":
+        """A GPU of this config kept across runs (a Device's GPU)."""
+        return self._core.session(max_streams)
 
     def run(self, workload, max_cycles: int | None = None, on_kernel=None,
             kernels=None, on_progress=None, progress: bool | None = None,

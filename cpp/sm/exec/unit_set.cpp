@@ -53,28 +53,28 @@ void UnitSet::build(const std::vector<UnitKind>& kinds, uint32_t share,
       if (kind.timing[c].latency == 0) kind.timing[c].latency = k.latency;
       if (kind.timing[c].initiation == 0) kind.timing[c].initiation = k.initiation;
     }
-    kind.next_free.assign(std::max<uint32_t>(1, k.pipelines_per_sm / share), 0);
+    kind.next_free.assign(std::max<uint32_t>(1, k.pipelines_per_sm / share), Cycle{0});
     kinds_.push_back(std::move(kind));
   }
 }
 
-int UnitSet::free_pipeline(int kind, uint64_t now) const {
+int UnitSet::free_pipeline(int kind, Cycle now) const {
   const auto& stamps = kinds_[kind].next_free;
   for (size_t i = 0; i < stamps.size(); ++i)
     if (stamps[i] <= now) return int(i);
   return -1;
 }
 
-uint64_t UnitSet::next_free_after(uint64_t now) const {
-  uint64_t best = std::numeric_limits<uint64_t>::max();
+Cycle UnitSet::next_free_after(Cycle now) const {
+  Cycle best = Cycle::max();
   for (const auto& k : kinds_)
-    for (uint64_t t : k.next_free)
-      if (t > now) best = std::min(best, t);
+    for (Cycle t : k.next_free)
+      if (t > now) best = earliest(best, t);
   return best;
 }
 
 void UnitSet::reset() {
-  for (auto& k : kinds_) std::fill(k.next_free.begin(), k.next_free.end(), 0);
+  for (auto& k : kinds_) std::fill(k.next_free.begin(), k.next_free.end(), Cycle{0});
 }
 
 }  // namespace accelsim::sm

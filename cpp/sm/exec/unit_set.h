@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config/gpu_config.h"
+#include "base/time.h"
 #include "isa/ptx_latency.h"
 
 namespace accelsim::sm {
@@ -50,24 +51,24 @@ class UnitSet {
   void build(const std::vector<UnitKind>& kinds, uint32_t share,
              const std::array<isa::UnitTiming, isa::kLatTableSize>& ptx_timing = {});
   // Index of a pipeline of `kind` free at `now`, or -1.
-  int free_pipeline(int kind, uint64_t now) const;
+  int free_pipeline(int kind, Cycle now) const;
   // Occupy it for an instruction of latency class `lat_class` (0: the unit's
   // own cycles, every SASS record); returns the cycle the result is written.
   // One table load, no branch: the SASS path pays nothing for PTX classes.
-  uint64_t occupy(int kind, int pipe, uint64_t now, uint8_t lat_class = isa::kLatUnit) {
+  Cycle occupy(int kind, int pipe, Cycle now, uint8_t lat_class = isa::kLatUnit) {
     Kind& k = kinds_[kind];
     const isa::UnitTiming& t = k.timing[lat_class & (isa::kLatTableSize - 1)];
     k.next_free[pipe] = now + t.initiation;
     return now + t.latency;
   }
-  // Earliest cycle after `now` when a busy pipeline frees (UINT64_MAX if none).
-  uint64_t next_free_after(uint64_t now) const;
+  // Earliest cycle after `now` when a busy pipeline frees (Cycle::max() if none).
+  Cycle next_free_after(Cycle now) const;
   void reset();
 
  private:
   struct Kind {
     std::array<isa::UnitTiming, isa::kLatTableSize> timing;  // [0] the unit's, [c] PTX class c
-    std::vector<uint64_t> next_free;  // one stamp per pipeline
+    std::vector<Cycle> next_free;  // one stamp per pipeline
   };
   std::vector<Kind> kinds_;
 };

@@ -1,8 +1,7 @@
-// Scheduler policies by name.
+// Scheduler policies by name (each registers itself; see warp_scheduler.h).
 #include <algorithm>
 
-#include "base/error.h"
-#include "sm/sched/policies.h"
+#include "sm/sched/warp_scheduler.h"
 
 namespace accelsim::sm {
 
@@ -13,11 +12,7 @@ void WarpScheduler::remove_warp(uint16_t slot) {
 
 std::unique_ptr<WarpScheduler> make_scheduler(const std::string& name,
                                               const SchedulerParams& params) {
-  if (name == "lrr") return std::make_unique<LrrScheduler>();
-  if (name == "gto") return std::make_unique<GtoScheduler>();
-  if (name == "two_level") return std::make_unique<TwoLevelScheduler>(params.two_level_active);
-  throw ConfigError("scheduler", "unknown warp scheduler '" + name +
-                                     "'; known: lrr, gto, two_level");
+  return SchedulerRegistry::find(name, "scheduler").make(params);
 }
 
 }  // namespace accelsim::sm

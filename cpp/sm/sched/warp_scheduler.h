@@ -1,10 +1,14 @@
 // Warp scheduling policy: orders the warps one scheduler owns, once per cycle.
-// Policies are chosen by name (`scheduler` in the config); see make_scheduler.
+// Policies are chosen by name (`scheduler` in the config); each registers
+// itself from its own .cpp (sched/gto.cpp, ...): a new policy is one file.
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
+
+#include "base/named_registry.h"
 
 namespace accelsim::sm {
 
@@ -49,7 +53,17 @@ struct SchedulerParams {
   uint32_t two_level_active = 8;
 };
 
-// Known names: lrr, gto, two_level. Unknown names throw ConfigError listing them.
+// One registered policy: its config name, what it does, how to build one.
+struct SchedulerPolicy {
+  const char* name;
+  const char* description;
+  std::unique_ptr<WarpScheduler> (*make)(const SchedulerParams& params);
+};
+using SchedulerRegistry = SelfRegistry<SchedulerPolicy>;
+
+// Every registered policy, by name.
+inline std::span<const SchedulerPolicy> scheduler_policies() { return SchedulerRegistry::entries(); }
+// Unknown names throw ConfigError listing the registered ones.
 std::unique_ptr<WarpScheduler> make_scheduler(const std::string& name,
                                               const SchedulerParams& params);
 

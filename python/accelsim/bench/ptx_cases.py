@@ -112,17 +112,15 @@ def _emulated(levels, config) -> float:
     from accelsim.ptx import Device
     from accelsim.ptx._tables import tables
 
-    from accelsim.ptx.save import apply_copy
-
     dev = Device(config)
     spent = 0.0
     for _ in levels(dev):
         queued, dev._pending = dev._pending, []
-        for i, item in enumerate(queued):
-            if "copy_bytes" in item:  # its bytes move now, in command order (e.g. a counter reset)
-                apply_copy(item)
+        for i, item in enumerate(q.command for q in queued):
+            if isinstance(item, _core.PtxCopy):  # its bytes move now, in command order (e.g. a counter reset)
+                item.apply()
                 continue
-            blocks = _core.PtxBlocks(tables(), item, dev.arch, dev.regs_per_thread, i + 1)
+            blocks = _core.PtxBlocks(tables(), item, dev.arch, i + 1)
             t = time.perf_counter()
             while blocks.next_block() is not None:
                 pass

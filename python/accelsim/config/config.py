@@ -21,24 +21,39 @@ class Config:
     """
 
     def __init__(self, values: dict, name: str = "custom", source: str | None = None,
-                 unmodelled: list | None = None, where: dict | None = None):
-        self._values = values
-        self.name = name
-        self.source = source
+                 unmodelled: list | None = None, where: dict | None = None, *,
+                 provenance: dict | None = None,
+                 defaults_applied: list | None = None, defaults_not_applied: list | None = None):
+        init = super().__setattr__  # the one place fields are set: a Config never changes
+        init("_values", values)
+        init("name", name)
+        init("source", source)
         #: Options of an imported GPGPU-Sim config that accelsim does not model.
-        self.unmodelled = list(unmodelled or [])
+        init("unmodelled", list(unmodelled or []))
         #: Imported configs: GPGPU-Sim defaults taken for absent options, as (option, value),
         #: and absent options whose default is not taken, as (option, reason).
-        self.defaults_applied: list[tuple[str, str]] = []
-        self.defaults_not_applied: list[tuple[str, str]] = []
-        self._where = dict(where or {})  # key -> (file, line) it was read from
+        init("defaults_applied", list(defaults_applied or []))
+        init("defaults_not_applied", list(defaults_not_applied or []))
+        #: Where a tool took values from (the tuner: spec, measurement, fit, search),
+        #: parameter -> source; empty for a config read from a file as it stands.
+        init("provenance", dict(provenance or {}))
+        init("_where", dict(where or {}))  # key -> (file, line) it was read from
+
+    def __setattr__(self, key: str, value) -> None:
+        raise AttributeError(f"a Config is immutable (setting {key!r}): derive a new one with "
+                             "with_overrides(), or pass the field to Config.from_entries()")
+
+    def __delattr__(self, key: str) -> None:
+        raise AttributeError(f"a Config is immutable (deleting {key!r})")
 
     # -- construction ------------------------------------------------------
     @classmethod
     def from_entries(cls, entries: dict, name: str = "custom", source: str | None = None,
                      lines: dict | None = None, base: "Config | None" = None,
-                     unmodelled: list | None = None) -> "Config":
-        """Validate raw entries (unit strings allowed) over ``base`` (or defaults)."""
+                     unmodelled: list | None = None, **fields) -> "Config":
+        """Validate raw entries (unit strings allowed) over ``base`` (or defaults).
+        ``fields``: the keyword-only fields of the constructor (provenance,
+        defaults_applied, defaults_not_applied)."""
         values = base.to_dict() if base else _defaults()
         where = dict(base._where) if base else {}
         # Errors point into the file only for entries that were read from one.
@@ -48,14 +63,16 @@ class Config:
             values[key] = validate.entry(key, raw, where[key])
         values["name"] = name
         _check_in_core(values, where)
-        return cls(values, name, source, unmodelled, where)
+        return cls(values, name, source, unmodelled, where, **fields)
 
     def with_overrides(self, overrides: dict) -> "Config":
         """A new Config with some entries replaced (values may carry units)."""
         if not isinstance(overrides, dict):
             raise ConfigError(f"overrides must be a dict, got {type(overrides).__name__}")
+        # A value overridden here no longer comes from where the tool found it.
+        provenance = {k: v for k, v in self.provenance.items() if k not in overrides}
         return Config.from_entries(overrides, self.name, self.source, base=self,
-                                   unmodelled=self.unmodelled)
+                                   unmodelled=self.unmodelled, provenance=provenance)
 
     # -- access ------------------------------------------------------------
     def __getitem__(self, key: str):

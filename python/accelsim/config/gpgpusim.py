@@ -56,17 +56,17 @@ def import_gpgpusim_config(*paths, name: str | None = None) -> Config:
     _check_as_options(entries, origin)
     label = name or _name_from(paths[0])
     try:
-        cfg = Config.from_entries(entries, label, str(paths[0]), unmodelled=unmodelled)
+        return Config.from_entries(
+            entries, label, str(paths[0]), unmodelled=unmodelled,
+            # GPGPU-Sim defaults taken for options the files do not set, as (option, value),
+            # and absent options whose GPGPU-Sim default is not taken, as (option, reason).
+            defaults_applied=defaults,
+            defaults_not_applied=[(k, why) for k, why in NOT_APPLIED.items() if k not in options])
     except ConfigError as exc:
         source = origin.get(exc.key or "")
         if source is None:
             raise
         raise source.error(str(exc)) from None
-    #: GPGPU-Sim defaults taken for options the files do not set, as (option, value).
-    cfg.defaults_applied = defaults
-    #: Absent options whose GPGPU-Sim default is not taken, as (option, reason).
-    cfg.defaults_not_applied = [(k, why) for k, why in NOT_APPLIED.items() if k not in options]
-    return cfg
 
 
 def _apply_gpgpusim_defaults(options: dict) -> list[tuple[str, str]]:

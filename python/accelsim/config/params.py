@@ -47,6 +47,27 @@ def param_specs() -> dict[str, ParamSpec]:
     return specs
 
 
+@dataclass(frozen=True)
+class UnitFieldSpec:
+    """A numeric field of an ``exec_units`` entry (``cpp/config/exec_unit_fields.def``)."""
+
+    name: str
+    kind: str          # count or cycles
+    default: int
+    min: float
+    max: float
+    required: bool
+    doc: str
+
+
+@lru_cache(maxsize=1)
+def exec_unit_fields() -> dict[str, UnitFieldSpec]:
+    from accelsim import _core
+
+    return {d["name"]: UnitFieldSpec(d["name"], d["kind"], d["default"], d["min"], d["max"],
+                                     d["required"], d["doc"]) for d in _core.exec_unit_fields()}
+
+
 def closest_key(key: str) -> str | None:
     """The valid key nearest to a misspelt one, for error messages."""
     import difflib  # only on an error: not part of every start-up

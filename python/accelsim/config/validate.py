@@ -3,7 +3,7 @@ checked canonical values. Every error names the key, the value and what is
 allowed, plus the file and line when the entry came from a file."""
 from __future__ import annotations
 
-from accelsim.config.params import STRUCTURED_KEYS, ParamSpec, closest_key, param_specs
+from accelsim.config.params import STRUCTURED_KEYS, ParamSpec, UnitFieldSpec, closest_key, exec_unit_fields, param_specs
 from accelsim.config.units import UnitError, parse_value
 from accelsim.errors import ConfigError
 
@@ -43,29 +43,29 @@ def scalar(spec: ParamSpec, raw, where: Where = (None, None)):
     return value
 
 
-_UNIT_FIELDS = {"name": "choice", "units_per_sm": "count", "latency": "cycles",
-                "initiation": "cycles", "lanes": "count", "classes": None}
-
-
 def exec_units(raw, where: Where = (None, None)) -> list[dict]:
+    """Each entry: a name, the numeric fields the core declares
+    (``exec_unit_fields``: units_per_sm, latency, ...) and its classes."""
     if not isinstance(raw, list):
         raise fail("exec_units", f"expected a list of units, got {raw!r}", where)
+    numeric = exec_unit_fields()
+    allowed = ["name", *numeric, "classes"]
     units, seen = [], set()
     for i, entry in enumerate(raw):
         key = f"exec_units[{i}]"
         if not isinstance(entry, dict):
             raise fail(key, f"expected a mapping, got {entry!r}", where)
         for field in entry:
-            if field not in _UNIT_FIELDS:
-                raise fail(f"{key}.{field}", "unknown field; fields are "
-                           + ", ".join(_UNIT_FIELDS), where)
-        unit = {"lanes": 32}
-        for field, kind in _UNIT_FIELDS.items():
+            if field not in allowed:
+                raise fail(f"{key}.{field}", "unknown field; fields are " + ", ".join(allowed), where)
+        for field in ("name", "classes", *(f for f, s in numeric.items() if s.required)):
             if field not in entry:
-                if field == "lanes":
-                    continue
                 raise fail(f"{key}.{field}", "missing", where)
-            unit[field] = _unit_field(f"{key}.{field}", kind, entry[field], where)
+        unit: dict = {"name": _unit_name(f"{key}.name", entry["name"], where)}
+        for field, spec in numeric.items():
+            unit[field] = (_unit_number(f"{key}.{field}", spec, entry[field], where) if field in entry
+                           else spec.default)
+        unit["classes"] = _unit_classes(f"{key}.classes", entry["classes"], where)
         if unit["name"] in seen:
             raise fail(f"{key}.name", f"duplicate unit {unit['name']!r}", where)
         seen.add(unit["name"])
@@ -73,20 +73,29 @@ def exec_units(raw, where: Where = (None, None)) -> list[dict]:
     return units
 
 
-def _unit_field(key: str, kind: str | None, raw, where: Where):
-    if kind is None:  # classes
-        if isinstance(raw, str):
-            raw = [raw]
-        if not raw or not all(isinstance(c, str) and c for c in raw):
-            raise fail(key, f"expected a list of unit class names, got {raw!r}", where)
-        return [c.strip() for c in raw]
+def _unit_name(key: str, raw, where: Where) -> str:
     try:
-        value = parse_value(kind, raw)
+        return parse_value("choice", raw)
     except UnitError as exc:
         raise fail(key, f"bad value {raw!r}: {exc}", where) from None
-    if kind != "choice" and not 1 <= value <= 100000:
-        raise fail(key, f"value {raw!r} out of range [1, 100000]", where)
+
+
+def _unit_number(key: str, spec: UnitFieldSpec, raw, where: Where) -> int:
+    try:
+        value = parse_value(spec.kind, raw)
+    except UnitError as exc:
+        raise fail(key, f"bad value {raw!r}: {exc}", where) from None
+    if not spec.min <= value <= spec.max:
+        raise fail(key, f"value {raw!r} out of range [{int(spec.min)}, {int(spec.max)}]", where)
     return value
+
+
+def _unit_classes(key: str, raw, where: Where) -> list[str]:
+    if isinstance(raw, str):
+        raw = [raw]
+    if not raw or not all(isinstance(c, str) and c for c in raw):
+        raise fail(key, f"expected a list of unit class names, got {raw!r}", where)
+    return [c.strip() for c in raw]
 
 
 def opcode_units(raw, where: Where = (None, None)) -> dict[str, str]:

@@ -1,4 +1,4 @@
-"""Classic GPU microbenchmarks as generated SASS traces (issue #3).
+"""Classic GPU microbenchmarks as generated SASS traces.
 
 Each benchmark writes the trace of what the real microbenchmark compiles to
 (pointer chases, streaming loads, chains of arithmetic), sized from a GPU

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 import warnings
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -48,7 +49,19 @@ class Stream:
     def __repr__(self) -> str:
         return f"<accelsim.ptx.Stream {self.id} of {self.device!r}>"
 
-_RECORD_MODES = ("lowered", "ptx", "sass")
+# What each `records` choice hands the core ("sass": the lowered records,
+# replaced line by line by the SASS guide the launch carries).
+_RECORD_MODES = {"lowered": _core.RecordMode.lowered, "ptx": _core.RecordMode.ptx,
+                 "sass": _core.RecordMode.lowered}
+
+
+class _Queued(NamedTuple):
+    """A queued command (a _core.PtxLaunch or _core.PtxCopy) and, for a
+    launch, what the Python side keeps of it: the Module (errors name its
+    CUDA line) and ptxas's resources when they set the launch's occupancy."""
+    command: Any
+    module: Any = None
+    ptxas: Any = None
 # SASS-guided records of a GPU from Volta on are resolved in the GPU's own ISA
 # table (the SASS nvdisasm gives, sm_75 or newer, is of the same family: its
 # uniform-datapath opcodes fall back to their vector twins); an older GPU's
@@ -137,18 +150,17 @@ class Device:
             require_tools()
         self._ptxas, regs_per_thread = _register_source(regs_per_thread)
         self.sim = Simulator(config)
-        units = self.sim._values.get("opcode_units") if isinstance(self.sim._values, dict) else None
-        self._tables = tables(tuple(sorted((units or {}).items())))
+        self._tables = tables(tuple(sorted(self.sim.opcode_units.items())))
         self.config_name = self.sim.config_name
-        values = self.sim._values if isinstance(self.sim._values, dict) else {}
-        self.arch = _args.bounded_int("arch", int(values.get("sm_version", 70)) if arch is None else arch, 10, 1000)
+        default_arch = int(self.sim.param("sm_version")) or 70
+        self.arch = _args.bounded_int("arch", default_arch if arch is None else arch, 10, 1000)
         self.regs_per_thread = int(regs_per_thread)
         self.max_warp_insts = _args.bounded_int("max_warp_insts", max_warp_insts, 1, _args.MAX_CYCLES)
         self.max_cycles = _args.max_cycles(max_cycles)
         self.progress, self.on_progress = progress, _callable_or_none("on_progress", on_progress)
         self.memory_bytes = _args.bounded_int("memory_bytes", memory_bytes, 1, 1 << 46) \
-            if memory_bytes is not None else int(values.get("dram_capacity", 16 << 30))
-        self._limits = {k: int(values[k]) for k in ("max_threads_per_sm", "shmem_per_cta") if k in values}
+            if memory_bytes is not None else int(self.sim.param("dram_capacity"))
+        self._limits = {k: int(self.sim.param(k)) for k in ("max_threads_per_sm", "shmem_per_cta")}
         if isinstance(record_chunk, bool) or not isinstance(record_chunk, (int, np.integer)) \
                 or not 0 <= record_chunk < 1 << 31:
             raise PtxError(f"record_chunk must be an integer >= 0 (0: whole blocks), not {record_chunk!r}")
@@ -158,7 +170,7 @@ class Device:
         self.flush_caches = bool(flush_caches)
         self.stream_stats: dict = {}
         self._mem = _core.DeviceMemory()
-        self._pending: list[dict] = []
+        self._pending: list[_Queued] = []
         self._results: list = []
         self._window = 0  # results[_window:] are the runs since the last synchronize()
         self._window_ended = False  # a run stopped early: the next run opens a new window
@@ -168,7 +180,7 @@ class Device:
         self._stream_stack: list[int] = []  # open ``with stream:`` blocks, innermost last
         self._gpu: _core.GpuSession | None = None  # one GPU for the device's life, built on first run
         self._kernels_run = 0
-        self.sm_count = int(self.sim._values.get("sm_count", 80)) if isinstance(self.sim._values, dict) else 80
+        self.sm_count = self.sim.sm_count
 
     # --- memory ---
     def _allocate(self, nbytes: int) -> int:
@@ -237,15 +249,9 @@ class Device:
         ``fill``: bytes set then, untimed (cudaMemset); none: the bytes are
         in place."""
         sid = self._stream_id(stream) if stream is not None else self._current_stream()
-        d = {"address": int(address), "copy_bytes": int(nbytes), "stream": sid,
-             "memory": self._mem, "to_host": to_host is not None}
-        if to_host is not None:
-            d["host"] = to_host
-        if data is not None:
-            d["data"] = data
-        if fill is not None:
-            d["set"] = fill
-        self._pending.append(d)
+        self._pending.append(_Queued(_core.PtxCopy(
+            address=int(address), bytes=int(nbytes), to_host=to_host is not None, stream=sid,
+            memory=self._mem, data=data, host=to_host, fill=fill)))
 
     def _current_stream(self) -> int | None:
         """The stream of the innermost open ``with stream:`` (None: none)."""
@@ -300,20 +306,18 @@ class Device:
             res = (kernel_resources(kernel.module.text, f"sm_{max(self.arch, target)}")
                    or kernel_resources(kernel.module.text, f"sm_{max(75, self.arch, target)}") or {})
             resources = res.get(kernel.name)
-        if self._ptxas and resources is not None:
+        if not (self._ptxas and resources is not None):
+            resources = None
+        else:
             regs = resources.registers
             extra["static_shared"] = resources.shared_bytes
-            extra["ptxas"] = resources
         self._check_fits(kernel, block, int(extra.get("static_shared", kernel.info["shared_bytes"])), shared)
-        self._pending.append({
-            **extra,
-            "regs": int(regs),
-            "module": kernel.module._core, "kernel": kernel.name, "grid": grid, "block": block,
-            "shared_mem": shared, "params": params, "globals": self._module_globals(kernel.module),
-            "memory": self._mem, "stream": stream, "sm_count": self.sm_count,
-            "max_warp_insts": self.max_warp_insts, "_module": kernel.module, "records": self.records,
-            "chunk_records": self.record_chunk,
-        })
+        launch = _core.PtxLaunch(
+            module=kernel.module._core, kernel=kernel.name, grid=grid, block=block, memory=self._mem,
+            params=params, globals=self._module_globals(kernel.module), stream=stream, dyn_shared=shared,
+            regs_per_thread=int(regs), records=_RECORD_MODES[self.records], sm_count=self.sm_count,
+            max_warp_insts=self.max_warp_insts, chunk_records=self.record_chunk, **extra)
+        self._pending.append(_Queued(launch, kernel.module, resources))
 
     def _check_fits(self, kernel, block, static_shared: int, dynamic_shared: int) -> None:
         """A launch the GPU of the config cannot run at all is refused here,
@@ -351,15 +355,15 @@ class Device:
         launches, self._pending = self._pending, []
         start = time.perf_counter()
         if self._gpu is None:
-            self._gpu = _core.GpuSession(self.sim._core)
+            self._gpu = self.sim.session()
         if self._window_ended:
             self._open_window()
         resets = self._gpu.resets
         first_id = self._kernels_run + 1
-        self._kernels_run += sum(1 for d in launches if "copy_bytes" not in d)
+        self._kernels_run += sum(1 for q in launches if q.module is not None)
         run, taken = None, False
         try:
-            run = _core.start_ptx(self._tables, launches, self.arch, self.regs_per_thread, self._gpu,
+            run = _core.start_ptx(self._tables, [q.command for q in launches], self.arch, self._gpu,
                                   max_cycles=budget, first_id=first_id, flush_caches=self.flush_caches)
             res = drive(run, lambda: self._result(run.result(), launches, start), on_progress=callback,
                         progress=bar, label="PTX run")
@@ -370,7 +374,7 @@ class Device:
             self._window_ended = True
             raise
         except PtxError as e:  # a module from CUDA: name the .cu line
-            raise relocate(e, [d["_module"] for d in launches if "_module" in d]) from None
+            raise relocate(e, [q.module for q in launches if q.module is not None]) from None
         finally:
             if run is not None:
                 run.close()  # an exception from a callback: the device is free for the next run
@@ -386,20 +390,19 @@ class Device:
         if self._gpu is not None:
             self._gpu.mark()
 
-    def _result(self, raw: dict, launches: list[dict], start: float):
+    def _result(self, raw: dict, launches: list[_Queued], start: float):
         from accelsim.sim import SimResult
 
         stream_stats = {k: raw[k] for k in ("record_buffer_max", "record_refills", "record_dry_waits")}
-        if any("copy_bytes" not in d for d in launches):  # a copy-only run (copy_to_host) streams no records
+        if any(q.module is not None for q in launches):  # a copy-only run (copy_to_host) streams no records
             self.stream_stats = stream_stats
         res = SimResult(columns=raw["kernels"], total_cycles=raw["total_cycles"], completed=raw["completed"],
                         config_name=self.config_name, workload="ptx", sm_count=raw["sm_count"],
                         core_period_ps=raw["core_period_ps"], wall_time_s=time.perf_counter() - start,
                         _stats=raw["stats"], interrupted=raw.get("interrupted", False))
-        res.extra["launches"] = [{k: v for k, v in d.items() if k not in ("memory", "module", "_module", "sass")}
-                                 for d in launches if "copy_bytes" not in d]
+        res.extra["launches"] = [_launch_row(q) for q in launches if q.module is not None]
         res.extra["copies"] = copies = [dict(c) for c in raw.get("copies", [])]
-        fills = ["set" in d for d in launches if "copy_bytes" in d]
+        fills = [q.command.is_fill for q in launches if q.module is None]
         if len(fills) == len(copies):  # the copies in command order: name the fills as the CUDA runtime does
             for c, fill in zip(copies, fills):
                 if fill:
@@ -485,14 +488,32 @@ class Device:
         _, bar, callback = self._run_settings(None, progress, on_progress)
         launches, self._pending = self._pending, []
         try:
-            return write_launches(folder, launches, self.arch, self.regs_per_thread, progress=bar,
+            return write_launches(folder, [q.command for q in launches], self.arch, progress=bar,
                                   on_progress=callback)
         except PtxError as e:
-            raise relocate(e, [d["_module"] for d in launches if "_module" in d]) from None
+            raise relocate(e, [q.module for q in launches if q.module is not None]) from None
 
     def __repr__(self) -> str:
         mode = "" if self.records == "lowered" else f" records={self.records!r}"
         return f"<accelsim.Device {self.config_name} sm_{self.arch}{mode}>"
+
+
+def _launch_row(q: _Queued) -> dict:
+    """A launch as the result lists it (``extra["launches"]``)."""
+    c = q.command
+    row = {"kernel": c.kernel, "grid": c.grid, "block": c.block, "shared_mem": c.dyn_shared, "params": c.params,
+           "globals": list(c.globals), "stream": c.stream, "regs": c.regs_per_thread,
+           "records": c.records.name if c.sass_source is None else "sass", "sm_count": c.sm_count,
+           "max_warp_insts": c.max_warp_insts, "chunk_records": c.chunk_records}
+    if c.static_shared >= 0:
+        row["static_shared"] = c.static_shared
+    if c.sass_source is not None:
+        row["sass_source"] = c.sass_source
+    if c.binary_version:
+        row["binary_version"] = c.binary_version
+    if q.ptxas is not None:
+        row["ptxas"] = q.ptxas
+    return row
 
 
 def _callable_or_none(name: str, f):

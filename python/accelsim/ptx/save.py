@@ -59,16 +59,6 @@ def _block(coord, raw: bytes, warp_begin, addrs: bytes, names) -> ThreadBlock:
     return ThreadBlock(coord=tuple(coord), warps=warps)
 
 
-def apply_copy(d: dict) -> None:
-    """A queued copy's data movement, in command order (the trace is written
-    by emulating the launches one after another)."""
-    if d.get("to_host") and "host" in d:
-        raw = d["memory"].read(d["address"], d["copy_bytes"])
-        d["host"].reshape(-1).view(np.uint8)[:] = np.frombuffer(raw, dtype=np.uint8)
-    elif "data" in d:
-        d["memory"].write(d["address"], np.frombuffer(d["data"], dtype=np.uint8))
-
-
 def write_kernel(path: Path, h: dict, blocks, names: list[str]) -> None:
     """One kernel trace (tracer format 5 with line info) from its header
     (name, id, grid, block, shmem, nregs, binary_version, stream, shmem_base,
@@ -85,10 +75,11 @@ def write_kernel(path: Path, h: dict, blocks, names: list[str]) -> None:
                 out.write(line + "\n")
 
 
-def write_launches(folder, launches: list[dict], version: int, regs_per_thread: int, *, on_progress=None,
+def write_launches(folder, commands: list, version: int, *, on_progress=None,
                    progress: bool | None = None) -> Path:
-    """Emulates ``launches`` (updating device memory as a run would) and
-    writes them as a trace folder; returns the kernelslist.g path.
+    """Emulates ``commands`` (_core.PtxLaunch and PtxCopy, in order: device
+    memory changes as a run would change it) and writes them as a trace
+    folder; returns the kernelslist.g path.
 
     ``on_progress`` / ``progress`` as for a timed run (warp instructions are
     the records written; no cycles pass). Ctrl-C raises
@@ -102,11 +93,10 @@ def write_launches(folder, launches: list[dict], version: int, regs_per_thread: 
     folder.mkdir(parents=True, exist_ok=True)
     reporter = ProgressReporter(on_progress, bar=want_bar(progress), label="writing trace") \
         if on_progress is not None or want_bar(progress) else None
-    writer = _TraceWriter(folder, version, regs_per_thread, sum(1 for d in launches if "copy_bytes" not in d),
-                          reporter)
+    writer = _TraceWriter(folder, version, sum(1 for c in commands if isinstance(c, _core.PtxLaunch)), reporter)
     try:
-        for d in launches:
-            writer.add(d)
+        for c in commands:
+            writer.add(c)
     except KeyboardInterrupt:
         raise Interrupted(writer.close(partial=True)) from None
     except _Stop:
@@ -127,19 +117,19 @@ class _TraceWriter:
     """Kernel files and the command list of one save_trace, with progress
     reported between blocks (at most every 50 ms)."""
 
-    def __init__(self, folder: Path, version: int, regs_per_thread: int, total: int, reporter):
-        self.folder, self.version, self.regs = folder, version, regs_per_thread
+    def __init__(self, folder: Path, version: int, total: int, reporter):
+        self.folder, self.version = folder, version
         self.names: dict[int, list[str]] = {version: opcode_names(version)}
         self.listing: list[str] = []
         self.done, self.total, self.records = 0, total, 0
         self.reporter, self.next_report = reporter, 0.0
         self.current: Path | None = None
 
-    def add(self, d: dict) -> None:
-        if "copy_bytes" in d:
-            apply_copy(d)
-            if not d.get("to_host"):  # a host-to-device copy, as the tracer lists it
-                self.listing.append(f"MemcpyHtoD,0x{d['address']:016x},{d['copy_bytes']}")
+    def add(self, c) -> None:
+        if isinstance(c, _core.PtxCopy):
+            c.apply()
+            if not c.to_host:  # a host-to-device copy, as the tracer lists it
+                self.listing.append(f"MemcpyHtoD,0x{c.address:016x},{c.bytes}")
             # The format has no device-to-host command (the tracer records
             # none, and the reference simulator would read one as a kernel
             # file name): those copies are done here but not listed.
@@ -147,7 +137,7 @@ class _TraceWriter:
         from accelsim.ptx._tables import tables
 
         n = self.done + 1
-        src = _core.PtxBlocks(tables(), d, self.version, self.regs, n)
+        src = _core.PtxBlocks(tables(), c, self.version, n)
         self.current = self.folder / f"kernel-{n}.traceg"
         header = src.header()  # a SASS-guided launch carries its SASS's generation
         v = int(header["binary_version"])

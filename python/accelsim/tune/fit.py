@@ -129,9 +129,8 @@ def fit(hw, spec, base="QV100", *, search=None, tolerance=None, reps=None, engin
         after = twins.simulate(cfg, max_cycles=max_cycles)
     finally:
         twins.close()
-    cfg = Config.from_entries({}, spec.name, None, base=cfg)
+    cfg = Config.from_entries({}, spec.name, None, base=cfg, provenance=prov)
     report = _report(cfg, base_cfg, hw, names, before, after, fits, scores, prov, tol)
-    cfg.provenance = prov
     return cfg, report
 
 
@@ -259,7 +258,7 @@ def write_config(config, path, *, description: str = "", base_name: str = "") ->
     from accelsim.config.params import param_specs
     from accelsim.config.units import format_value
 
-    prov = getattr(config, "provenance", {}) or {}
+    prov = config.provenance
     values = config.to_dict()
     lines = ["# Written by accelsim tune config. Each comment says where the value came from:",
              "# 'spec ...' (the GPU's public spec), 'hw ...' (a measurement), 'fit: ...'",

@@ -162,8 +162,8 @@ def _emulate(dev) -> None:
     """Emulates the last queued launch whole, as save_trace does."""
     from accelsim import _core
 
-    launch = dev._pending.pop()
-    src = _core.PtxBlocks(dev._tables, launch, dev.arch, dev.regs_per_thread, 1)
+    launch = dev._pending.pop().command
+    src = _core.PtxBlocks(dev._tables, launch, dev.arch, 1)
     while src.next_block() is not None:
         pass
 
