@@ -34,6 +34,7 @@ void CtaDispatcher::dispatch(std::vector<std::unique_ptr<sm::Sm>>& sms, uint64_t
       sm::Sm& s = *sms[(base + i) % n];
       if (s.launched_this_cycle(now) || !admit(s, (base + i) % n, *k)) continue;
       ++k->resident;  // before launch: an empty CTA retires inside it
+      ++k->dispatched;
       k->first_cta = std::min(k->first_cta, now);
       s.launch(k->shape, k->next_tb, now);
       launched = true;

@@ -17,6 +17,8 @@ __version__ = "0.1.0"
 _LAZY = {
     "AccelsimWarning": "accelsim.errors",
     "correlate": "accelsim.correlation",
+    "IntraKernelSampling": "accelsim.sampling",
+    "KernelSampling": "accelsim.sampling",
     "load_sim_tidy": "accelsim.correlation",
     "Progress": "accelsim.progress",
     "read_profile": "accelsim.correlation",
