@@ -43,3 +43,21 @@ def sigkill_on_victim(task):
     if _victim(task):
         os.kill(os.getpid(), signal.SIGKILL)
     return run_task(task)
+
+
+def killed_once_on_victim(task):
+    """Every run logs its start in $ACCELSIM_TEST_MARKS/starts.log; the victim's
+    first run also writes its worker's pid to victim.pid and then waits to be
+    killed from outside (by the test), as a worker lost to a crash or to the
+    out-of-memory killer would be. Its retry runs normally."""
+    marks = Path(os.environ["ACCELSIM_TEST_MARKS"])
+    with open(marks / "starts.log", "a") as log:
+        log.write(f"{task['key']} {os.getpid()}\n")
+    if _victim(task) and not (marks / "victim.pid").exists():
+        tmp = marks / "victim.pid.tmp"
+        tmp.write_text(str(os.getpid()))
+        tmp.replace(marks / "victim.pid")
+        import threading
+
+        threading.Event().wait(300)  # the test kills this process long before
+    return run_task(task)

@@ -131,7 +131,7 @@ def test_bench_ptx_bfs_emulates_the_same_levels_it_times():
     # The emulation-only pass must carry out the queued counter reset (a
     # host-to-device copy whose bytes land when it runs): without it the
     # frontier count only grows and the host loop never ends.
-    from accelsim.ptx import bench
+    from accelsim.bench import ptx_cases as bench
 
     levels = bench._bfs({"nodes": 400, "degree": 3})
     timed, _, _ = bench._timed(levels, "QV100")

@@ -10,7 +10,7 @@ import pytest
 import accelsim
 from accelsim import PtxError
 from accelsim.ptx import Device, Module
-from accelsim.ptx.bench import random_graph
+from accelsim.studies.graphs import random_graph
 
 EXAMPLES = Path(accelsim.__file__).parent / "ptx" / "examples"
 CONFIGS = ["QV100", "TITANV"]

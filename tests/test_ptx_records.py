@@ -14,7 +14,7 @@ from accelsim import _core
 from accelsim.errors import ConfigError, PtxError
 from accelsim.ptx import Device, Module
 from accelsim.ptx.save import _opcode_names
-from accelsim.ptx.vs_sass import DIV_CHAIN
+from accelsim.studies.ptx_vs_sass import DIV_CHAIN
 from accelsim.trace._records import RAW_DTYPE
 
 EXAMPLES = Path(accelsim.__file__).parent / "ptx" / "examples"

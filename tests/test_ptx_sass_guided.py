@@ -189,7 +189,7 @@ def test_records_sass_without_tools_names_what_to_install(monkeypatch):
 
 @needs_tools
 def test_same_results_in_both_modes_on_every_example_kernel():
-    from accelsim.ptx.sass_compare import compare
+    from accelsim.studies.sass_compare import compare
 
     rows = compare("QV100", 70)
     assert len(rows) >= 24
@@ -225,7 +225,7 @@ def _records(dev, names, kernel):
 def test_records_follow_the_sass_line_map(case, module, kernel, monkeypatch):
     """Every executed PTX instruction records exactly its line's SASS (ISA
     names), as many times as the lowered mode executes that line."""
-    from accelsim.ptx import sass_compare
+    from accelsim.studies import sass_compare
     from accelsim.ptx.save import _opcode_names
 
     names = _opcode_names(70)
@@ -276,7 +276,7 @@ def sg_name(mnemonic: str) -> str:
 def test_ptxas_registers_and_shared_set_occupancy():
     """matmul_tiled takes 38 registers, not the default 32: six 256-thread
     blocks fit an SM instead of eight. Shared memory is ptxas's figure."""
-    from accelsim.ptx import sass_compare
+    from accelsim.studies import sass_compare
 
     mods = sass_compare.modules()
     ctas = {}

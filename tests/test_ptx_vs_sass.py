@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from accelsim.ptx import vs_sass
+from accelsim.studies import ptx_vs_sass as vs_sass
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "ptx_vs_sass.md"
 CYCLE_TOLERANCE = 0.03
@@ -48,7 +48,7 @@ def test_doc_tables_match_a_fresh_measurement(shared):
     fresh = vs_sass.render(vs_sass.measure(shared))
     old_tables, new_tables = _tables(section.group(1)), _tables(fresh)
     assert [len(t) for t in old_tables] == [len(t) for t in new_tables]
-    hint = "; regenerate: python -m accelsim.ptx.vs_sass --write docs/ptx_vs_sass.md"
+    hint = "; regenerate: python -m accelsim.studies.ptx_vs_sass --write docs/ptx_vs_sass.md"
     for t_old, t_new in zip(old_tables, new_tables):
         for r_old, r_new in zip(t_old, t_new):
             for (group, a), (_, b) in zip(r_old, r_new):

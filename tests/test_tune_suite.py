@@ -12,7 +12,7 @@ from accelsim.microbench import BENCHMARKS, HardwareDef
 from accelsim.microbench.benchmark import LATENCY as SIM_LATENCY
 from accelsim.tune import SUITE
 from accelsim.tune.compile import CompileError, find_nvcc, have_nvrtc, to_ptx
-from accelsim.tune.suite import CURVE, LATENCY, RATE, evaluate, facts_from_hwdef
+from accelsim.microbench.suite import CURVE, LATENCY, RATE, evaluate, facts_from_hwdef
 
 FACTS = facts_from_hwdef(HardwareDef.from_config(load_config("TITANV")))
 

@@ -4,6 +4,7 @@
 // one costs nothing; and it describes what it waits on, which is all a
 // deadlock or livelock report needs to say about it.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -13,6 +14,10 @@ namespace accelsim {
 // A count of cycles of one clock (core cycles unless a component's domain says
 // otherwise). Unsigned: time starts at 0 and "never" is the largest value.
 using Cycle = uint64_t;
+
+// A clock's period in whole picoseconds (rounded): every domain keeps time in
+// picoseconds so that hand-offs between domains are exact.
+inline uint64_t period_ps_from_mhz(double mhz) { return uint64_t(std::llround(1e6 / mhz)); }
 
 // The GPU's clock domains; a component names its domain when it attaches.
 enum class ClockDomain : uint8_t { core, icnt, l2, dram, count };

@@ -1,6 +1,8 @@
 // What an SM's LD/ST unit sends below L1, and how answers come back. The
 // level below stamps each response with the cycle it arrives; the SM pops it
-// then. A simple fixed-latency model and a detailed one fit behind it.
+// then. A simple fixed-latency model and a detailed one fit behind it. Host
+// copies (cudaMemcpy) enter the memory through the same contract, so the GPU
+// drives either model without knowing which one it holds.
 #pragma once
 #include <cstdint>
 
@@ -66,6 +68,17 @@ class MemPort {
     Clocked* component;
   };
   virtual std::vector<ClockedPart> clocked_parts() { return {}; }
+
+  // Host copies. begin_copy starts one at core cycle `now` on the copy engine
+  // of its direction (`to_host`: device to host); a level that times copies
+  // then reports copying(to_host) until it is done, and advance_copy runs the
+  // level from `now` towards `limit` (core cycles), returning the cycle
+  // reached: at most `limit` unless done, and early once an engine busy at
+  // the call has finished. The defaults describe a level where a copy takes
+  // no time.
+  virtual void begin_copy(uint64_t /*address*/, uint64_t /*bytes*/, Cycle /*now*/, bool /*to_host*/) {}
+  virtual bool copying(bool /*to_host*/) const { return false; }
+  virtual Cycle advance_copy(Cycle now, Cycle /*limit*/) { return now; }
   // Registers its counter families (L2, DRAM, interconnect; per stream slot)
   // in the run's registry and counts there from now on. A model without
   // statistics (a test double) registers nothing.

@@ -2,68 +2,50 @@
 
 #include <algorithm>
 #include <bit>
-#include <cmath>
 
 #include "base/error.h"
 #include "base/sector_granules.h"
-#include "cache/cache.h"
-#include "icnt/crossbar_config.h"
 
 namespace accelsim::mem {
 namespace {
-
-uint64_t period_ps(double mhz) { return uint64_t(std::llround(1e6 / mhz)); }
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-
-// Requests in flight: a bound well above what the SMs can have outstanding
-// (L1 MSHRs + direct requests) plus room for the copy engine; send()
-// back-pressures if it is ever reached.
-uint32_t pool_capacity(const config::GpuConfig& cfg, uint32_t sms) {
-  const uint64_t slices = uint64_t(cfg.memory_partitions * cfg.l2_slices_per_partition);
-  const uint64_t per_sm = uint64_t(std::max<int64_t>(cfg.l1d_mshrs, 64)) + 64;
-  return uint32_t(std::min<uint64_t>(uint64_t(sms) * per_sm + slices * 32, 1u << 22));
-}
-
 }  // namespace
 
-DetailedMemory::DetailedMemory(const config::GpuConfig& cfg, uint32_t num_sms)
-    : cfg_(cfg),
-      period_{period_ps(cfg.icnt_clock), period_ps(cfg.l2_clock), period_ps(cfg.dram_clock)},
-      core_period_(period_ps(cfg.core_clock)),
+DetailedMemory::DetailedMemory(const DetailedMemoryParams& p)
+    : period_{p.icnt_period_ps, p.l2_period_ps, p.dram_period_ps},
+      core_period_(p.core_period_ps),
       wake_{kIdle, kIdle, kIdle},
       ran_{0, 0, 0},
-      rop_ps_(uint64_t(cfg.l2_rop_latency) * period_[kL2]),
-      dram_fixed_ps_(uint64_t(cfg.dram_fixed_latency) * period_[kL2]),
-      sector_bytes_(uint32_t(cfg.l2_sector)),
-      amap_(AddressMapParams::from_config(cfg)),
-      pool_(pool_capacity(cfg, num_sms)),
-      icnt_(icnt::request_network(cfg), icnt::reply_network(cfg), "gpu.icnt"),
-      req_active_(size_t(cfg.memory_partitions * cfg.l2_slices_per_partition)),
-      rep_active_(num_sms),
-      sms_(num_sms, nullptr),
-      copy_(uint32_t(cfg.l2_line), kGranuleBytes,  // copies arrive as 32 B granule writes
-            uint64_t(std::llround(1000.0 * double(period_ps(cfg.core_clock)) / double(cfg.copy_bandwidth)))),
+      rop_ps_(uint64_t(p.rop_latency) * period_[kL2]),
+      dram_fixed_ps_(uint64_t(p.dram_fixed_latency) * period_[kL2]),
+      slices_per_partition_(p.slices_per_partition),
+      memcpy_timing_(p.memcpy_timing),
+      amap_(p.address_map),
+      pool_(p.pool_capacity),
+      icnt_(p.request_network, p.reply_network, "gpu.icnt"),
+      req_active_(p.slices()),
+      rep_active_(p.sms),
+      sms_(p.sms, nullptr),
+      copy_(p.l2_slice.line_bytes, kGranuleBytes,  // copies arrive as 32 B granule writes
+            p.copy_ps_per_kilobyte),
       copy_out_(copy_) {  // the same link rate the other way (PCIe / NVLink are full duplex)
-  if (uint32_t(cfg.sm_count) != num_sms)
-    throw ConfigError("sm_count", "detailed memory built for a different SM count");
-  const uint32_t per = uint32_t(cfg.l2_slices_per_partition);
-  const uint32_t nslices = uint32_t(cfg.memory_partitions) * per;
-  const cache::CacheParams cp = cache::l2_slice_params(cfg, 1);
-  const uint32_t q = uint32_t(cfg.partition_queue_entries);
-  slices_.reserve(nslices);
-  for (uint32_t s = 0; s < nslices; ++s) {
-    cache::CacheParams p = cp;
-    p.name = "gpu.l2[" + std::to_string(s) + "]";
-    slices_.emplace_back(p, q, uint32_t(cfg.l2_rop_latency), s);
+  if (p.request_network.sources != p.sms || p.reply_network.destinations != p.sms)
+    throw ConfigError("sm_count", "detailed memory: networks built for a different SM count");
+  const uint32_t per = p.slices_per_partition;
+  slices_.reserve(p.slices());
+  for (uint32_t s = 0; s < p.slices(); ++s) {
+    cache::CacheParams cp = p.l2_slice;
+    cp.name = "gpu.l2[" + std::to_string(s) + "]";
+    slices_.emplace_back(cp, p.queue_entries, p.rop_latency, s);
   }
-  const dram::DramChannelConfig dc = dram::DramChannelConfig::from_config(cfg);
   // The latency pipe must not throttle: it holds everything the slices can
   // push (one entry per slice per L2 cycle) during the fixed latency.
-  const uint32_t pipe = q + per * uint32_t(cfg.dram_fixed_latency + 1);
-  parts_.reserve(size_t(cfg.memory_partitions));
-  for (uint32_t p = 0; p < uint32_t(cfg.memory_partitions); ++p)
-    parts_.emplace_back(dc, amap_, p, p * per, per, pipe, sector_bytes_, "gpu.dram[" + std::to_string(p) + "]");
-  slice_wake_.assign(nslices, kIdle);
+  const uint32_t pipe = p.queue_entries + per * (p.dram_fixed_latency + 1);
+  parts_.reserve(p.partitions);
+  for (uint32_t i = 0; i < p.partitions; ++i)
+    parts_.emplace_back(p.dram, amap_, i, i * per, per, pipe, p.l2_slice.sector_bytes,
+                        "gpu.dram[" + std::to_string(i) + "]");
+  slice_wake_.assign(p.slices(), kIdle);
   // Channels run from time 0 even without requests: refresh falls due on its
   // own schedule (a channel first ticked late would owe every refresh since).
   part_wake_.assign(parts_.size(), 0);
@@ -274,7 +256,7 @@ void DetailedMemory::run_l2(uint64_t cycle, uint64_t t) {
     inject_copy(copy_out_, true, t);
     if (copy_out_.injecting()) next = std::min(next, std::max(copy_out_.next_ps(), t + P));
   }
-  const uint32_t per = uint32_t(cfg_.l2_slices_per_partition);
+  const uint32_t per = slices_per_partition_;
   for (uint32_t s = 0; s < slices_.size(); ++s) {
     if (slice_wake_[s] > t) {
       next = std::min(next, slice_wake_[s]);
@@ -316,19 +298,14 @@ void DetailedMemory::run_dram(uint64_t cycle, uint64_t t) {
 
 // ---- copy engine -------------------------------------------------------------------
 
-uint64_t DetailedMemory::copy_to_device(uint64_t address, uint64_t bytes, uint64_t now) {
-  start_copy(address, bytes, now);
-  return advance_copy(now, UINT64_MAX);
-}
-
-void DetailedMemory::start_copy(uint64_t address, uint64_t bytes, uint64_t now, bool to_host) {
-  if (!cfg_.memcpy_timing || bytes == 0) return;
+void DetailedMemory::begin_copy(uint64_t address, uint64_t bytes, Cycle now, bool to_host) {
+  if (!memcpy_timing_ || bytes == 0) return;
   const uint64_t t = now * core_period_;
   (to_host ? copy_out_ : copy_).start(address, bytes, t);
   wake(kL2, t);
 }
 
-uint64_t DetailedMemory::advance_copy(uint64_t now, uint64_t limit) {
+Cycle DetailedMemory::advance_copy(Cycle now, Cycle limit) {
   uint64_t c = now;
   const bool in = copy_.busy(), out = copy_out_.busy();
   auto all_busy = [&] { return (!in || copy_.busy()) && (!out || copy_out_.busy()) && (in || out); };

@@ -22,15 +22,15 @@
 #include <string>
 #include <vector>
 
-#include "config/gpu_config.h"
-#include "icnt/interconnect.h"
+#include "base/clocked.h"
 #include "base/mem_port.h"
+#include "icnt/interconnect.h"
 #include "mem/address_map.h"
 #include "mem/copy_engine.h"
+#include "mem/detailed_memory_params.h"
 #include "mem/l2_slice.h"
 #include "mem/memory_partition.h"
 #include "mem/request_pool.h"
-#include "base/clocked.h"
 #include "stats/mem_stat_slots.h"
 
 namespace accelsim::mem {
@@ -50,7 +50,7 @@ struct MemorySummary {
 
 class DetailedMemory : public MemPort, public Clocked {
  public:
-  DetailedMemory(const config::GpuConfig& cfg, uint32_t num_sms);
+  explicit DetailedMemory(const DetailedMemoryParams& params);
   ~DetailedMemory() override;
 
   void connect(uint16_t sm, ResponseQueue* responses) override;
@@ -72,22 +72,15 @@ class DetailedMemory : public MemPort, public Clocked {
   // The next core cycle at which any domain has work; kNever when idle.
   uint64_t next_event() const;
 
-  // Host-to-device copy starting at core cycle `now`: with memcpy_timing the
-  // data is written into L2 through the copy engine and the call returns the
-  // core cycle at which the last sector landed; without, nothing happens.
-  uint64_t copy_to_device(uint64_t address, uint64_t bytes, uint64_t now);
-  // The same in pieces, so a run can stop inside a long copy (cycle budget,
-  // Ctrl-C): start_copy, then advance_copy until copying() is false. Each
-  // advance returns the core cycle reached, at most `limit` unless done, and
-  // returns early once an engine busy at the call has finished its copy.
-  // `to_host`: a device-to-host copy on the second engine, which reads each
-  // sector through L2 (a miss fetches it from DRAM) at the link rate; it is
-  // done when the last read has been served. Each engine runs one copy at a
-  // time; the two run side by side, and beside kernels.
-  void start_copy(uint64_t address, uint64_t bytes, uint64_t now, bool to_host = false);
-  uint64_t advance_copy(uint64_t now, uint64_t limit);
-  bool copying() const { return copy_.busy() || copy_out_.busy(); }
-  bool copying(bool to_host) const { return to_host ? copy_out_.busy() : copy_.busy(); }
+  // Host copies (MemPort): with memcpy_timing, a host-to-device copy writes
+  // its data into L2 through the copy engine; a device-to-host copy (the
+  // second engine) reads each sector through L2 (a miss fetches it from
+  // DRAM) at the link rate and is done when the last read has been served.
+  // Each engine runs one copy at a time; the two run side by side, and
+  // beside kernels. Without memcpy_timing nothing happens.
+  void begin_copy(uint64_t address, uint64_t bytes, Cycle now, bool to_host) override;
+  Cycle advance_copy(Cycle now, Cycle limit) override;
+  bool copying(bool to_host) const override { return to_host ? copy_out_.busy() : copy_.busy(); }
 
   MemorySummary summary() const;
   // Per-stream families (l2.accesses/fails/atomics, dram.ops, icnt.flits and
@@ -148,14 +141,14 @@ class DetailedMemory : public MemPort, public Clocked {
   void deliver(icnt::Crossbar<IcntPacket>& net, ActiveSet& active, Cycle cycle, Take take);
   void wake_partition(uint32_t p, uint64_t t);
 
-  const config::GpuConfig& cfg_;
   uint64_t period_[kDomains];
   uint64_t core_period_;
   uint64_t wake_[kDomains];      // next edge (ps) each domain must run, kIdle
   uint64_t ran_[kDomains];       // time (ps) of the last edge run + 1 (0 = none)
   uint64_t rop_ps_, dram_fixed_ps_;
   uint32_t header_bytes_ = 8;    // control bytes of every packet
-  uint32_t sector_bytes_;
+  uint32_t slices_per_partition_;
+  bool memcpy_timing_;
   AddressMap amap_;
   RequestPool pool_;
   Network icnt_;

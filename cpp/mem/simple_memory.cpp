@@ -9,25 +9,17 @@
 
 namespace accelsim::mem {
 
-namespace {
-cache::TagArray make_l2_tags(const config::GpuConfig& cfg) {
-  uint32_t ways = uint32_t(cfg.l2_assoc), line = uint32_t(cfg.l2_line);
-  uint32_t sets = std::max<uint32_t>(1, uint32_t(cfg.l2_size / (int64_t(line) * ways)));
-  sets = std::bit_floor(sets);  // the whole L2 as one array; linear index
-  return cache::TagArray(sets, ways, line, uint32_t(cfg.l2_sector), cfg.l2_replacement, "linear");
-}
-}  // namespace
-
-SimpleMemory::SimpleMemory(const config::GpuConfig& cfg, uint32_t num_sms)
-    : l2_latency_(uint64_t(cfg.l2_hit_latency)),
-      dram_latency_(uint64_t(std::max(cfg.dram_latency, cfg.l2_hit_latency))),
-      sector_bytes_(uint32_t(cfg.l2_sector)),
-      l2_bw_(uint64_t(cfg.l2_bandwidth)),
-      dram_bw_(uint64_t(cfg.dram_bandwidth)),
-      l2_tags_(make_l2_tags(cfg)),
-      sms_(num_sms, nullptr),
+SimpleMemory::SimpleMemory(const SimpleMemoryParams& p)
+    : l2_latency_(p.l2_latency),
+      dram_latency_(p.dram_latency),
+      sector_bytes_(p.l2_sector_bytes),
+      memcpy_timing_(p.memcpy_timing),
+      l2_bw_(p.l2_bytes_per_cycle),
+      dram_bw_(p.dram_bytes_per_cycle),
+      l2_tags_(p.l2_sets, p.l2_ways, p.l2_line_bytes, p.l2_sector_bytes, p.l2_replacement, "linear"),
+      sms_(p.sms, nullptr),
       fill_ready_(l2_tags_.lines().size() * l2_tags_.sectors_per_line(), 0),
-      flit_bytes_(uint32_t(cfg.icnt_flit_size)) {}
+      flit_bytes_(p.flit_bytes) {}
 
 size_t SimpleMemory::line_index(const cache::LineMeta& line) {
   return size_t(&line - l2_tags_.lines().data());
@@ -99,6 +91,10 @@ bool SimpleMemory::send(const MemRequest& req, uint64_t now) {
   count_traffic(req, nsec, start - now);
   sms_[req.sm]->push(ready, MemResponse{req.line_addr, req.token, req.sector_mask, req.kind});
   return true;
+}
+
+void SimpleMemory::begin_copy(uint64_t address, uint64_t bytes, Cycle now, bool to_host) {
+  if (memcpy_timing_ && !to_host) warm(address, bytes, now);
 }
 
 void SimpleMemory::warm(uint64_t address, uint64_t bytes, uint64_t now) {

@@ -8,21 +8,23 @@
 #include <vector>
 
 #include "base/bandwidth.h"
-#include "cache/tag_array.h"
-#include "config/gpu_config.h"
 #include "base/mem_port.h"
+#include "cache/tag_array.h"
+#include "mem/simple_memory_params.h"
 
 namespace accelsim::mem {
 
 class SimpleMemory : public MemPort {
  public:
-  SimpleMemory(const config::GpuConfig& cfg, uint32_t num_sms);
+  explicit SimpleMemory(const SimpleMemoryParams& params);
 
   void connect(uint16_t sm, ResponseQueue* responses) override;
   bool send(const MemRequest& req, uint64_t now) override;
   uint64_t outstanding() const override { return 0; }  // all answered at send
 
-  // Host-to-device copy: marks the copied sectors present in L2.
+  // Host copies (MemPort) take no time here; with memcpy_timing a
+  // host-to-device copy marks the copied sectors present in L2 (warm).
+  void begin_copy(uint64_t address, uint64_t bytes, Cycle now, bool to_host) override;
   void warm(uint64_t address, uint64_t bytes, uint64_t now);
   void register_stats(stats::CounterRegistry& reg) override;
 
@@ -41,6 +43,7 @@ class SimpleMemory : public MemPort {
 
   uint64_t l2_latency_, dram_latency_;
   uint32_t sector_bytes_;
+  bool memcpy_timing_;
   BandwidthLimiter l2_bw_, dram_bw_;
   cache::TagArray l2_tags_;
   std::vector<ResponseQueue*> sms_;

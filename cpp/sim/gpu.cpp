@@ -8,37 +8,32 @@
 #include <type_traits>
 
 #include "base/error.h"
+#include "config/gpu_config.h"
+#include "mem/memory_model.h"
 #include "sim/gpu_stats.h"
 #include "sim/watchdog.h"
 
 namespace accelsim::sim {
 
+namespace {
+// The config is checked before anything is derived from it.
+const config::GpuConfig& validated(const config::GpuConfig& cfg) {
+  config::validate(cfg);
+  return cfg;
+}
+}  // namespace
+
 Gpu::Gpu(const config::GpuConfig& cfg, std::unique_ptr<MemPort> below,
          std::shared_ptr<stats::RunStats> stats)
-    : cfg_(cfg), clocks_(cfg), unit_kinds_(sm::unit_kinds_from_config(cfg)), below_(std::move(below)),
+    : params_(gpu_params(validated(cfg))), clocks_(cfg), unit_kinds_(sm::unit_kinds_from_config(cfg)),
+      below_(below ? std::move(below) : mem::make_memory(cfg)),
       stats_(stats ? std::move(stats) : std::make_shared<stats::RunStats>(1)),
-      dispatcher_(size_t(cfg.sm_count), cfg.concurrent_kernels_per_sm) {
-  config::validate(cfg_);
-  sm_params_ = sm::sm_params(cfg_);
-  if (!below_) {
-    if (cfg_.memory_model == "detailed") {
-      auto detailed = std::make_unique<mem::DetailedMemory>(cfg_, uint32_t(cfg_.sm_count));
-      detailed_ = detailed.get();
-      below_ = std::move(detailed);
-    } else if (cfg_.memory_model == "simple") {
-      auto simple = std::make_unique<mem::SimpleMemory>(cfg_, uint32_t(cfg_.sm_count));
-      simple_ = simple.get();
-      below_ = std::move(simple);
-    } else {
-      throw ConfigError("memory_model", "unknown memory model '" + cfg_.memory_model +
-                                            "'; known: simple, detailed");
-    }
-  }
-  if (unsigned threads = resolve_threads(cfg_.threads, cfg_.sm_count); threads > 1)
-    parallel_ = std::make_unique<ParallelSms>(threads, below_.get());
-  for (int64_t i = 0; i < cfg_.sm_count; ++i) {
+      dispatcher_(params_.sms, params_.concurrent_kernels_per_sm) {
+  if (params_.threads > 1) parallel_ = std::make_unique<ParallelSms>(params_.threads, below_.get());
+  const sm::SmParams sm_params = sm::sm_params(cfg);  // every SM's
+  for (uint32_t i = 0; i < params_.sms; ++i) {
     MemPort* port = parallel_ ? parallel_->port_for(uint16_t(i)) : below_.get();
-    sms_.push_back(std::make_unique<sm::Sm>(sm_params_, uint16_t(i), port));
+    sms_.push_back(std::make_unique<sm::Sm>(sm_params, uint16_t(i), port));
   }
   for (const auto& part : below_->clocked_parts())
     clocks_.attach(ClockDomains::Id(uint8_t(part.domain)), part.component);
@@ -72,8 +67,7 @@ void Gpu::memcpy_to_device(uint64_t address, uint64_t bytes) {
 }
 
 void Gpu::begin_copy(uint64_t address, uint64_t bytes, bool to_host) {
-  if (simple_ && cfg_.memcpy_timing && !to_host) simple_->warm(address, bytes, now_);
-  if (detailed_) detailed_->start_copy(address, bytes, now_, to_host);
+  below_->begin_copy(address, bytes, now_, to_host);
 }
 
 // In slices of kCopySlice cycles, the wall clock read between them: a
@@ -91,7 +85,7 @@ bool Gpu::advance_copies(uint64_t cycle_limit, Poller* poller, bool until_one_en
   while (go_on()) {
     if (now_ >= cycle_limit || (poller && poller->check_now())) return false;
     const uint64_t slice_end = cycle_limit - now_ <= kCopySlice ? cycle_limit : now_ + kCopySlice;
-    now_ = detailed_->advance_copy(now_, slice_end);
+    now_ = below_->advance_copy(now_, slice_end);
   }
   return true;
 }
@@ -107,8 +101,8 @@ uint64_t Gpu::warp_instructions() const {
 void Gpu::launch(KernelSource& src, stats::KernelRecord& rec, uint32_t slot, size_t row) {
   if (slot >= stats_->registry.stream_slots()) throw Error("stream slot out of range");
   const trace::KernelInfo& info = src.info();
-  Occupancy occ = compute_occupancy(cfg_, info);
-  uint64_t start = now_ + uint64_t(cfg_.kernel_launch_latency);
+  Occupancy occ = compute_occupancy(params_.occupancy, info);
+  uint64_t start = now_ + params_.kernel_launch_latency;
   // With threads to spare, the kernel's blocks are decoded ahead on a thread
   // of their own (same blocks, same order: the result cannot change).
   std::shared_ptr<ReadAheadSource> ahead;
@@ -136,9 +130,7 @@ void Gpu::launch(KernelSource& src, stats::KernelRecord& rec, uint32_t slot, siz
   rec.ctas_per_sm = occ.ctas_per_sm;
   rec.occupancy_limiter = occ.limiter;
   rec.theoretical_occupancy = occ.theoretical;
-  int64_t l1 = cfg_.adaptive_l1_shmem ? cfg_.unified_l1_shmem_size - int64_t(occ.shmem_carveout)
-                                      : cfg_.l1d_size;
-  rec.l1d_size = uint64_t(std::max<int64_t>(0, l1));
+  rec.l1d_size = occ.l1d_bytes;
   active_.push_back(Active{&k, &rec, row, stats_->kernels->begin(slot), std::move(ahead), std::move(sampler)});
 }
 
@@ -184,7 +176,7 @@ bool Gpu::run_until_kernel_done(uint64_t cycle_limit, std::vector<stats::KernelR
     for (Active& a : active_) finish(a, false);
     return false;
   }
-  Watchdog watchdog(uint64_t(cfg_.deadlock_cycles));
+  Watchdog watchdog(params_.deadlock_cycles);
   watchdog.progress(now_);
   uint64_t progress_at = now_;
   work_seen_ = useful_work();
@@ -277,7 +269,7 @@ std::string Gpu::describe() const {
 }
 
 void Gpu::report_deadlock(uint64_t last_progress) const {
-  throw DeadlockError("deadlock: no progress for " + std::to_string(cfg_.deadlock_cycles) +
+  throw DeadlockError("deadlock: no progress for " + std::to_string(params_.deadlock_cycles) +
                       " cycles (last progress at cycle " + std::to_string(last_progress) +
                       ") while work is outstanding\n" + describe());
 }
@@ -301,7 +293,7 @@ uint64_t Gpu::useful_work() const {
 }
 
 void Gpu::check_livelock() {
-  const uint64_t window = uint64_t(cfg_.livelock_window_cycles);
+  const uint64_t window = params_.livelock_window_cycles;
   livelock_look_at_ = now_ + std::max<uint64_t>(1, window / 4);
   const uint64_t work = useful_work();
   if (work != work_seen_ || now_ < first_start()) {
@@ -316,7 +308,7 @@ void Gpu::report_livelock() const {
   throw DeadlockError("livelock: cycles advance but no instruction issued and no memory access was "
                       "served for " + std::to_string(now_ - work_changed_at_) + " cycles (since cycle " +
                       std::to_string(work_changed_at_) + ", livelock_window_cycles = " +
-                      std::to_string(cfg_.livelock_window_cycles) + ")\n" + describe());
+                      std::to_string(params_.livelock_window_cycles) + ")\n" + describe());
 }
 
 }  // namespace accelsim::sim

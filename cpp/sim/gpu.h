@@ -9,12 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "config/gpu_config.h"
 #include "base/mem_port.h"
-#include "mem/detailed_memory.h"
-#include "mem/simple_memory.h"
 #include "sim/clock_domains.h"
 #include "sim/cta_dispatcher.h"
+#include "sim/gpu_params.h"
 #include "sim/kernel_source.h"
 #include "sim/occupancy.h"
 #include "sim/parallel_sms.h"
@@ -26,11 +24,17 @@
 #include "stats/kernel_record.h"
 #include "stats/run_stats.h"
 
+namespace accelsim::config {
+struct GpuConfig;
+}
+
 namespace accelsim::sim {
 
 class Gpu {
  public:
-  // `below` replaces the configured memory model (tests); null = from config.
+  // The GPU reads `cfg` while it is built: its own GpuParams, each SM's
+  // SmParams and the memory model's parameters are derived from it, and
+  // nothing keeps it. `below` replaces the configured memory model (tests); null = from config.
   // `stats` receives the counters (its stream slots bound the streams that
   // may be told apart); null = a private one with a single slot. A `stats`
   // another GPU of the same config counted into is taken over: this GPU's
@@ -78,7 +82,7 @@ class Gpu {
   bool run_copies(uint64_t cycle_limit, Poller* poller = nullptr) {
     return advance_copies(cycle_limit, poller, true);
   }
-  bool copying(bool to_host) const { return detailed_ && detailed_->copying(to_host); }
+  bool copying(bool to_host) const { return below_->copying(to_host); }
   // Copies run_until_kernel_done also returns for when they finish: bit 0
   // the host-to-device engine, bit 1 device-to-host (0: kernels only).
   void watch_copies(uint8_t mask) { watch_copies_ = mask; }
@@ -89,11 +93,11 @@ class Gpu {
   void set_intra_sampling(const IntraSampling& opts) { intra_ = opts; }
 
   uint64_t now() const { return now_; }
-  const config::GpuConfig& config() const { return cfg_; }
+  const GpuParams& params() const { return params_; }
   const ClockDomains& clocks() const { return clocks_; }
   sm::Sm& sm(size_t i) { return *sms_[i]; }
-  // The detailed memory model, or null when another model is in use.
-  const mem::DetailedMemory* detailed_memory() const { return detailed_; }
+  // The memory below L1 (either model, or the port a test gave).
+  const MemPort& memory() const { return *below_; }
   size_t num_sms() const { return sms_.size(); }
   const sm::Sm& sm(size_t i) const { return *sms_[i]; }
   // Threads ticking the SMs (config `threads`, resolved); 1 = sequential.
@@ -133,13 +137,10 @@ class Gpu {
   void check_livelock();
   [[noreturn]] void report_livelock() const;
 
-  config::GpuConfig cfg_;
+  GpuParams params_;
   ClockDomains clocks_;
   std::vector<sm::UnitKind> unit_kinds_;
-  sm::SmParams sm_params_;  // every SM's, from cfg_ (after validation)
   std::unique_ptr<MemPort> below_;
-  mem::SimpleMemory* simple_ = nullptr;  // below_ when it is the simple model
-  mem::DetailedMemory* detailed_ = nullptr;  // below_ when it is the detailed model
   std::unique_ptr<ParallelSms> parallel_;  // null: SMs tick in sequence (threads 1)
   bool streaming_ = false;  // a kernel with streamed blocks was launched
   std::vector<std::unique_ptr<sm::Sm>> sms_;

@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "config/gpu_config.h"
+#include "sim/gpu_params.h"
 #include "stats/kernel_record.h"
 #include "stats/run_stats.h"
 
@@ -68,8 +68,14 @@ struct RunResult {
   std::shared_ptr<stats::RunStats> stats;
 };
 
-// An empty result for a GPU of this config.
-RunResult empty_result(const config::GpuConfig& cfg);
+// An empty result for a GPU built with these parameters.
+inline RunResult empty_result(const GpuParams& p) {
+  RunResult r;
+  r.max_warps_per_sm = p.max_warps_per_sm();
+  r.sm_count = p.sms;
+  r.core_period_ps = p.core_period_ps;
+  return r;
+}
 // An empty result with the same GPU facts as `r`.
 inline RunResult empty_result_like(const RunResult& r) {
   RunResult e;

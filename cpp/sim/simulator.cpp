@@ -16,14 +16,6 @@ std::shared_ptr<const isa::IsaRegistry> Simulator::isa() {
   return isa_;
 }
 
-RunResult empty_result(const config::GpuConfig& cfg) {
-  RunResult r;
-  r.max_warps_per_sm = uint32_t(cfg.max_threads_per_sm / cfg.warp_size);
-  r.sm_count = uint32_t(cfg.sm_count);
-  r.core_period_ps = ClockDomains(cfg).period_ps(ClockDomains::kCore);
-  return r;
-}
-
 std::unique_ptr<WorkloadRun> Simulator::start(const std::string& path, const RunOptions& opts) {
   auto registry = isa();
   return std::make_unique<WorkloadRun>(cfg_, registry, workload_from_commands(path), opts);

@@ -16,7 +16,9 @@ WorkloadRun::WorkloadRun(const config::GpuConfig& cfg, std::shared_ptr<const isa
                          Workload workload, const RunOptions& opts)
     // (the workload is bound by reference: it moves only once the GPU is built)
     : WorkloadRun(std::make_shared<Gpu>(cfg, nullptr, stats_for(workload)), std::move(isa), std::move(workload),
-                  opts) {}
+                  opts) {
+  cfg_ = std::make_unique<config::GpuConfig>(cfg);  // a flushed run builds a GPU per command
+}
 
 WorkloadRun::WorkloadRun(std::shared_ptr<Gpu> gpu, std::shared_ptr<const isa::IsaRegistry> isa,
                          Workload&& workload, const RunOptions& opts)
@@ -27,7 +29,7 @@ WorkloadRun::WorkloadRun(std::shared_ptr<Gpu> gpu, std::shared_ptr<const isa::Is
       gpu_(gpu_ptr_.get()),
       first_row_(gpu_->stats()->kernels->rows()),
       end_(std::min(opts.end_command, work_.items.size())),
-      result_(empty_result(gpu_->config())),
+      result_(empty_result(gpu_->params())),
       next_(std::min(opts.first_command, end_)),
       stream_busy_(work_.streams.size(), 0),
       stream_blocked_(work_.streams.size(), 0) {
@@ -114,7 +116,7 @@ void WorkloadRun::skip(stats::KernelRecord& rec, const WorkItem& item) {
 // Reads commands while the launch window has room. False when a copy was
 // stopped by the cycle budget or the poll hook.
 bool WorkloadRun::admit() {
-  const size_t window = size_t(gpu_->config().max_concurrent_kernels);
+  const size_t window = size_t(gpu_->params().max_concurrent_kernels);
   while (next_ < end_ && pending_.size() + gpu_->kernels_in_flight() < window) {
     WorkItem& item = work_.items[next_];
     if (!ready_for(next_)) break;

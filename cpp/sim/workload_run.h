@@ -88,6 +88,7 @@ class WorkloadRun {
   std::shared_ptr<const isa::IsaRegistry> isa_;
   Workload work_;
   RunOptions opts_;
+  std::unique_ptr<config::GpuConfig> cfg_;  // what the GPU was built from (null: given a GPU)
   std::shared_ptr<Gpu> gpu_ptr_;
   Gpu* gpu_;                              // gpu_ptr_'s; replaced per command when flushing
   size_t first_row_ = 0;                  // the GPU's kernel-table row of record 0

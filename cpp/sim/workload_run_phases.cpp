@@ -3,6 +3,8 @@
 // warm-up commands whose counts are left out of the result.
 #include "sim/workload_run.h"
 
+#include "base/error.h"
+
 namespace accelsim::sim {
 
 // A flushed run starts every command on an idle, fresh GPU; warm-up starts
@@ -20,8 +22,9 @@ bool WorkloadRun::ready_for(size_t item) {
 // The next GPU counts on into the same statistics; its clock starts at 0,
 // where the run's clock has reached `epoch_`.
 void WorkloadRun::fresh_gpu() {
+  if (!cfg_) throw Error("a run on a GPU it was given cannot flush (no config to build another)");
   epoch_ += gpu_->now();
-  gpu_ptr_ = std::make_shared<Gpu>(gpu_->config(), nullptr, gpu_->stats());
+  gpu_ptr_ = std::make_shared<Gpu>(*cfg_, nullptr, gpu_->stats());
   gpu_ = gpu_ptr_.get();
   gpu_->set_intra_sampling(opts_.intra);
   gpu_used_ = false;

@@ -56,7 +56,13 @@ struct KernelRecord {
 
   // Never negative: a record the run never reached has all times equal.
   uint64_t cycles() const { return end_cycle > launch_cycle ? end_cycle - launch_cycle : 0; }
-  double ipc() const { return cycles() ? double(sm.warp_insts) / double(cycles()) : 0.0; }
+  // A sampled kernel's counts are its simulated part's, and so is its IPC.
+  double ipc() const {
+    const uint64_t c = status == KernelStatus::Sampled && simulated_end_cycle > launch_cycle
+                           ? simulated_end_cycle - launch_cycle
+                           : cycles();
+    return c ? double(sm.warp_insts) / double(c) : 0.0;
+  }
   double achieved_occupancy(uint32_t max_warps) const {
     return sm.active_cycles ? double(sm.warp_cycles) / double(sm.active_cycles) / max_warps : 0.0;
   }

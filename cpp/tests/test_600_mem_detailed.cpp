@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "mem/detailed_memory.h"
 #include "sim/gpu.h"
 #include "tests/harness.h"
 #include "tests/test_sm_util.h"
@@ -16,6 +17,11 @@ config::GpuConfig detailed_config(int sms = 1) {
   config::GpuConfig cfg = small_config(sms);
   cfg.memory_model = "detailed";
   return cfg;
+}
+
+// The GPU holds its memory as a MemPort; these tests look inside the model.
+const mem::DetailedMemory& detailed(const sim::Gpu& gpu) {
+  return dynamic_cast<const mem::DetailedMemory&>(gpu.memory());
 }
 
 constexpr uint8_t kLoadBypass = isa::kFlagLoad | isa::kFlagBypassL1;
@@ -48,8 +54,8 @@ TEST_CASE("680-detailed-memory-runs-loads-and-stores") {
   CHECK_EQ(rec.l2_read_misses, 4u);  // 4 sectors fetched from DRAM
   CHECK_EQ(rec.dram_reads, 4u);
   CHECK_EQ(rec.l2_writes, 4u);
-  CHECK(gpu.detailed_memory() != nullptr);
-  CHECK_EQ(gpu.detailed_memory()->outstanding(), 0u);
+  CHECK(dynamic_cast<const mem::DetailedMemory*>(&gpu.memory()) != nullptr);
+  CHECK_EQ(gpu.memory().outstanding(), 0u);
 }
 
 TEST_CASE("681-l2-hit-is-faster-than-dram-miss") {
@@ -146,7 +152,7 @@ TEST_CASE("684-ipoly-removes-partition-camping-on-power-of-two-stride") {
       blocks.push_back(load_block(32, 8, [&](int n) { return 0x1000000 + stride * uint64_t(c * 256 + n); })[0]);
     stats::KernelRecord rec = run(gpu, blocks, 32 * 32);
     cycles[i] = rec.cycles();
-    const mem::DetailedMemory& m = *gpu.detailed_memory();
+    const mem::DetailedMemory& m = detailed(gpu);
     max_slice[i] = 0;
     for (size_t s = 0; s < m.slice_count(); ++s)
       max_slice[i] = std::max(max_slice[i], m.slice(s).counters().sector_accesses);
@@ -233,7 +239,7 @@ TEST_CASE("687-back-pressure-with-tiny-buffers-loses-nothing") {
   CHECK_EQ(rec.l2_read_misses, 2u * 8 * 4 * 4);  // every sector of every load, once
   CHECK_EQ(rec.dram_reads, 2u * 8 * 4 * 4);
   CHECK_EQ(rec.l2_writes, 2u * 8 * 8);
-  CHECK_EQ(gpu.detailed_memory()->outstanding(), 0u);
+  CHECK_EQ(gpu.memory().outstanding(), 0u);
 }
 
 TEST_CASE("688-atomics-execute-at-l2") {
@@ -246,7 +252,7 @@ TEST_CASE("688-atomics-execute-at-l2") {
   b.mem(0, 3, 10, isa::kMemGlobal, isa::kFlagAtomic, 4, same);
   b.add(0, iadd(4, {3})).add(0, exit_inst());
   stats::KernelRecord rec = run(gpu, {b});
-  const mem::MemorySummary m = gpu.detailed_memory()->summary();
+  const mem::MemorySummary m = detailed(gpu).summary();
   CHECK_EQ(m.l2_atomics, 2u);
   CHECK_EQ(rec.dram_reads, 1u);  // the second finds the line in L2
   CHECK_EQ(rec.l2_writes, 0u);
@@ -292,7 +298,7 @@ TEST_CASE("690-per-stream-families-agree-with-the-components-own-counters") {
     b.add(w, iadd(2, {1, 3})).add(w, exit_inst());
   }
   stats::KernelRecord rec = run(gpu, {b}, 64);
-  const mem::DetailedMemory& m = *gpu.detailed_memory();
+  const mem::DetailedMemory& m = detailed(gpu);
   const mem::MemorySummary s = m.summary();
   const stats::CounterRegistry& reg = gpu.stats()->registry;
   auto total = [&](const char* name) {
@@ -332,7 +338,7 @@ TEST_CASE("691-device-to-host-copy-reads-through-l2-beside-a-host-to-device-copy
   sim::Gpu cold(cfg);
   cold.begin_copy(fresh, 4096, true);
   CHECK(cold.run_copy(UINT64_MAX));
-  CHECK_EQ(cold.detailed_memory()->summary().dram_reads, 4096u / 32u);
+  CHECK_EQ(detailed(cold).summary().dram_reads, 4096u / 32u);
   CHECK(cold.now() >= 4096 / uint64_t(cfg.copy_bandwidth));
   // Data a host-to-device copy just left in L2: no DRAM read, and the copy
   // takes the link time, as the other direction does.
@@ -342,7 +348,7 @@ TEST_CASE("691-device-to-host-copy-reads-through-l2-beside-a-host-to-device-copy
   warm.begin_copy(copied, 4096, true);
   CHECK(warm.copying(true));
   CHECK(warm.run_copy(UINT64_MAX));
-  CHECK_EQ(warm.detailed_memory()->summary().dram_reads, 0u);
+  CHECK_EQ(detailed(warm).summary().dram_reads, 0u);
   const uint64_t d2h = warm.now() - h2d;
   CHECK(d2h + 64 >= h2d);
   CHECK(d2h <= h2d + 200);

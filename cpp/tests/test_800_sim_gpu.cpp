@@ -11,21 +11,21 @@ using namespace accelsim::testing;
 
 TEST_CASE("851-occupancy-limited-by-registers") {
   config::GpuConfig cfg;
-  auto o = sim::compute_occupancy(cfg, kernel_info(100, 256, 64));  // 64 regs x 256 threads
+  auto o = sim::compute_occupancy(sim::occupancy_params(cfg), kernel_info(100, 256, 64));  // 64 regs x 256 threads
   CHECK_EQ(o.registers_per_cta, 16384u);
   CHECK_EQ(o.ctas_per_sm, 4u);
   CHECK_EQ(std::string(o.limiter), std::string("registers"));
-  auto g = sim::compute_occupancy(cfg, kernel_info(100, 256, 33));  // rounded up per warp
+  auto g = sim::compute_occupancy(sim::occupancy_params(cfg), kernel_info(100, 256, 33));  // rounded up per warp
   CHECK_EQ(g.registers_per_cta, 8u * 1280);
 }
 
 TEST_CASE("852-occupancy-limited-by-shared-memory") {
   config::GpuConfig cfg;
-  auto o = sim::compute_occupancy(cfg, kernel_info(100, 64, 16, 40000));
+  auto o = sim::compute_occupancy(sim::occupancy_params(cfg), kernel_info(100, 64, 16, 40000));
   CHECK_EQ(o.ctas_per_sm, 2u);  // 96 KiB carve-out / 40000 B
   CHECK_EQ(std::string(o.limiter), std::string("shmem"));
   CHECK_EQ(o.shmem_carveout, 98304u);
-  CHECK_THROWS(sim::compute_occupancy(cfg, kernel_info(1, 64, 16, 70000)), ConfigError);
+  CHECK_THROWS(sim::compute_occupancy(sim::occupancy_params(cfg), kernel_info(1, 64, 16, 70000)), ConfigError);
 }
 
 TEST_CASE("853-ctas-wait-for-room-under-occupancy-limit") {

@@ -33,6 +33,10 @@ std::string resolve_kernel(const std::string& list, int64_t line, std::string_vi
   if (fs::is_directory(p, ec))
     throw TraceError(list, line, "kernel", "kernel trace '" + printable(name, 200) + "' is a directory (" +
                                                printable(p.string(), 400) + "), not a trace file");
+  if (fs::exists(p, ec))  // a device, a named pipe, a socket: reading it could block or never end
+    throw TraceError(list, line, "kernel", "kernel trace '" + printable(name, 200) + "' (" +
+                                               printable(p.string(), 400) +
+                                               ") is not a regular file (a device, pipe or socket)");
   for (const char* ext : {".xz", ".gz"}) {
     fs::path alt = p;
     alt += ext;

@@ -2,6 +2,7 @@
 
 #include "base/error.h"
 #include "base/tokenizer.h"
+#include "base/utf8.h"
 
 namespace accelsim::trace {
 
@@ -58,6 +59,12 @@ void apply(KernelInfo& k, HeaderLines& where, const HeaderParser& p, std::string
            std::string_view value) {
   if (key == "kernel name") {
     k.name = std::string(trim(value));
+    // Decided here, once: every reader of the name (trace-info, a run's result
+    // table) gets text, never bytes that fail to decode after a whole run.
+    if (size_t bad = utf8_error_at(k.name); bad != std::string_view::npos)
+      p.fail(key, "not UTF-8 text: byte " + std::to_string(bad + 1) + " is 0x" +
+                      printable(k.name.substr(bad, 1)).substr(2) + " in '" + printable(k.name, 60) +
+                      "' (the tracer writes mangled C++ names; is the file damaged?)");
   } else if (key == "kernel id") {
     k.id = p.u32(key, value);
   } else if (key == "grid dim") {

@@ -6,6 +6,7 @@ workload actually has (``KernelSelection.pick``)."""
 from __future__ import annotations
 
 import operator
+import re
 from dataclasses import dataclass
 
 from accelsim.errors import ConfigError
@@ -57,6 +58,11 @@ def _as_int(value) -> int | None:
         return None
 
 
+# An id or a range of ids, ASCII digits only (int() would also take "+3",
+# "1_000" and non-ASCII digits, none of which a kernel id is written as).
+_PART = re.compile(r"\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?", re.ASCII)
+
+
 def _interval(part) -> tuple[int, int]:
     if _as_int(part) is not None:
         part = _as_int(part)
@@ -64,18 +70,15 @@ def _interval(part) -> tuple[int, int]:
         raise ConfigError(f"kernel selection: {part!r} is not an id or a range like 5-9",
                           key="kernels")
     text = str(part).strip()
-    lo, dash, hi = text.partition("-")
-    try:
-        first = int(lo)
-        last = int(hi) if dash else first
-    except ValueError:
-        if text.startswith("-"):
+    match = _PART.fullmatch(text)
+    if match is None:
+        if re.fullmatch(r"-\s*[0-9]+(\s*-.*)?", text):
             raise ConfigError(f"kernel selection: {text!r}: ids are not negative",
-                              key="kernels") from None
+                              key="kernels")
         raise ConfigError(f"kernel selection: {text!r} is not an id or a range like 5-9",
-                          key="kernels") from None
-    if first < 0:
-        raise ConfigError(f"kernel selection: {text!r}: ids are not negative", key="kernels")
+                          key="kernels")
+    first = int(match.group(1))
+    last = int(match.group(2)) if match.group(2) is not None else first
     if last < first:
         raise ConfigError(f"kernel selection: range {text!r} runs backwards", key="kernels")
     if first > MAX_KERNEL_ID:
@@ -96,8 +99,10 @@ def _merge(intervals: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
 
 def parse_selection(spec) -> KernelSelection | None:
     """A selection from ``"3,5-9"``, an int, or an iterable of ints / such
-    strings. None (or "") selects every kernel."""
-    if spec is None or spec == "":
+    strings. None selects every kernel; a selection that names no id at all
+    (``""``, ``",,,"``, ``[]``) is an error, not "every kernel": it is almost
+    always a script's empty variable, and running everything would hide it."""
+    if spec is None:
         return None
     if isinstance(spec, KernelSelection):
         return spec
@@ -114,7 +119,8 @@ def parse_selection(spec) -> KernelSelection | None:
                               f"not {type(spec).__name__}", key="kernels") from None
     intervals = [_interval(p) for p in parts if not (isinstance(p, str) and not p.strip())]
     if not intervals:
-        return None
+        raise ConfigError(f"kernel selection {spec!r} names no kernel id (give ids like '3,5-9', "
+                          "or leave the selection out to simulate every kernel)", key="kernels")
     text = spec if isinstance(spec, str) else ",".join(str(p) for p in parts)
     return KernelSelection(_merge(intervals), text)
 

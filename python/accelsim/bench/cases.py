@@ -47,7 +47,7 @@ CASES = [
 
 def _ptx(name: str):
     def make(folder: Path, quick: bool) -> Path:
-        from accelsim.ptx.bench import write_case
+        from accelsim.bench.ptx_cases import write_case
 
         return write_case(folder, quick, name)
     return make

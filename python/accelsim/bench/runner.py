@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 from accelsim.bench.cases import CASES, RSS_LIMIT_MB, BenchCase
+from accelsim.errors import ConfigError
 
 _CHILD = """
 import json, sys, time
@@ -23,7 +24,7 @@ before = status_mb("VmRSS")
 extra = {}
 t, cpu = time.perf_counter(), time.process_time()
 if sys.argv[1].endswith(".ptxbench.json"):  # PTX mode: emulation + timing of a launch
-    from accelsim.ptx.bench import run_case
+    from accelsim.bench.ptx_cases import run_case
     r, wall, emu, more = run_case(sys.argv[1], cfg)
     extra = {"emulation_s": emu, "emulation_share": min(1.0, emu / wall) if wall > 0 else None, **more}
 else:
@@ -110,9 +111,12 @@ def run_bench(quick: bool = False, cases: list[str] | None = None, config: str |
 
     selected = [c for c in CASES if cases is None or c.name in cases]
     startup = cases is None or "startup" in cases
-    if cases is not None and len(selected) + ("startup" in cases) != len(cases):
-        known = ", ".join([c.name for c in CASES] + ["startup"])
-        raise ValueError(f"unknown bench case in {cases}; known: {known}")
+    known = [c.name for c in CASES] + ["startup"]
+    unknown = [c for c in (cases or []) if c not in known]
+    if unknown:
+        raise ConfigError(f"unknown bench case{'s' if len(unknown) > 1 else ''} "
+                          f"{', '.join(map(repr, unknown))}; the cases are: {', '.join(known)}",
+                          key="case")
     if quick:  # targets are about the full-size workloads; a quick run is a smoke test
         selected = [replace(c, target_speedup=None) for c in selected]
     rows = []

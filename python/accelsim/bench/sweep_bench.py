@@ -10,6 +10,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from accelsim.errors import ConfigError
+
 # 16 points: every run of the grid simulates the same instructions, so the
 # points cost about the same and the rates compare engines, not points.
 GRID = {"icnt_latency": [4, 8, 12, 16], "l2_rop_latency": [100, 160, 220, 280]}
@@ -34,6 +36,11 @@ def run_sweep_bench(quick: bool = False, config: str = "QV100", overrides: dict 
     from accelsim.tracegen.examples import write_vecadd
 
     base = load_config(config).with_overrides(dict(overrides or {}))
+    known = sorted({engine.split("-")[0] for _, engine, _ in ENGINES})
+    unknown = [e for e in engines or [] if e not in known]
+    if unknown:
+        raise ConfigError(f"unknown sweep engine(s) {', '.join(map(repr, unknown))}; the engines "
+                          f"are: {', '.join(known)}", key="engine")
     grid = QUICK_GRID if quick else GRID
     rows = []
     with tempfile.TemporaryDirectory(prefix="accelsim-sweep-bench-") as tmp:

@@ -83,3 +83,22 @@ def output_folder(option: str, path: str | None) -> None:
 
     if path is not None and Path(path).exists() and not Path(path).is_dir():
         raise AccelsimError(f"{option} {path}: exists and is not a folder")
+
+
+def output_file(option: str, path: str | None) -> None:
+    """Refuse an output file that is a folder, or whose folder does not exist
+    or cannot be written, before any work is done (``/dev/null`` is fine)."""
+    import os
+    from pathlib import Path
+
+    if path is None:
+        return
+    target = Path(path)
+    if target.is_dir():
+        raise AccelsimError(f"{option} {path}: is a folder; give a file name")
+    folder = target.parent
+    if not folder.is_dir():
+        raise AccelsimError(f"{option} {path}: the folder {str(folder)!r} does not exist")
+    if not target.exists() and not os.access(folder, os.W_OK | os.X_OK):
+        raise AccelsimError(f"{option} {path}: cannot create a file in {str(folder)!r} "
+                            "(permission denied)")

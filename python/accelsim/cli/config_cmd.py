@@ -57,6 +57,9 @@ def _show(args) -> int:
 
 
 def _import(args) -> int:
+    from accelsim.cli import output_file
+
+    output_file("-o", args.output)
     cfg = import_gpgpusim_config(*args.files)
     text = cfg.to_yaml()
     if args.output:

@@ -37,6 +37,9 @@ def _run(args) -> int:
             b = BENCHMARKS[name]
             print(f"{name:<16} {b.unit:<12} {b.description}")
         return 0
+    from accelsim.cli import output_folder
+
+    output_folder("--keep-traces", args.keep_traces)
     config = load_config(args.config)
     chosen = names() if args.name == "all" else [args.name]
     results = [run(n, config, reps=args.reps, trace_dir=args.keep_traces) for n in chosen]

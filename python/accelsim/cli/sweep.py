@@ -31,9 +31,13 @@ def _sweep(args) -> int:
     from accelsim.sweep import sweep
     from accelsim.sweep.spec import load_spec
 
+    from accelsim.cli import output_file, output_folder
+
     spec = load_spec(args.spec)
     out = args.out or spec.pop("out", None) or str(Path(args.spec).with_suffix(".sweep"))
     spec.pop("out", None)
+    output_folder("--out" if args.out else "the spec's out", str(out))
+    output_file("--csv", args.csv)
     try:
         table = sweep(**spec, out=out, engine=args.engine, workers=args.workers,
                       resume=not args.no_resume, progress=False if args.no_progress else None)
@@ -45,7 +49,9 @@ def _sweep(args) -> int:
         table.to_csv(args.csv, index=False)
     _summary(table)
     errors = table.attrs.get("errors", 0)
-    print(f"{table.attrs['points']} points, {errors} failed runs; results in {out}")
+    redone = table.attrs.get("recomputed_unverified", 0)
+    redone_text = f", {redone} recomputed (their stored files failed verification)" if redone else ""
+    print(f"{table.attrs['points']} points, {errors} failed runs{redone_text}; results in {out}")
     return 1 if errors else 0
 
 

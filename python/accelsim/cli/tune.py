@@ -41,7 +41,7 @@ def register(sub) -> None:
     p = tsub.add_parser("list", help="the suite's benchmarks")
     p.set_defaults(func=_list)
 
-    from accelsim.tune.suite import names
+    from accelsim.microbench.suite import hardware_names as names
 
     p = tsub.add_parser("ptx", help="compile one benchmark to PTX (nvcc or NVRTC) and print it")
     p.add_argument("name", choices=names(), metavar="NAME")
@@ -51,6 +51,9 @@ def register(sub) -> None:
 
 
 def _collect(args) -> int:
+    from accelsim.cli import output_file
+
+    output_file("--out", args.out)
     from accelsim.tune import collect
 
     only = [n.strip() for n in args.only.split(",")] if args.only else None
@@ -62,6 +65,9 @@ def _collect(args) -> int:
 
 
 def _import(args) -> int:
+    from accelsim.cli import output_file
+
+    output_file("--out", args.out)
     from accelsim.tune import import_reference
 
     profile = import_reference(args.output)
@@ -75,10 +81,15 @@ def parse_search(text: str | None):
         return None
     if text.strip().lower() == "none":
         return {}
+    from accelsim.errors import ConfigError
+
     grid = {}
     for item in filter(None, (s.strip() for s in text.split(";"))):
         key, _, values = item.partition("=")
         grid[key.strip()] = [_scalar(v) for v in values.split(",")] if values.strip() else None
+    if not grid:  # (an empty variable in a script, not a wish to skip the search)
+        raise ConfigError(f"--search {text!r} names no parameter; give PARAM=V1,V2;PARAM2, "
+                          "or 'none' to skip the search", key="search")
     return grid
 
 
@@ -91,8 +102,11 @@ def _scalar(text: str):
 
 
 def _config(args) -> int:
+    from accelsim.cli import output_file, output_folder
     from accelsim.tune import fit, generic_base, write_config
 
+    output_file("-o", args.out)
+    output_folder("--report", args.report)
     base = generic_base(args.base) if args.generic else args.base
     config, report = fit(args.hw, args.spec, base=base, search=parse_search(args.search),
                          engine=args.engine, workers=args.workers, max_cycles=args.max_cycles,
@@ -126,7 +140,7 @@ def _ptx(args) -> int:
     from accelsim import load_config
     from accelsim.microbench import HardwareDef
     from accelsim.tune import SUITE, to_ptx
-    from accelsim.tune.suite import facts_from_hwdef
+    from accelsim.microbench.suite import facts_from_hwdef
 
     facts = facts_from_hwdef(HardwareDef.from_config(load_config(args.config)))
     sys.stdout.write(to_ptx(SUITE[args.name], facts, args.arch))

@@ -10,10 +10,12 @@ from pathlib import Path
 
 import yaml
 
+from accelsim._files import not_a_file
 from accelsim._paths import data_dir
 from accelsim.config.config import Config
 from accelsim.config.params import param_specs
 from accelsim.config.units import format_value
+from accelsim.config.yaml_text import read_yaml_document
 from accelsim.errors import ConfigError
 
 _RESERVED = ("name", "description", "base")
@@ -54,28 +56,12 @@ def _resolve(name: str, relative_to: Path | None = None) -> Path:
     for candidate in candidates:
         if candidate.is_file():
             return candidate
+    for candidate in candidates:  # there, but not a file: say what it is
+        why = not_a_file(candidate, "config file")
+        if why != "does not exist":
+            raise ConfigError(f"{candidate}: {why}", key="config", path=str(candidate))
     known = ", ".join(list_configs())
     raise ConfigError(f"no config named or at {name!r} (bundled: {known})", key="config")
-
-
-def read_yaml_document(path: Path, what: str = "file"):
-    """(node, data) of a YAML file: the composed node (for line numbers) and
-    the loaded data. Unreadable, non-UTF-8 or invalid YAML is a ConfigError
-    naming the file (and the line, where YAML says)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: not a YAML text file (byte {exc.start} is not UTF-8)",
-                          path=str(path)) from None
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the {what}: {exc.strerror}", path=str(path)) from None
-    try:
-        return yaml.compose(text, Loader=yaml.SafeLoader), yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark else None
-        raise ConfigError(f"{path}:{line}: not valid YAML: {getattr(exc, 'problem', exc)}",
-                          path=str(path), line=line) from None
 
 
 def _read_yaml(path: Path) -> tuple[dict, dict]:

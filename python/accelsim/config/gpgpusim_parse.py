@@ -7,6 +7,7 @@ import builtins
 from dataclasses import dataclass
 from pathlib import Path
 
+from accelsim._files import refuse_non_file
 from accelsim.errors import ConfigError
 
 
@@ -78,6 +79,7 @@ def _is_option(token: str) -> bool:
 def read_options(path) -> list[Option]:
     """All options of one file, in order (repeats kept; callers take the last)."""
     path = str(path)
+    refuse_non_file(path, "GPGPU-Sim config file", ConfigError)
     try:
         text = Path(path).read_text(errors="replace")
     except OSError as exc:

@@ -12,6 +12,7 @@ import csv
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from accelsim._files import refuse_non_file
 from accelsim.errors import ProfileError
 
 
@@ -54,6 +55,7 @@ def read_block(path: str | Path, is_header) -> CsvBlock:
     have as many fields as the header.
     """
     path = str(path)
+    refuse_non_file(path, "profiler export", ProfileError)
     try:
         lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError as exc:

@@ -8,10 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from accelsim._paths import data_dir
 from accelsim.correlation.expr import Formula, compile_formula
+from accelsim.config.yaml_text import read_yaml_document
 from accelsim.errors import ConfigError
 
 ERROR_KINDS = ("mae", "nrmse")
@@ -73,11 +72,7 @@ def _counter(name: str, entry, path: str, kind_default: str = "mae") -> Counter:
 def load_metric_map(path: str | Path | None = None) -> MetricMap:
     """Load a metric map (default: the bundled ``configs/metrics/default.yaml``)."""
     path = str(path or default_map_path())
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = yaml.safe_load(handle)
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: not valid YAML: {exc}", path=path) from None
+    _, data = read_yaml_document(Path(path), "metric map")
     if not isinstance(data, dict) or not isinstance(data.get("counters"), dict):
         raise ConfigError(f"{path}: needs a 'counters' mapping", key="counters", path=path)
     counters = tuple(_counter(n, e, path) for n, e in data["counters"].items())

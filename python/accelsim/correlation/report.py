@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from accelsim.plot.correlation import correlation_grid, correlation_scatter
+from accelsim.correlation.figures import correlation_grid, correlation_scatter
 
 _STYLE = ("body{font-family:sans-serif;margin:2em;max-width:1200px}"
           "table{border-collapse:collapse;font-size:13px}"

@@ -48,7 +48,7 @@ class Correlation:
 
     def plot(self, counter: str | None = None):
         """A scatter of one counter, or (no argument) the grid of all; a Figure."""
-        from accelsim.plot.correlation import correlation_grid, correlation_scatter
+        from accelsim.correlation.figures import correlation_grid, correlation_scatter
         if counter is None:
             return correlation_grid(self.table, titles=self.titles(), units=self.units())
         return correlation_scatter(self.table, counter, title=self.titles().get(counter),

@@ -14,8 +14,9 @@ from accelsim.microbench.benchmark import Benchmark, Built
 from accelsim.microbench.hardware import HARDWARE_VALUES, hardware_value
 from accelsim.microbench.hwdef import HardwareDef
 from accelsim.microbench.measurement import Measurement
-from accelsim.microbench.registry import BENCHMARKS, get, names
+from accelsim.microbench.suite import BENCHMARKS, SUITE, Microbenchmark, Simulated, declaration, get, names
 from accelsim.microbench.runner import run, run_all
 
 __all__ = ["BENCHMARKS", "Benchmark", "Built", "HARDWARE_VALUES", "HardwareDef", "Measurement",
-           "get", "hardware_value", "names", "run", "run_all"]
+           "Microbenchmark", "SUITE", "Simulated", "declaration", "get", "hardware_value", "names", "run",
+           "run_all"]

@@ -11,7 +11,7 @@ from accelsim.tracegen import Inst, Kernel, ThreadBlock
 ONE = 0x1
 # The suite's latency loop has 4 dependent instructions per iteration and a
 # run-time trip count; nvcc unrolls it 4x (checked on the PTX it emits for
-# accelsim/tune/cuda/alu.cu), so the counter/compare/branch follow every 16.
+# accelsim/microbench/cuda/alu.cu), so the counter/compare/branch follow every 16.
 LOOP_BODY = 16
 ACC, B, C, T0, T1, OUT, COUNTER = 2, 4, 6, 8, 10, 12, 14  # even numbers: FP64 pairs fit
 

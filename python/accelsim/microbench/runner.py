@@ -5,7 +5,7 @@ from accelsim.microbench.hardware import hardware_value
 from accelsim.microbench.hwdef import HardwareDef
 from accelsim.microbench.measurement import Measurement
 from accelsim.microbench.method import two_point
-from accelsim.microbench.registry import get, names
+from accelsim.microbench.suite import get, names
 
 
 def _config(config):

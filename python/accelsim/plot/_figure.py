@@ -1,14 +1,9 @@
-"""A headless figure (Agg canvas): nothing global, no display needed."""
+"""Helpers shared by the result figures."""
 from __future__ import annotations
 
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
+from accelsim._headless import new_figure
 
-
-def new_figure(width: float, height: float) -> Figure:
-    figure = Figure(figsize=(width, height), dpi=100)
-    FigureCanvasAgg(figure)
-    return figure
+__all__ = ["as_list", "new_figure", "stream_label"]
 
 
 def as_list(results) -> list:

@@ -13,8 +13,13 @@ See docs/ptx.md for what is supported.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from accelsim.errors import PtxError
 from accelsim.ptx.device import Device, DeviceArray, Stream
 from accelsim.ptx.module import Kernel, Module
 
-__all__ = ["Device", "DeviceArray", "Kernel", "Module", "PtxError", "Stream"]
+# The example kernels shipped with the package (CUDA sources and their PTX).
+EXAMPLES = Path(__file__).parent / "examples"
+
+__all__ = ["Device", "DeviceArray", "EXAMPLES", "Kernel", "Module", "PtxError", "Stream"]

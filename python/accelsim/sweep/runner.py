@@ -3,10 +3,11 @@ rest on an engine, store each run as it finishes, return the table."""
 from __future__ import annotations
 
 import tempfile
+import warnings
 from pathlib import Path
 
 from accelsim.config import load_config
-from accelsim.errors import ConfigError
+from accelsim.errors import AccelsimWarning, ConfigError
 from accelsim.kernel_selection import parse_kernels
 from accelsim.sweep.engines import make_engine
 from accelsim.sweep.points import make_points
@@ -59,12 +60,28 @@ def sweep(workloads, config, grid=None, *, points=None, out=None, engine="proces
              "kernels": kernel_ids, "max_cycles": max_cycles}
     with SweepStore.open(root, fixed, params, pts, resume) as store:
         runs = [(p, w) for p in pts for w in names]
-        todo = [(p, w) for p, w in runs if not store.finished_ok(run_key(p.key, w))]
+        state = {(p.key, w): store.stored(run_key(p.key, w)) for p, w in runs}
+        todo = [(p, w) for p, w in runs if state[(p.key, w)][0] != "ok"]
+        corrupt = [(p.index, w, state[(p.key, w)][1]) for p, w in todo
+                   if state[(p.key, w)][0] == "corrupt"]
+        if corrupt:
+            warn_unverified(root, corrupt, "are recomputed")
         _execute(store, eng, base, todo, names, kernel_ids, max_cycles, _run,
                  Progress(progress, len(runs), len(runs) - len(todo)))
         table = store.frame([p.key for p in pts], list(names), params)
+    if table.attrs.get("unverified"):  # damaged while this sweep ran
+        warn_unverified(root, table.attrs["unverified"], "are left out of the table")
     _describe(table, root, base.name, params, len(pts), eng.name)
+    table.attrs["recomputed_unverified"] = len(corrupt)
     return table
+
+
+def warn_unverified(root, runs: list, action: str) -> None:
+    """One warning for the stored runs whose files failed verification."""
+    shown = "; ".join(f"point {i} on {w}: {why}" for i, w, why in runs[:5])
+    more = f"; and {len(runs) - 5} more" if len(runs) > 5 else ""
+    warnings.warn(f"{root}: {len(runs)} stored run(s) failed verification and {action} "
+                  f"({shown}{more})", AccelsimWarning, stacklevel=3)
 
 
 def _execute(store, eng, base, todo, names, kernel_ids, max_cycles, fn, bar) -> None:
@@ -105,6 +122,9 @@ def load_sweep(out, timings: bool = False):
     workloads = list(manifest["workloads"])
     params = list(manifest["params"])
     table = assemble(root, manifest, list(manifest["points"]), workloads, params, timings)
+    if table.attrs.get("unverified"):
+        warn_unverified(root, table.attrs["unverified"],
+                        "are left out of the table (run the sweep again to recompute them)")
     expected = len(manifest["points"]) * len(workloads)
     stored = table[["point", "workload"]].drop_duplicates().shape[0] if len(table) else 0
     _describe(table, root, manifest["config"]["name"], params, len(manifest["points"]), None)

@@ -1,15 +1,17 @@
 """A sweep's directory: what was asked for (``sweep.json``) and one Parquet
 file per finished run (a point on one workload), written atomically.
 
-    OUT/sweep.json                  base config, workloads, kernels, max_cycles,
-                                    and every point ever asked for (by key)
-    OUT/runs/<run key>.parquet      that run's kernel rows, or one error row
-    OUT/.lock                       held while a sweep writes here
+    OUT/sweep.json                        base config, workloads, kernels, max_cycles,
+                                          and every point ever asked for (by key)
+    OUT/runs/<run key>.<digest>.parquet   that run's kernel rows (run_files.py)
+    OUT/.lock                             held while a sweep writes here
 
 A run file appears only complete (temp file, then ``os.replace``), so a
 sweep killed at any moment leaves finished runs intact and nothing half
-written that a resume would trust. A failed run is stored as
-``<run key>.failed.parquet``; a resume reruns it. The run key hashes the point key and the
+written that a resume would trust; its name carries a checksum of its bytes,
+verified whenever it is read (a resume recomputes a run that fails, a load
+leaves it out and says so). A failed run is stored as
+``<run key>.failed.<digest>.parquet``; a resume reruns it. The run key hashes the point key and the
 workload name; the base config, workloads, kernel selection and cycle budget
 are fixed per directory (a sweep asking for other ones is refused), while new
 points are simply added: extending a grid reuses every stored point.
@@ -26,6 +28,7 @@ from typing import Any
 
 from accelsim.errors import ConfigError
 from accelsim.sweep.points import Point, fingerprint
+from accelsim.sweep.run_files import RunFile, file_name, read_verified, scan
 
 MANIFEST = "sweep.json"
 RUNS = "runs"
@@ -48,12 +51,17 @@ class SweepStore:
         self.root = root
         self.manifest = manifest
         self._lock_fd = lock_fd
+        self._index = scan(root / RUNS)  # run key -> its files (kept up to date by write_run)
 
     # -- opening -----------------------------------------------------------
     @classmethod
     def open(cls, root, fixed: dict, params: list[str], points: list[Point],
              resume: bool = True) -> "SweepStore":
         root = Path(root)
+        if root.exists() and not root.is_dir():
+            raise ConfigError(f"{root}: exists and is not a folder (a sweep stores its runs in "
+                              "a folder: give a new or an existing sweep folder as out)",
+                              key="out", path=str(root))
         root.mkdir(parents=True, exist_ok=True)
         lock_fd = _lock(root)
         try:
@@ -87,29 +95,43 @@ class SweepStore:
         self.close()
 
     # -- runs ---------------------------------------------------------------
-    def run_path(self, key: str, ok: bool = True) -> Path:
-        return self.root / RUNS / (f"{key}.parquet" if ok else f"{key}.failed.parquet")
-
-    def finished_ok(self, key: str) -> bool:
-        """Stored with status ok (failed runs are rerun by a resume)."""
-        return _complete(self.run_path(key))
+    def stored(self, key: str) -> tuple[str, str | None]:
+        """("ok" | "failed" | "missing" | "corrupt", why it is corrupt) for one run:
+        its file is read and verified (run_files.read_verified)."""
+        files = self._index.get(key, [])
+        if not files:
+            return "missing", None
+        problems = []
+        for run in files:
+            table, why = read_verified(run)
+            if table is not None:
+                return ("ok" if run.ok else "failed"), None
+            problems.append(why)
+        return "corrupt", "; ".join(str(p) for p in problems)
 
     def write_run(self, key: str, point: Point, workload: str, outcome: dict) -> None:
         """Store one run's outcome (see tasks.run_task) atomically: a reader
         sees the whole file or none. (No fsync: a process killed at any point
-        leaves the page cache intact; a file torn by a power cut reads as
-        missing and is recomputed.)"""
+        leaves the page cache intact; a file torn by a power cut fails its
+        checksum and is recomputed.)"""
+        import pyarrow as pa
         import pyarrow.parquet as pq
 
         ok = outcome["status"] == "ok"
         table = run_table(point.key, workload, outcome)
-        meta = {b"accelsim.sweep": json.dumps({"point": point.values, "workload": workload},
-                                              default=str).encode()}
-        table = table.replace_schema_metadata(meta)
+        meta = {b"accelsim.sweep": json.dumps({"run": key, "point": point.values,
+                                               "workload": workload}, default=str).encode()}
+        sink = pa.BufferOutputStream()
+        pq.write_table(table.replace_schema_metadata(meta), sink)
+        data = sink.getvalue().to_pybytes()
+        path = self.root / RUNS / file_name(key, ok, data)
         tmp = self.root / RUNS / f".{key}.{os.getpid()}.tmp"
-        pq.write_table(table, tmp)
-        os.replace(tmp, self.run_path(key, ok))
-        self.run_path(key, not ok).unlink(missing_ok=True)  # an earlier outcome of this run
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+        for old in self._index.get(key, []):  # earlier outcomes of this run, damaged copies
+            if old.path != path:
+                old.path.unlink(missing_ok=True)
+        self._index[key] = [RunFile(key, ok, path.name.split(".")[-2], path)]
 
     def frame(self, point_keys: list[str], workloads: list[str], params: list[str],
               timings: bool = False):
@@ -218,22 +240,28 @@ def _unlock(fd: int | None) -> None:
 def assemble(root: Path, manifest: dict, point_keys: list[str], workloads: list[str],
              params: list[str], timings: bool = False):
     """One row per point x workload x kernel (one row for a failed run), in
-    point, workload, kernel order; the swept values as columns."""
+    point, workload, kernel order; the swept values as columns. Runs whose
+    file fails verification are left out and listed in ``attrs["unverified"]``
+    as (point, workload, why)."""
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
-    tables, index = [], []
+    files = scan(Path(root) / RUNS)
+    tables, index, unverified = [], [], []
     for i, pkey in enumerate(point_keys):
         for workload in workloads:
-            table = _read_run(Path(root) / RUNS, run_key(pkey, workload), pq)
+            table, why = _read_run(files.get(run_key(pkey, workload), []))
+            if why is not None:
+                unverified.append((i, workload, why))
             if table is not None:
                 tables.append(table.replace_schema_metadata(None))
                 index.append(pa.array([i] * table.num_rows, pa.int64()))
     if not tables:
         import pandas as pd
 
-        return pd.DataFrame(columns=["point", *params, "workload", "kernel_id", "kernel_name",
-                                     "status", "error"])
+        empty = pd.DataFrame(columns=["point", *params, "workload", "kernel_id", "kernel_name",
+                                      "status", "error"])
+        empty.attrs["unverified"] = unverified
+        return empty
     table = pa.concat_tables(tables, promote_options="default")
     frame = table.to_pandas()
     # A kernel column named like a swept parameter (l1d_size: the adaptive L1
@@ -250,30 +278,20 @@ def assemble(root: Path, manifest: dict, point_keys: list[str], workloads: list[
     frame = frame[[c for c in frame.columns if c not in last] + last]
     if not timings:
         frame = frame.drop(columns=list(TIMING_COLUMNS))
+    frame.attrs["unverified"] = unverified
     return frame
 
 
-def _complete(path: Path) -> bool:
-    """A whole Parquet file ends with its magic bytes (a cheap check that
-    catches a file torn by a power cut)."""
-    try:
-        with open(path, "rb") as f:
-            f.seek(-4, os.SEEK_END)
-            return f.read(4) == b"PAR1"
-    except OSError:  # missing, or shorter than 4 bytes
-        return False
-
-
-def _read_run(runs: Path, key: str, pq):
-    """A stored run (ok or failed), or None; an unreadable file counts as missing."""
-    for name in (f"{key}.parquet", f"{key}.failed.parquet"):
-        path = runs / name
-        if path.is_file():
-            try:
-                return pq.ParquetFile(path).read()  # (read_table: 10x the time per small file)
-            except Exception:  # noqa: BLE001 - torn by a power cut: recomputed on resume
-                return None
-    return None
+def _read_run(files: list[RunFile]):
+    """(table, None) for a stored run (ok or failed) whose file verifies;
+    (None, None) for a run never stored; (None, why) for one that fails."""
+    problems = []
+    for run in files:
+        table, why = read_verified(run)
+        if table is not None:
+            return table, None
+        problems.append(why)
+    return None, ("; ".join(str(p) for p in problems) if problems else None)
 
 
 def _base_value(manifest: dict, name: str):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from accelsim._files import not_a_file
 from accelsim.errors import TraceError
 
 
@@ -23,4 +24,7 @@ def resolve_trace_path(path) -> Path:
         raise TraceError(f"{p}: no kernelslist.g in this folder", path=str(p), field="kernelslist.g")
     if not p.exists():
         raise TraceError(f"{p}: no such file or folder", path=str(p), field="file")
+    why = not_a_file(p, "trace file")
+    if why is not None:
+        raise TraceError(f"{p}: {why}", path=str(p), field="file")
     return p

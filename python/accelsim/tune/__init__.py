@@ -15,7 +15,10 @@ from accelsim.tune.reference import import_reference
 from accelsim.tune.report import TuneReport
 from accelsim.tune.search import DEFAULT_GRID
 from accelsim.tune.spec import Spec, load_spec
-from accelsim.tune.suite import SUITE, HwBench, names
+# The registry both halves share (accelsim.microbench.suite), under the names tune exports.
+from accelsim.microbench.suite import SUITE
+from accelsim.microbench.suite import Microbenchmark as HwBench
+from accelsim.microbench.suite import hardware_names as names
 
 __all__ = ["CompileError", "DEFAULT_GRID", "GENERIC", "HwBench", "HwProfile", "Measured",
            "NoGpuError", "ProfileFormatError", "SCHEMA", "SUITE", "Spec", "TOLERANCE", "TuneReport",

@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 from accelsim.errors import AccelsimError
-from accelsim.tune.suite import CUDA_DIR, HwBench
+from accelsim.microbench.suite import CUDA_DIR, Microbenchmark
 
 
 class CompileError(AccelsimError):
@@ -37,13 +37,13 @@ def have_nvrtc() -> bool:
     return True
 
 
-def defines_for(bench: HwBench, facts: dict, overrides: dict | None = None) -> dict:
+def defines_for(bench: Microbenchmark, facts: dict, overrides: dict | None = None) -> dict:
     sizes = bench.sizes(facts)
     sizes.update(overrides or {})
     return sizes
 
 
-def to_ptx(bench: HwBench, facts: dict, arch: str = "compute_75", *, overrides: dict | None = None,
+def to_ptx(bench: Microbenchmark, facts: dict, arch: str = "compute_75", *, overrides: dict | None = None,
            compiler: str = "auto") -> str:
     """PTX text of ``bench``'s source with its defines for ``facts``."""
     defines = defines_for(bench, facts, overrides)

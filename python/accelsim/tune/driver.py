@@ -15,7 +15,7 @@ import statistics
 from accelsim.errors import AccelsimError
 from accelsim.tune.compile import to_ptx
 from accelsim.tune.profile import HwProfile, Measured
-from accelsim.tune.suite import CURVE, HOST, LATENCY, SUITE, evaluate
+from accelsim.microbench.suite import CURVE, HOST, LATENCY, SUITE, evaluate
 
 
 class NoGpuError(AccelsimError):

@@ -21,11 +21,12 @@ from accelsim.config import Config, load_config
 from accelsim.errors import ConfigError
 from accelsim.tune import params
 from accelsim.tune.calibrate import calibrate
+from accelsim.tune.checks import check_arguments, check_coverage
 from accelsim.tune.profile import HwProfile, load_profile
 from accelsim.tune.report import TuneReport
 from accelsim.tune.search import DEFAULT_GRID, grid_size, resolve_grid, run_search
 from accelsim.tune.spec import Spec, load_spec
-from accelsim.tune.suite import LATENCY, SUITE
+from accelsim.microbench.suite import LATENCY, SUITE
 from accelsim.tune.twins import TwinSet
 
 TOLERANCE = {"latency": 3.0, "rate": 5.0}   # % (issue 12 acceptance)
@@ -84,8 +85,11 @@ def fit(hw, spec, base="QV100", *, search=None, tolerance=None, reps=None, engin
         engine that runs it. reps: twin lengths by benchmark (shorter = faster,
         noisier). max_cycles: a cycle budget for every simulation.
     Returns (Config, TuneReport)."""
+    where = _where(hw)
     hw, spec = _profile(hw), spec if isinstance(spec, Spec) else load_spec(spec)
     base_cfg = load_config(base)
+    check_arguments(base_cfg, search, engine, workers, max_cycles)
+    check_coverage(hw, where)
     tol = {**TOLERANCE, **(tolerance or {})}
     say = progress or (lambda text: None)
     prov: dict[str, str] = {}
@@ -129,6 +133,11 @@ def fit(hw, spec, base="QV100", *, search=None, tolerance=None, reps=None, engin
     report = _report(cfg, base_cfg, hw, names, before, after, fits, scores, prov, tol)
     cfg.provenance = prov
     return cfg, report
+
+
+def _where(hw) -> str:
+    """How a profile is named in messages: its file, or the HwProfile object."""
+    return "the hardware profile" if isinstance(hw, HwProfile) else str(hw)
 
 
 def _profile(hw) -> HwProfile:

@@ -10,7 +10,7 @@ Schema (``accelsim.hw-profile/1``; docs/tuning.md documents every field)::
                              "origin": str}}}
 
 ``value`` is null only for curves (``samples`` hold them). Names are the
-suite's (``accelsim.tune.suite``); units are the declared ones.
+suite's (``accelsim.microbench.suite``); units are the declared ones.
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from accelsim._files import refuse_non_file
 from accelsim.errors import AccelsimError
 
 SCHEMA = "accelsim.hw-profile/1"
@@ -26,6 +27,10 @@ SCHEMA = "accelsim.hw-profile/1"
 
 class ProfileFormatError(AccelsimError, ValueError):
     """A hardware profile file is not in the documented form; names the file and field."""
+
+    def __init__(self, message: str, path: str | None = None):
+        super().__init__(message)
+        self.path = path
 
 
 @dataclass
@@ -104,8 +109,15 @@ def _measured(m, where: str) -> Measured:
 def load_profile(path) -> HwProfile:
     """Reads a profile written by ``collect`` / ``import_reference`` (or by hand)."""
     path = Path(path)
+    refuse_non_file(path, "hardware profile file", ProfileFormatError)
     try:
         data = json.loads(path.read_text())
+    except OSError as exc:
+        raise ProfileFormatError(f"{path}: cannot read the hardware profile: {exc.strerror}",
+                                 str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise ProfileFormatError(f"{path}: not a JSON text file (byte {exc.start} is not UTF-8)",
+                                 str(path)) from None
     except json.JSONDecodeError as exc:
         raise ProfileFormatError(f"{path}:{exc.lineno}: not valid JSON: {exc.msg}") from None
     return HwProfile.from_dict(data, str(path))

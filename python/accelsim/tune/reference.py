@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from accelsim._files import refuse_non_file
 from accelsim.tune.profile import HwProfile, Measured, ProfileFormatError
-from accelsim.tune.suite import SUITE
+from accelsim.microbench.suite import SUITE
 
 _SECTION = re.compile(r"^running \./(\S+) microbenchmark\s*$", re.M)
 
@@ -61,7 +62,12 @@ def _mb(value):
 def import_reference(path) -> HwProfile:
     """The reference suite's output file as a profile (exact printed values)."""
     path = Path(path)
-    text = path.read_text(errors="replace")
+    refuse_non_file(path, "file of the reference suite's output", ProfileFormatError)
+    try:
+        text = path.read_text(errors="replace")
+    except OSError as exc:
+        raise ProfileFormatError(f"{path}: cannot read the hardware output: {exc.strerror}",
+                                 str(path)) from None
     secs = sections(text)
     if not secs:
         raise ProfileFormatError(f"{path}: no 'running ./PROGRAM microbenchmark' sections: "

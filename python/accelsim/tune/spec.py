@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
+from accelsim._files import not_a_file
 from accelsim.config.units import UnitError, parse_value
+from accelsim.config.yaml_text import read_yaml_document
 from accelsim.errors import ConfigError
 
 SPEC_DIR = Path(__file__).resolve().parent / "specs"
@@ -60,13 +60,13 @@ def load_spec(path_or_name) -> Spec:
     if not path.is_file():
         bundled = SPEC_DIR / f"{path_or_name}.yaml"
         if not bundled.is_file():
+            why = not_a_file(path, "spec file")
+            if why != "does not exist":
+                raise ConfigError(f"{path}: {why}", key="spec", path=str(path))
             known = ", ".join(p.stem for p in SPEC_DIR.glob("*.yaml"))
             raise ConfigError(f"no spec file at {path_or_name!r} (bundled: {known})", key="spec")
         path = bundled
-    try:
-        data = yaml.safe_load(path.read_text())
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: not valid YAML: {exc}", path=str(path)) from None
+    _, data = read_yaml_document(path, "spec file")
     if not isinstance(data, dict) or not isinstance(data.get("facts"), dict):
         raise ConfigError(f"{path}: a spec needs a 'facts' mapping", path=str(path), key="facts")
     sources = data.get("sources") or {}

@@ -13,10 +13,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from accelsim.microbench import BENCHMARKS, HardwareDef
+from accelsim.microbench import BENCHMARKS, SUITE, HardwareDef
 from accelsim.microbench.benchmark import LATENCY
+from accelsim.microbench.suite import facts_from_hwdef
 from accelsim.tracegen import write_workload
-from accelsim.tune.suite import SUITE, facts_from_hwdef
 
 
 @dataclass(frozen=True)

@@ -1,20 +1,26 @@
-"""The microbenchmark suite, declared once per benchmark.
+"""The microbenchmark registry: every benchmark declared once, both halves.
 
-Each :class:`HwBench` says, in one place, what a benchmark is on both sides:
-the CUDA kernel (``cuda/<source>`` and its entry point, compiled with the
-declared sizes as ``-D`` defines), how the host turns its clocks into a
-number (unit, kind, work per repetition, launch shape), where the reference
-suite prints the same figure, and, when the simulator models it, the
-simulated twin: the ``accelsim.microbench`` generator of the same name, fed
-the *same* size expressions. A size is an expression over the target GPU's
-facts (``L1_BYTES // 4``), so one declaration fits every GPU and neither side
-can drift from the other.
+Each :class:`Microbenchmark` says, in one place, what a benchmark is on both
+sides. The hardware half: the CUDA kernel (``cuda/<source>`` and its entry
+point, compiled with the declared sizes as ``-D`` defines), how the host turns
+its clocks into a number (unit, kind, work per repetition, launch shape) and
+where the reference suite prints the same figure (``accelsim tune``). The
+simulated half, when the simulator models it (``sim``): the generator of the
+SASS the kernel compiles to, fed the *same* size expressions through ``twin``
+(``accelsim microbench`` and the tuner). A size is an expression over the
+target GPU's facts (``L1_BYTES // 4``), so one declaration fits every GPU and
+neither side can drift from the other. ``SUITE`` holds every declaration;
+``BENCHMARKS`` is the simulated view of those with a ``sim`` half.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
+
+from accelsim.microbench import alu_latency, alu_throughput, bandwidth, memory_latency
+from accelsim.microbench.benchmark import Benchmark, Built
 
 CUDA_DIR = Path(__file__).resolve().parent / "cuda"
 
@@ -33,7 +39,19 @@ class Reference:
 
 
 @dataclass(frozen=True)
-class HwBench:
+class Simulated:
+    """The simulated half: ``build(hw, reps, **options)`` generates the trace
+    of what the kernel compiles to; ``reps`` is the timed length of the
+    shorter of the two runs (``accelsim.microbench.method``); ``options`` are
+    the generator's default sizes."""
+
+    build: Callable[..., Built]
+    reps: int
+    options: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Microbenchmark:
     name: str
     unit: str
     kind: str              # latency: cycles per step; rate: work per cycle; curve: a sweep; host: host-timed
@@ -52,13 +70,19 @@ class HwBench:
     reference: Reference | None = None
     twin: dict = field(default_factory=dict)  # generator option -> define whose value it takes
     modelled: str = ""     # why the simulator does not reproduce it, when it does not
-    analyse: str = ""      # a named host-side analysis instead of the kind's arithmetic (driver.py)
+    analyse: str = ""      # a named host-side analysis instead of the kind's arithmetic (tune/driver.py)
+    sim: Simulated | None = None  # the simulated twin, when the simulator models it
 
     @property
     def has_twin(self) -> bool:
-        from accelsim.microbench import BENCHMARKS
+        return self.sim is not None
 
-        return self.name in BENCHMARKS
+    def simulated(self) -> Benchmark:
+        """The simulated half as the generator-side :class:`Benchmark`."""
+        if self.sim is None:
+            raise KeyError(f"microbenchmark {self.name!r} has no simulated twin")
+        return Benchmark(self.name, self.unit, self.kind, self.sim.build, self.description, self.sim.reps,
+                         self.sim.options)
 
     def sizes(self, facts: dict) -> dict:
         """Every define evaluated for a GPU's ``facts``."""
@@ -91,55 +115,59 @@ def _ref(program: str, pattern: str) -> Reference:
 _NUM = r"([-+]?\d+(?:\.\d+)?)"
 
 
-def _memory() -> list[HwBench]:
+def _memory() -> list[Microbenchmark]:
     chase: dict[str, Any] = {"source": "chase.cu", "init": "chase_init", "per_rep": 1}
     return [
-        HwBench("l1_lat", "cycles", LATENCY, kernel="l1_lat",
+        Microbenchmark("l1_lat", "cycles", LATENCY, kernel="l1_lat",
                 defines={"FOOTPRINT": "min(32 * 1024, L1_BYTES // 4)", "STRIDE": 8},
                 buffer="FOOTPRINT", twin={"footprint": "FOOTPRINT"},
                 description="L1 hit latency: one-thread pointer chase, 8 B steps, L1-resident ring",
-                reference=_ref("l1_lat", r"L1 Latency\s*=\s*" + _NUM), **chase),
-        HwBench("l2_lat", "cycles", LATENCY, kernel="l2_lat",
+                reference=_ref("l1_lat", r"L1 Latency\s*=\s*" + _NUM), **chase,
+                sim=Simulated(memory_latency.l1_lat, 256)),
+        Microbenchmark("l2_lat", "cycles", LATENCY, kernel="l2_lat",
                 defines={"FOOTPRINT": "min(32 * 1024, L2_BYTES // 8)", "STRIDE": "SECTOR"},
                 buffer="FOOTPRINT", twin={"footprint": "FOOTPRINT"},
                 description="L2 hit latency: pointer chase with L1 bypassed (ld.global.cg)",
-                reference=_ref("l2_lat", r"L2 Hit Latency\s*=\s*" + _NUM), **chase),
-        HwBench("dram_lat", "cycles", LATENCY, kernel="dram_lat", reps=512,
+                reference=_ref("l2_lat", r"L2 Hit Latency\s*=\s*" + _NUM), **chase,
+                sim=Simulated(memory_latency.l2_lat, 128)),
+        Microbenchmark("dram_lat", "cycles", LATENCY, kernel="dram_lat", reps=512,
                 defines={"FOOTPRINT": "(4096 + LINE) * 512", "STRIDE": "4096 + LINE"},
                 buffer="FOOTPRINT", twin={"stride": "STRIDE"},
                 description="DRAM latency: chase where every step is a line never touched",
-                reference=_ref("mem_lat", r"Mem latency\s*=\s*" + _NUM), **chase),
-        HwBench("shared_lat", "cycles", LATENCY, "shared.cu", "shared_lat",
+                reference=_ref("mem_lat", r"Mem latency\s*=\s*" + _NUM), **chase,
+                sim=Simulated(memory_latency.dram_lat, 128)),
+        Microbenchmark("shared_lat", "cycles", LATENCY, "shared.cu", "shared_lat",
                 defines={"SHMEM_WORDS": "min(4096, SHMEM_PER_CTA) // 4"},
                 twin={}, description="shared memory latency: one-thread chase of 32-bit indices",
-                reference=_ref("shared_lat", r"Shared Memory Latency\s*=\s*" + _NUM)),
-        HwBench("l1_size", "cycles", CURVE, kernel="l1_size", reps=4096,
+                reference=_ref("shared_lat", r"Shared Memory Latency\s*=\s*" + _NUM),
+                sim=Simulated(memory_latency.shared_lat, 256)),
+        Microbenchmark("l1_size", "cycles", CURVE, kernel="l1_size", reps=4096,
                 defines={"FOOTPRINT": 8 * KiB, "STRIDE": 128}, buffer="FOOTPRINT",
                 sweep=("FOOTPRINT", [f"{k} * 1024" for k in (16, 32, 64, 96, 112, 128, 160, 256)]),
                 description="L1 capacity: chase cost against footprint (hit below the size)", **chase),
-        HwBench("l2_size", "cycles", CURVE, kernel="l2_size", reps=4096,
+        Microbenchmark("l2_size", "cycles", CURVE, kernel="l2_size", reps=4096,
                 defines={"FOOTPRINT": "L2_BYTES", "STRIDE": 128}, buffer="FOOTPRINT",
                 sweep=("FOOTPRINT", ["L2_BYTES // 2", "L2_BYTES * 3 // 4", "L2_BYTES",
                                      "L2_BYTES * 5 // 4", "L2_BYTES * 3 // 2", "L2_BYTES * 2"]),
                 description="L2 capacity: L1-bypassing chase cost against footprint", **chase),
-        HwBench("l1_sector", "cycles", CURVE, kernel="l1_sector", reps=4096,
+        Microbenchmark("l1_sector", "cycles", CURVE, kernel="l1_sector", reps=4096,
                 defines={"FOOTPRINT": "4 * L1_BYTES", "STRIDE": 8}, buffer="FOOTPRINT",
                 sweep=("STRIDE", [8, 16, 32, 64, 128, 256]),
                 description="L1 fetch granularity: chase over 4x L1, stride swept", **chase),
-        HwBench("l2_sector", "cycles", CURVE, kernel="l2_sector", reps=4096,
+        Microbenchmark("l2_sector", "cycles", CURVE, kernel="l2_sector", reps=4096,
                 defines={"FOOTPRINT": "4 * L2_BYTES", "STRIDE": 8}, buffer="FOOTPRINT",
                 sweep=("STRIDE", [8, 16, 32, 64, 128, 256]),
                 description="L2 fetch granularity: L1-bypassing chase over 4x L2, stride swept", **chase),
-        HwBench("l1_line", "cycles", CURVE, kernel="l1_line", reps=4096,
+        Microbenchmark("l1_line", "cycles", CURVE, kernel="l1_line", reps=4096,
                 defines={"FOOTPRINT": "2 * L1_BYTES", "STRIDE": 8}, buffer="FOOTPRINT",
                 sweep=("STRIDE", [32, 64, 128, 256, 512]),
                 description="L1 line size: chase over 2x L1, stride swept (fits from 2x the line)",
                 **chase),
-        HwBench("l2_line", "cycles", CURVE, kernel="l2_line", reps=4096,
+        Microbenchmark("l2_line", "cycles", CURVE, kernel="l2_line", reps=4096,
                 defines={"FOOTPRINT": "2 * L2_BYTES", "STRIDE": 8}, buffer="FOOTPRINT",
                 sweep=("STRIDE", [32, 64, 128, 256, 512]),
                 description="L2 line size: L1-bypassing chase over 2x L2, stride swept", **chase),
-        HwBench("l1_assoc", "cycles", CURVE, kernel="l1_assoc", reps=4096,
+        Microbenchmark("l1_assoc", "cycles", CURVE, kernel="l1_assoc", reps=4096,
                 defines={"FOOTPRINT": "L1_BYTES // 4", "STRIDE": "L1_BYTES // 4"},
                 buffer="FOOTPRINT",
                 sweep=("FOOTPRINT", [f"L1_BYTES // 4 * {w}" for w in (2, 4, 8, 16, 32, 64, 128, 256)]),
@@ -148,10 +176,10 @@ def _memory() -> list[HwBench]:
     ]
 
 
-def _bandwidth() -> list[HwBench]:
+def _bandwidth() -> list[Microbenchmark]:
     out = []
     for bits in (32, 64, 128):
-        out.append(HwBench(
+        out.append(Microbenchmark(
             f"l1_bw_{bits}", "B/clk/SM", RATE, "bandwidth.cu", f"l1_bw_{bits}",
             defines={"FOOTPRINT": "L1_BYTES // 4", "UNROLL": 4 if bits == 32 else 2 if bits == 64 else 1},
             block="MAX_THREADS", buffer="FOOTPRINT", per_rep=f"UNROLL * {bits // 8}", per_sm=True,
@@ -161,37 +189,41 @@ def _bandwidth() -> list[HwBench]:
                            r"L1 bandwidth\s*=\s*" + _NUM),
             modelled="" if bits != 32 else
             "the hardware's 32-bit L1 loads are limited by something the model lacks "
-            "(e.g. LSU address throughput); docs/microbench.md"))
+            "(e.g. LSU address throughput); docs/microbench.md",
+            sim=Simulated(partial(bandwidth.l1_bw, bits), 16)))
     for bits in (32, 64):
-        out.append(HwBench(
+        out.append(Microbenchmark(
             f"l2_bw_{bits}", "B/clk", RATE, "bandwidth.cu", f"l2_bw_{bits}",
             defines={"FOOTPRINT": "L2_BYTES // 4", "UNROLL": 4}, grid="SM_COUNT", block=256,
             buffer="FOOTPRINT", per_rep=f"UNROLL * {bits // 8}", reps=64,
             description=f"L2 bandwidth, {bits}-bit L1-bypassing loads from every SM",
             reference=_ref(f"l2_bw_{bits}f", r"L2 bandwidth\s*=\s*" + _NUM)))
     out += [
-        HwBench("l2_bw", "B/clk", RATE, "bandwidth.cu", "l2_bw",
+        Microbenchmark("l2_bw", "B/clk", RATE, "bandwidth.cu", "l2_bw",
                 defines={"FOOTPRINT": "L2_BYTES // 4", "UNROLL": 4}, grid="SM_COUNT", block=256,
                 buffer="FOOTPRINT", per_rep="UNROLL * 16", reps=64, twin={"unroll": "UNROLL"},
                 description="L2 bandwidth, 128-bit L1-bypassing loads from every SM",
-                reference=_ref("l2_bw_128", r"L2 bandwidth\s*=\s*" + _NUM)),
-        HwBench("dram_bw", "B/clk", RATE, "bandwidth.cu", "dram_bw",
+                reference=_ref("l2_bw_128", r"L2 bandwidth\s*=\s*" + _NUM),
+                sim=Simulated(bandwidth.l2_bw, 8)),
+        Microbenchmark("dram_bw", "B/clk", RATE, "bandwidth.cu", "dram_bw",
                 defines={"FOOTPRINT": "8 * L2_BYTES", "UNROLL": 4}, grid="SM_COUNT", block=256,
                 buffer="FOOTPRINT", per_rep="UNROLL * 16", reps=16, twin={"unroll": "UNROLL"},
                 description="DRAM bandwidth, 128-bit loads from every SM, every line new",
-                reference=_ref("mem_bw", r"Mem BW\s*=\s*" + _NUM + r"\s*\(Byte/Clk\)")),
-        HwBench("shared_bw", "B/clk/SM", RATE, "shared.cu", "shared_bw",
+                reference=_ref("mem_bw", r"Mem BW\s*=\s*" + _NUM + r"\s*\(Byte/Clk\)"),
+                sim=Simulated(bandwidth.dram_bw, 8)),
+        Microbenchmark("shared_bw", "B/clk/SM", RATE, "shared.cu", "shared_bw",
                 defines={"SHMEM_WORDS": "min(32 * 1024, SHMEM_PER_CTA) // 4", "UNROLL": 4},
                 block="MAX_THREADS", per_rep="UNROLL * 4", per_sm=True, reps=256,
                 twin={"unroll": "UNROLL"},
                 description="shared memory bandwidth, conflict-free 32-bit chains, one SM",
-                reference=_ref("shared_bw", r"Shared Memory Bandwidth\s*=\s*" + _NUM)),
-        HwBench("shared_bw_64", "B/clk/SM", RATE, "shared.cu", "shared_bw_64",
+                reference=_ref("shared_bw", r"Shared Memory Bandwidth\s*=\s*" + _NUM),
+                sim=Simulated(bandwidth.shared_bw, 16)),
+        Microbenchmark("shared_bw_64", "B/clk/SM", RATE, "shared.cu", "shared_bw_64",
                 defines={"SHMEM_WORDS": "min(32 * 1024, SHMEM_PER_CTA) // 4", "UNROLL": 4},
                 block="MAX_THREADS", per_rep="UNROLL * 8", per_sm=True, reps=256,
                 description="shared memory bandwidth, 64-bit chains, one SM",
                 reference=_ref("shared_bw_64", r"Shared Memory Bandwidth\s*=\s*" + _NUM)),
-        HwBench("shared_banks", "cycles", CURVE, "shared.cu", "shared_banks",
+        Microbenchmark("shared_banks", "cycles", CURVE, "shared.cu", "shared_banks",
                 defines={"SHMEM_WORDS": 4096, "BANK_STRIDE": 1}, block="WARP",
                 sweep=("BANK_STRIDE", [1, 2, 4, 8, 16, 32, 64]),
                 description="shared memory banks: warp load cost against the lanes' word stride"),
@@ -199,30 +231,30 @@ def _bandwidth() -> list[HwBench]:
     return out
 
 
-def _policies() -> list[HwBench]:
+def _policies() -> list[Microbenchmark]:
     return [
-        HwBench("l1_write_policy", "cycles", LATENCY, "memory_policy.cu", "l1_write_policy",
+        Microbenchmark("l1_write_policy", "cycles", LATENCY, "memory_policy.cu", "l1_write_policy",
                 defines={"LINES": 64}, buffer="64 * 128",
                 description="store then load the same word: L1 hit if L1 allocates on write"),
-        HwBench("l2_write_policy", "cycles", LATENCY, "memory_policy.cu", "l2_write_policy",
+        Microbenchmark("l2_write_policy", "cycles", LATENCY, "memory_policy.cu", "l2_write_policy",
                 defines={}, buffer="4096 * 1024", reps=1024,
                 description="partial-sector store then load, L1 bypassed: L2 hit if write-validate"),
-        HwBench("coalescing_grain", "cycles", CURVE, "memory_policy.cu", "coalescing_grain",
+        Microbenchmark("coalescing_grain", "cycles", CURVE, "memory_policy.cu", "coalescing_grain",
                 defines={"STRIDE": 4}, block="WARP", buffer="32 * 512 * 1024 + 4096", reps=1024,
                 sweep=("STRIDE", [4, 8, 16, 32, 64, 128]),
                 description="warp load cost against the lanes' byte stride (sectors per request)"),
-        HwBench("l1_streaming", "B/clk/SM", RATE, "memory_policy.cu", "l1_streaming",
+        Microbenchmark("l1_streaming", "B/clk/SM", RATE, "memory_policy.cu", "l1_streaming",
                 defines={"FOOTPRINT": "2 * L1_BYTES"}, block="MAX_THREADS", buffer="FOOTPRINT",
                 per_rep=4, per_sm=True, reps=256,
                 description="miss bandwidth of .ca loads streaming 2x the L1 (streaming L1 keeps L2 rate)"),
-        HwBench("l1_mshr", "cycles", CURVE, "memory_policy.cu", "l1_mshr",
+        Microbenchmark("l1_mshr", "cycles", CURVE, "memory_policy.cu", "l1_mshr",
                 defines={}, block=32, buffer="32 * 1024 * 4096", reps=16,
                 sweep=("BLOCK", [32, 64, 128, 256, 512, 1024]),
                 description="round time of one independent miss per thread against threads in flight"),
     ]
 
 
-def _alu() -> list[HwBench]:
+def _alu() -> list[Microbenchmark]:
     out = []
     refs_lat = {"fp32": ("lat_float", "float-precision FPU latency"),
                 "fp64": ("lat_double", "double-precision DPU latency"),
@@ -234,47 +266,49 @@ def _alu() -> list[HwBench]:
     flops = {"fp32": 2, "fp64": 2, "fp16": 4, "int32": 2, "sfu": 1}
     for op in ("fp32", "fp64", "fp16", "int32", "sfu"):
         program, label = refs_lat[op]
-        out.append(HwBench(
+        out.append(Microbenchmark(
             f"{op}_lat", "cycles", LATENCY, "alu.cu", f"{op}_lat", defines={"STEPS": 4},
             per_rep="STEPS", reps=4096,
             description=f"dependent {op} latency, one thread (4 per loop iteration, nvcc unrolls 4x)",
             reference=_ref(program, re_label(label) + r"\s*=\s*" + _NUM),
             modelled="" if op != "fp16" else
-            "HFMA2 shares the FP32 pipe's issue slots but needs 6 cycles; the model has one latency per unit"))
+            "HFMA2 shares the FP32 pipe's issue slots but needs 6 cycles; the model has one latency per unit",
+            sim=Simulated(partial(alu_latency.alu_latency, op), 256, {"loop_body": alu_latency.LOOP_BODY})))
         program, label = refs_thr[op]
         name = "sfu_throughput" if op == "sfu" else f"{op}_flops"
-        out.append(HwBench(
+        out.append(Microbenchmark(
             name, "op/clk/SM" if op == "sfu" else "flop/clk/SM", RATE, "alu.cu", f"{op}_flops",
             defines={"CHAINS": 4}, block="MAX_THREADS", per_rep=f"CHAINS * {flops[op]}", per_sm=True,
             reps=1024, twin={"chains": "CHAINS"},
             description=f"peak {op} throughput, 4 independent chains per thread, one SM",
-            reference=_ref(program, re_label(label) + r"\s*=\s*" + _NUM)))
+            reference=_ref(program, re_label(label) + r"\s*=\s*" + _NUM),
+            sim=Simulated(partial(alu_throughput.alu_throughput, op), 16 if op == "sfu" else 32)))
     out += [
-        HwBench("tensor_lat", "cycles", LATENCY, "alu.cu", "tensor_lat", defines={}, block="WARP",
+        Microbenchmark("tensor_lat", "cycles", LATENCY, "alu.cu", "tensor_lat", defines={}, block="WARP",
                 reps=1024, description="dependent mma.sync m8n8k4 latency, one warp"),
-        HwBench("tensor_flops", "flop/clk/SM", RATE, "alu.cu", "tensor_flops", defines={"CHAINS": 4},
+        Microbenchmark("tensor_flops", "flop/clk/SM", RATE, "alu.cu", "tensor_flops", defines={"CHAINS": 4},
                 block="MAX_THREADS", per_rep="CHAINS * 2 * 8 * 8 * 4 // 32", per_sm=True, reps=256,
                 description="mma.sync m8n8k4 throughput, 4 independent accumulators per warp"),
     ]
     return out
 
 
-def _sync() -> list[HwBench]:
+def _sync() -> list[Microbenchmark]:
     return [
-        HwBench("atomic_lat", "cycles", LATENCY, "atomics_launch.cu", "atomic_lat", defines={},
+        Microbenchmark("atomic_lat", "cycles", LATENCY, "atomics_launch.cu", "atomic_lat", defines={},
                 reps=1024, description="dependent atomicAdd latency, one thread",
                 reference=_ref("atomic_add_lat", r"Atomic int32 latency\s*=\s*" + _NUM)),
-        HwBench("atomic_bw", "op/clk", RATE, "atomics_launch.cu", "atomic_bw",
+        Microbenchmark("atomic_bw", "op/clk", RATE, "atomics_launch.cu", "atomic_bw",
                 defines={"FOOTPRINT": "1024 * 1024"}, grid="SM_COUNT", block=1024,
                 buffer="FOOTPRINT", per_rep=1, reps=256,
                 description="atomicAdd throughput, every thread on its own word"),
-        HwBench("atomic_bw_conflict", "op/clk", RATE, "atomics_launch.cu", "atomic_bw_conflict",
+        Microbenchmark("atomic_bw_conflict", "op/clk", RATE, "atomics_launch.cu", "atomic_bw_conflict",
                 defines={}, grid="SM_COUNT", block=1024, per_rep=1, reps=16,
                 description="atomicAdd throughput, the whole grid on one word"),
-        HwBench("kernel_lat", "cycles", HOST, "atomics_launch.cu", "kernel_lat", defines={},
+        Microbenchmark("kernel_lat", "cycles", HOST, "atomics_launch.cu", "kernel_lat", defines={},
                 reps=256, description="launch-to-launch time of an empty kernel (host events), in core cycles",
                 reference=_ref("kernel_lat", r"Kernel Launch Latency\s*=\s*" + _NUM)),
-        HwBench("cta_lat", "cycles", LATENCY, "atomics_launch.cu", "cta_lat", defines={},
+        Microbenchmark("cta_lat", "cycles", LATENCY, "atomics_launch.cu", "cta_lat", defines={},
                 grid="SM_COUNT * 64", block="WARP", reps=1, analyse="cta_gaps",
                 description="per-SM start clocks of many one-warp blocks: gaps = CTA launch cost"),
     ]
@@ -286,18 +320,35 @@ def re_label(label: str) -> str:
     return re.escape(label)
 
 
-def _all() -> list[HwBench]:
+def _all() -> list[Microbenchmark]:
     return _memory() + _bandwidth() + _policies() + _alu() + _sync()
 
 
-SUITE: dict[str, HwBench] = {b.name: b for b in _all()}
+SUITE: dict[str, Microbenchmark] = {b.name: b for b in _all()}
+# The simulated view: the generator-side Benchmark of every declaration with a twin.
+BENCHMARKS: dict[str, Benchmark] = {b.name: b.simulated() for b in SUITE.values() if b.sim is not None}
 
 
 def names() -> list[str]:
+    """The simulated benchmarks (``accelsim microbench``), in registry order."""
+    return list(BENCHMARKS)
+
+
+def hardware_names() -> list[str]:
+    """Every benchmark (each has its CUDA kernel: ``accelsim tune``), in registry order."""
     return list(SUITE)
 
 
-def get(name: str) -> HwBench:
+def get(name: str) -> Benchmark:
+    """A simulated benchmark by name."""
+    try:
+        return BENCHMARKS[name]
+    except KeyError:
+        raise KeyError(f"unknown microbenchmark {name!r}; known: {', '.join(BENCHMARKS)}") from None
+
+
+def declaration(name: str) -> Microbenchmark:
+    """Any benchmark's declaration (both halves) by name."""
     try:
         return SUITE[name]
     except KeyError:

@@ -11,53 +11,12 @@ from pathlib import Path
 
 import numpy as np
 
-import accelsim
-from accelsim.ptx.device import Device
-from accelsim.ptx.module import Module
-
-EXAMPLES = Path(__file__).parent / "examples"
+from accelsim.ptx import EXAMPLES, Device, Module
+from accelsim.sim import Simulator
+from accelsim.studies.graphs import bfs_levels, rodinia_graph
 BLOCK = 512  # Rodinia's MAX_THREADS_PER_BLOCK
 
 __all__ = ["rodinia_graph", "bfs_levels", "bfs_ptx", "trace_rows", "vecadd_ptx", "vecadd_trace"]
-
-
-def rodinia_graph(nodes: int = 4096, edges: int = 24576, seed: int = 0):
-    """A random undirected graph of ``nodes`` and ``edges`` directed edges
-    shaped as Rodinia's graph generator makes them: each node starts 2 to 4
-    edges to random nodes, each edge is stored in both directions. Returns
-    (starts, counts, adjacency) as int32 arrays (CSR)."""
-    rng = np.random.default_rng(seed)
-    half = edges // 2
-    k = rng.integers(2, 5, size=nodes)
-    while k.sum() != half:  # nudge degrees inside [2, 4] to the exact edge count
-        i = rng.integers(nodes)
-        if k.sum() > half and k[i] > 2:
-            k[i] -= 1
-        elif k.sum() < half and k[i] < 4:
-            k[i] += 1
-    src = np.repeat(np.arange(nodes), k)
-    dst = rng.integers(0, nodes, size=half)
-    a, b = np.concatenate([src, dst]), np.concatenate([dst, src])
-    order = np.argsort(a, kind="stable")
-    counts = np.bincount(a, minlength=nodes).astype(np.int32)
-    starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int32)
-    return starts, counts, b[order].astype(np.int32)
-
-
-def bfs_levels(starts, counts, adj, source: int = 0) -> np.ndarray:
-    """Hop counts from ``source`` (-1 unreachable), by NumPy."""
-    cost = np.full(len(starts), -1, dtype=np.int32)
-    cost[source] = 0
-    frontier = [source]
-    while frontier:
-        nxt = set()
-        for v in frontier:
-            for u in adj[starts[v]:starts[v] + counts[v]]:
-                if cost[u] < 0:
-                    cost[u] = cost[v] + 1
-                    nxt.add(int(u))
-        frontier = sorted(nxt)
-    return cost
 
 
 def bfs_ptx(config="QV100", records: str = "lowered", graph=None) -> tuple[list[dict], np.ndarray]:
@@ -103,7 +62,7 @@ def _rows(res) -> list[dict]:
 
 def trace_rows(kernelslist, config="QV100") -> list[dict]:
     """Per-kernel rows of a trace replayed on ``config``."""
-    return _rows(accelsim.Simulator(config).run(str(kernelslist)))
+    return _rows(Simulator(config).run(str(kernelslist)))
 
 
 def vecadd_ptx(n: int = 1 << 16, config="QV100", records: str = "lowered") -> list[dict]:
@@ -182,7 +141,7 @@ BFS_TRACE = "bfs_rodinia31_sm70"
 ACCELSIM_BFS_CYCLES = [11161, 5660, 10656, 5541, 10531, 5620, 10528, 5640, 10952, 5640, 9916, 5599, 7889,
                        5496, 6215, 5286]
 VECADD_N = 1 << 16
-BEGIN, END = "<!-- vs_sass:begin (python -m accelsim.ptx.vs_sass --write) -->", "<!-- vs_sass:end -->"
+BEGIN, END = "<!-- vs_sass:begin (python -m accelsim.studies.ptx_vs_sass --write) -->", "<!-- vs_sass:end -->"
 
 
 # The graphs differ (graph4096 itself is not bundled), so per-level counts

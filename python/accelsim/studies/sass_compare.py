@@ -1,26 +1,23 @@
-"""The PTX-mode example kernels (issue 10 §4: python/accelsim/ptx/examples)
-run with lowered and SASS-guided records side by side: what the real SASS
-changes in instruction counts and cycles (docs/ptx_sass_guided.md).
+"""The PTX-mode example kernels (``accelsim.ptx.EXAMPLES``) run with lowered
+and SASS-guided records side by side: what the real SASS changes in
+instruction counts and cycles (docs/ptx_sass_guided.md).
 
-    python -m accelsim.ptx.sass_compare [--config QV100] [--arch 70]
+    python -m accelsim.studies.sass_compare [--config QV100] [--arch 70]
 
 prints the table in Markdown. Inputs match the tests (tests/test_ptx_*.py);
 every case returns its outputs so the two modes can be checked equal."""
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 import numpy as np
 
 from accelsim.errors import PtxError
-from accelsim.ptx.bench import random_graph
-from accelsim.ptx.device import Device
-from accelsim.ptx.module import Module
+from accelsim.ptx import EXAMPLES, Device, Module
+from accelsim.studies.graphs import random_graph
 
 __all__ = ["CASES", "run_case", "compare", "markdown"]
 
-EXAMPLES = Path(__file__).parent / "examples"
 i32, f32 = np.int32, np.float32
 
 

@@ -16,9 +16,10 @@ import numpy as np
 
 from accelsim.bench.memory import status_mb
 from accelsim.errors import PtxError
+from accelsim.ptx import EXAMPLES
+from accelsim.studies.graphs import random_graph
 
 SUFFIX = ".ptxbench.json"
-EXAMPLES = Path(__file__).parent / "examples"
 
 # name -> (full spec, quick spec)
 SPECS = {
@@ -57,17 +58,6 @@ def _matmul(spec):
             dA, dB, dC, np.int32(n), np.int32(n), np.int32(k))
         yield None
     return levels
-
-
-def random_graph(n: int, deg: int, seed: int):
-    """CSR (row offsets, columns) of a random undirected graph."""
-    rng = np.random.default_rng(seed)
-    pairs = rng.integers(0, n, (n * deg, 2))
-    pairs = pairs[pairs[:, 0] != pairs[:, 1]]
-    both = np.unique(np.concatenate([pairs, pairs[:, ::-1]]), axis=0)
-    row = np.zeros(n + 1, np.int32)
-    np.add.at(row, both[:, 0] + 1, 1)
-    return np.cumsum(row).astype(np.int32), both[:, 1].astype(np.int32)
 
 
 def _bfs(spec):
@@ -142,11 +132,11 @@ def _emulated(levels, config) -> float:
 
 def _replayed(levels, config) -> dict:
     """Each launch saved as a trace and replayed by the SASS path."""
-    import accelsim
     from accelsim.ptx import Device
+    from accelsim.sim import Simulator
 
     dev = Device(config)
-    sim = accelsim.Simulator(config)
+    sim = Simulator(config)
     wall, insts, cycles = 0.0, 0, 0
     with tempfile.TemporaryDirectory(prefix="accelsim-ptxbench-") as tmp:
         for i, _ in enumerate(levels(dev)):

@@ -1,0 +1,110 @@
+"""Kernel sampling on a small generated decode run: every row simulated or
+projected, projections with bounds that hold, more rounds for a tighter
+target, and the options checked."""
+from __future__ import annotations
+
+import pytest
+
+import accelsim
+from accelsim.errors import ConfigError
+from accelsim.sampling import estimate
+from accelsim.sampling.profile import text_size
+from sampling_helpers import write_tiny
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    g = write_tiny(tmp_path_factory.mktemp("tiny"))
+    sim = accelsim.Simulator("QV100")
+    full = sim.run(g.path, progress=False)
+    sampled = sim.run(g.path, progress=False, sample=accelsim.KernelSampling(seed=1))
+    return g, sim, full, sampled
+
+
+def test_every_kernel_is_simulated_or_projected_with_its_representative(runs):
+    g, _, full, s = runs
+    k = s.kernels
+    assert len(k) == g.kernels and set(k["status"]) == {"simulated", "projected"}
+    simulated = k[k["status"] == "simulated"]
+    assert (simulated["representative"] == simulated["id"]).all()
+    projected = k[k["status"] == "projected"]
+    assert len(projected) > len(simulated)  # the point: most are not simulated
+    reps = set(projected["representative"])
+    assert reps <= set(simulated["id"])
+    assert (projected["error_bound"] > 0).all() and (projected["cycles_bound"] > 0).all()
+    info = s.extra["sampling"]
+    assert info["simulated_kernels"] == len(simulated) < g.kernels
+    assert 0 < info["simulated_instruction_fraction"] < 1
+
+
+def test_projections_are_close_and_inside_their_bounds(runs):
+    _, _, full, s = runs
+    err = (s.kernels["cycles"] / full.kernels["cycles"] - 1).abs()
+    projected = s.kernels["status"] == "projected"
+    inside = (err[projected] <= s.kernels["error_bound"][projected]).mean()
+    assert inside >= 0.9
+    total = abs(s.total_cycles / full.total_cycles - 1)
+    assert total < 0.05 and total <= 2 * s.extra["sampling"]["total_error_bound"]
+    # Projected counts come from the representative, scaled by instructions.
+    row = s.kernels[projected].iloc[0]
+    assert row["warp_instructions"] == pytest.approx(full.kernels.loc[row.name, "warp_instructions"], rel=0.02)
+
+
+def test_the_timeline_adds_up_and_statistics_hold_what_was_simulated(runs):
+    _, _, full, s = runs
+    k = s.kernels
+    assert s.total_cycles == k["end_cycle"].max()
+    assert (k["end_cycle"] - k["launch_cycle"] == k["cycles"]).all()
+    insts = int(s.counters("sm.insts").sum())
+    assert insts == int(k[k["status"] == "simulated"]["warp_instructions"].sum())
+    assert s.streams is not None and len(s.tidy()) > 0
+
+
+def test_a_target_error_runs_more_rounds(runs):
+    g, sim, _, first = runs
+    tight = sim.run(g.path, progress=False, sample=accelsim.KernelSampling(seed=1, target_error=1e-4,
+                                                                          max_fraction=0.9))
+    info = tight.extra["sampling"]
+    assert len(info["rounds"]) > 1
+    assert info["simulated_kernels"] > first.extra["sampling"]["simulated_kernels"]
+    assert info["total_error_bound"] < first.extra["sampling"]["total_error_bound"]
+
+
+def test_options_and_combinations_are_checked(runs):
+    g, sim, _, _ = runs
+    with pytest.raises(ConfigError, match="per_cluster"):
+        accelsim.KernelSampling(per_cluster=0)
+    with pytest.raises(ConfigError, match="target_error"):
+        accelsim.KernelSampling(target_error=2)
+    with pytest.raises(ConfigError, match="tolerance"):
+        accelsim.IntraKernelSampling(tolerance=0)
+    with pytest.raises(ConfigError, match="sample"):
+        sim.run(g.path, sample="kernels")
+    with pytest.raises(ConfigError, match="max_cycles"):
+        sim.run(g.path, sample=accelsim.KernelSampling(), max_cycles=1000)
+    with pytest.raises(ConfigError, match="kernels"):
+        sim.run(g.path, sample=accelsim.KernelSampling(), kernels="1-3")
+
+
+def test_pooled_spread_and_bounds():
+    fits, pooled = estimate.fit({0: [(100.0, 1000.0), (100.0, 1100.0)], 1: [(50.0, 500.0)]})
+    assert pooled == pytest.approx(0.0674, abs=1e-3)
+    assert fits[1].own_spread is None and fits[1].spread == pytest.approx(pooled)
+    one = fits[0].bound(100.0)
+    assert one == pytest.approx(estimate.t95(fits[0].dof) * fits[0].spread * 1050 * (1.5 ** 0.5), rel=1e-6)
+    assert estimate.total_bound([(fits[0], [100.0] * 4)]) > one  # four projections err more than one
+
+
+def test_text_size_reads_xz_and_gzip_indexes(tmp_path):
+    import gzip
+    import lzma
+
+    data = b"0123456789abcdef" * 100_000
+    (tmp_path / "a.xz").write_bytes(lzma.compress(data, preset=0) + lzma.compress(data[:1000]))
+    (tmp_path / "a.gz").write_bytes(gzip.compress(data))
+    (tmp_path / "a.txt").write_bytes(data)
+    assert text_size(tmp_path / "a.xz") == len(data) + 1000
+    assert text_size(tmp_path / "a.gz") == len(data)
+    assert text_size(tmp_path / "a.txt") == len(data)
+    (tmp_path / "bad.xz").write_bytes(b"\xfd7zXZ\x00garbage")
+    assert text_size(tmp_path / "bad.xz") is None
