@@ -36,9 +36,9 @@ def _cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def _timed(fn):
+def _timed(fn, *args, **kwargs):
     t, c = time.perf_counter(), _cpu()
-    out = fn()
+    out = fn(*args, **kwargs)
     return out, time.perf_counter() - t, _cpu() - c
 
 
@@ -53,7 +53,7 @@ def _load(d: Path, name: str):
 def generate(d: Path, spec: dict, name: str) -> dict:
     from accelsim.tracegen.llm import DecodeSpec, write_decode_workload
 
-    g, wall, cpu = _timed(lambda: write_decode_workload(d / name, DecodeSpec(**spec)))
+    g, wall, cpu = _timed(write_decode_workload, d / name, DecodeSpec(**spec))
     info = {"kernels": g.kernels, "warp_instructions": g.total_warp_instructions, "wall_s": wall,
             "bytes": sum(f.stat().st_size for f in (d / name).iterdir()), "spec": spec,
             "per_kernel": g.warp_instructions}
@@ -70,7 +70,7 @@ def _rows(r) -> dict:
 def full(d: Path, flush: bool = False) -> None:
     import accelsim
 
-    r, wall, cpu = _timed(lambda: accelsim.Simulator(CONFIG).run(d / "decode", progress=False, flush=flush))
+    r, wall, cpu = _timed(accelsim.Simulator(CONFIG).run, d / "decode", progress=False, flush=flush)
     _save(d, "flush" if flush else "full", {**_rows(r), "wall_s": wall, "cpu_s": cpu, "load": os.getloadavg()})
 
 
@@ -81,7 +81,7 @@ def kernels(d: Path, seeds: list[int], target: float | None) -> None:
     out = []
     for seed in seeds:
         opts = accelsim.KernelSampling(seed=seed, target_error=target)
-        r, wall, cpu = _timed(lambda: accelsim.Simulator(CONFIG).run(d / "decode", progress=False, sample=opts))
+        r, wall, cpu = _timed(accelsim.Simulator(CONFIG).run, d / "decode", progress=False, sample=opts)
         k = r.kernels
         err = [abs(c / t - 1) for c, t in zip(k["cycles"], truth["cycles"])]
         proj = [i for i, s in enumerate(k["status"]) if s == "projected"]
@@ -94,24 +94,23 @@ def kernels(d: Path, seeds: list[int], target: float | None) -> None:
                     "projected": len(proj), "simulated": info["simulated_kernels"],
                     "instruction_fraction": info["simulated_instruction_fraction"],
                     "clusters": len(info["clusters"]), "rounds": len(info["rounds"]),
-                    "profile_s": info["profile_s"], "median_kernel_error": sorted(err[i] for i in proj)[len(proj) // 2]})
+                    "profile_s": info["profile_s"],
+                    "median_kernel_error": sorted(err[i] for i in proj)[len(proj) // 2]})
         print(json.dumps(out[-1], default=str))
     _save(d, f"kernels_{target}", out)
 
 
 def split(d: Path, engine: str) -> None:
     import accelsim
-    from accelsim.stats.merged import export_stats  # noqa: F401 - the comparison below
-
     sim = accelsim.Simulator(CONFIG)
     flush_truth, warm_truth = _load(d, "flush"), _load(d, "full")
     out = {"engine": engine, "load_before": os.getloadavg()}
-    r, wall, cpu = _timed(lambda: sim.run(d / "decode", progress=False, flush=True, engine=engine, workers=2))
+    r, wall, cpu = _timed(sim.run, d / "decode", progress=False, flush=True, engine=engine, workers=2)
     rows = _rows(r)
     out["flush"] = {"wall_s": wall, "speedup_wall": flush_truth["wall_s"] / wall,
                     "identical_cycles": rows["cycles"] == flush_truth["cycles"]
                     and rows["total_cycles"] == flush_truth["total_cycles"], "units": r.extra["units"]}
-    r, wall, cpu = _timed(lambda: sim.run(d / "decode", progress=False, engine=engine, workers=2))
+    r, wall, cpu = _timed(sim.run, d / "decode", progress=False, engine=engine, workers=2)
     out["warm"] = {"wall_s": wall, "speedup_wall": warm_truth["wall_s"] / wall,
                    "total_error": r.total_cycles / warm_truth["total_cycles"] - 1}
     out["load_after"] = os.getloadavg()
@@ -143,12 +142,13 @@ def intra(d: Path) -> None:
     sim = accelsim.Simulator(CONFIG)
     out = []
     for name, path in _long_kernels(d).items():
-        f, fwall, fcpu = _timed(lambda: sim.run(path, progress=False))
-        s, swall, scpu = _timed(lambda: sim.run(path, progress=False, sample=accelsim.IntraKernelSampling()))
+        f, fwall, fcpu = _timed(sim.run, path, progress=False)
+        s, swall, scpu = _timed(sim.run, path, progress=False, sample=accelsim.IntraKernelSampling())
         k, t = s.kernels.iloc[0], f.kernels.iloc[0]
         out.append({"kernel": name, "ctas": int(t["ctas"]), "waves": int(t["ctas"]) / (int(t["ctas_per_sm"]) * 80),
                     "status": k["status"], "speedup_cpu": fcpu / scpu, "speedup_wall": fwall / swall,
-                    "error": int(k["cycles"]) / int(t["cycles"]) - 1, "bound": int(k["cycles_bound"]) / int(t["cycles"]),
+                    "error": int(k["cycles"]) / int(t["cycles"]) - 1,
+                    "bound": int(k["cycles_bound"]) / int(t["cycles"]),
                     "simulated_ctas": int(k["simulated_ctas"]), "full_cpu_s": fcpu, "sampled_cpu_s": scpu,
                     "warp_instructions": int(t["warp_instructions"])})
         print(json.dumps(out[-1], default=str))

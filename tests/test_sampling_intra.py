@@ -34,7 +34,9 @@ def test_a_long_kernel_is_sampled_and_projected_within_its_bound(long_gemm):
     # Counts are the simulated part's, and agree with the families.
     assert k["warp_instructions"] < f["warp_instructions"]
     assert int(s.counters("sm.insts").sum()) == k["warp_instructions"]
-    assert k["ipc"] == pytest.approx(f["ipc"], rel=0.05)
+    # ... and so is its IPC (the launch latency weighs more in the shorter part).
+    assert k["ipc"] == pytest.approx(k["warp_instructions"] / (k["simulated_end_cycle"] - k["launch_cycle"]))
+    assert k["ipc"] == pytest.approx(f["ipc"], rel=0.15)
 
 
 def test_short_kernels_run_in_full(long_gemm):
