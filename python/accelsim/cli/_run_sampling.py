@@ -46,7 +46,7 @@ def run_keywords(args) -> dict:
     if unknown:
         raise ConfigError(f"--sample {args.sample!r}: unknown kind {unknown[0]!r}; kinds: "
                           f"{', '.join(SAMPLE_KINDS)} (comma-separated)", key="sample")
-    sample = []
+    sample: list = []
     if "kernels" in kinds:
         sample.append(KernelSampling(per_cluster=args.sample_per_cluster, target_error=args.sample_target,
                                      seed=args.sample_seed, warmup=args.sample_warmup))
