@@ -97,8 +97,9 @@ py::list finished_rows(const WorkloadRun& run) {
   return out;
 }
 
-// `extra` (checked in Python, accelsim.sim): warmup, first_command,
-// end_command, count_from, flush, intra {tolerance, window, min_waves}.
+// `extra` (checked in Python, accelsim.sim): warmup, replay,
+// first_command, end_command, count_from, flush, intra {tolerance, window,
+// min_waves}.
 RunOptions options(py::object max_cycles, py::object kernels, py::object extra = py::none()) {
   RunOptions opts;
   if (!max_cycles.is_none()) opts.max_cycles = max_cycles.cast<uint64_t>();
@@ -110,6 +111,7 @@ RunOptions options(py::object max_cycles, py::object kernels, py::object extra =
   if (x.contains("end_command")) opts.end_command = x["end_command"].cast<size_t>();
   if (x.contains("count_from")) opts.count_from = x["count_from"].cast<size_t>();
   if (x.contains("flush")) opts.flush = x["flush"].cast<bool>();
+  if (x.contains("replay")) opts.replay = x["replay"].cast<std::vector<size_t>>();
   if (x.contains("intra")) {
     const py::dict in = x["intra"].cast<py::dict>();
     opts.intra.enabled = true;

@@ -195,6 +195,7 @@ py::dict kernel_profile(const std::string& path, std::shared_ptr<isa::IsaRegistr
   d["by_space"] = by_space;
   d["global_bytes"] = p.global_bytes;
   d["global_lines"] = p.global_lines;
+  d["line_sample"] = p.line_sample;
   d["header_bytes"] = p.header_bytes;
   d["block_bytes"] = p.block_bytes;
   return d;

@@ -91,6 +91,10 @@ class Gpu {
   // Kernels launched from now on that are long enough get sampled: see
   // WaveSampler. A kernel stops early only while it is alone on the GPU.
   void set_intra_sampling(const IntraSampling& opts) { intra_ = opts; }
+  // Functional warm-up: `src`'s global and local accesses, every block in
+  // trace order, go into the caches below L1 as if it had run (MemPort::warm):
+  // no time passes, nothing is counted. Streamed (PTX) blocks are passed over.
+  void warm_caches(KernelSource& src);
 
   uint64_t now() const { return now_; }
   const GpuParams& params() const { return params_; }

@@ -53,6 +53,29 @@ void Gpu::sample_waves() {
   }
 }
 
+void Gpu::warm_caches(KernelSource& src) {
+  trace::ThreadBlockTrace tb;
+  while (src.next_block(tb)) {
+    for (const isa::InstRecord& r : tb.insts) {
+      if ((r.mem_space != isa::kMemGlobal && r.mem_space != isa::kMemLocal) || !(r.flags & isa::kFlagHasAddrs))
+        continue;
+      const bool write = (r.flags & (isa::kFlagStore | isa::kFlagAtomic)) != 0;
+      // Lanes whose bytes follow each other go down as one range.
+      uint64_t begin = 0, end = 0;
+      for (unsigned lane = 0; lane < 32; ++lane) {
+        if (!(r.active_mask >> lane & 1u)) continue;
+        const uint64_t a = tb.addrs[r.addr_offset + lane];
+        if (a != end) {
+          if (end > begin) below_->warm(begin, uint32_t(end - begin), write, now_);
+          begin = a;
+        }
+        end = a + r.access_bytes;
+      }
+      if (end > begin) below_->warm(begin, uint32_t(end - begin), write, now_);
+    }
+  }
+}
+
 // A sampled kernel finished its simulated part: the GPU is idle until its
 // projected end (no other kernel was in flight), so the clock moves there.
 // False when that is past the budget (the clock stops at the budget).

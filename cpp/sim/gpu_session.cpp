@@ -44,7 +44,7 @@ void GpuSession::map_streams(Workload& w) {
 
 RunResult GpuSession::run(Workload workload, const RunOptions& opts) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (opts.flush || !opts.warmup.empty() || opts.count_from || opts.first_command || opts.end_command != SIZE_MAX)
+  if (opts.flush || !opts.warmup.empty() || !opts.replay.empty() || opts.count_from || opts.first_command || opts.end_command != SIZE_MAX)
     throw Error("a device session runs its commands as given: no flush, warm-up or command window");
   map_streams(workload);
   const uint64_t t0 = gpu_->now();

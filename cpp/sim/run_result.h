@@ -32,6 +32,11 @@ struct RunOptions {
   // out of the result's families. Warm-up never overlaps counted work: the
   // run waits for the GPU to be idle where warm-up starts and ends.
   std::vector<size_t> warmup;
+  // Kernels (command positions, ascending) that warm the GPU without being
+  // simulated: their global accesses are replayed into the caches below L1
+  // (Gpu::warm_caches), far cheaper than simulating them; records say
+  // Warmup and skipped. Warm-up as above otherwise.
+  std::vector<size_t> replay;
   // Only commands [first_command, end_command) of the workload are run; the
   // ones before `count_from` (inside the window) are warm-up, as above.
   size_t first_command = 0, end_command = SIZE_MAX, count_from = 0;

@@ -39,6 +39,7 @@ WorkloadRun::WorkloadRun(std::shared_ptr<Gpu> gpu, std::shared_ptr<const isa::Is
   result_.stats = gpu_->stats();
   gpu_->set_intra_sampling(opts_.intra);
   std::sort(opts_.warmup.begin(), opts_.warmup.end());
+  std::sort(opts_.replay.begin(), opts_.replay.end());
 }
 
 bool WorkloadRun::selected(const trace::KernelInfo& info) const {
@@ -47,7 +48,12 @@ bool WorkloadRun::selected(const trace::KernelInfo& info) const {
 }
 
 bool WorkloadRun::warm(size_t item) const {
-  return item < opts_.count_from || std::binary_search(opts_.warmup.begin(), opts_.warmup.end(), item);
+  return item < opts_.count_from || std::binary_search(opts_.warmup.begin(), opts_.warmup.end(), item) ||
+         replayed(item);
+}
+
+bool WorkloadRun::replayed(size_t item) const {
+  return std::binary_search(opts_.replay.begin(), opts_.replay.end(), item);
 }
 
 // A record and a kernel-table row per kernel, in command order (row i is
@@ -141,6 +147,8 @@ bool WorkloadRun::admit() {
     } else if (!selected(item.info) && !warm(next_)) {
       skip(result_.kernels[add_record(item)], item);
       ++kernels_done_;
+    } else if (replayed(next_)) {
+      warm_functionally(item);
     } else {
       pending_.push_back(Pending{next_, add_record(item)});
     }

@@ -32,7 +32,7 @@ namespace accelsim::sim {
 
 class WorkloadRun {
  public:
-  // (opts.warmup is sorted here; the other options are taken as given.)
+  // (opts.warmup and opts.replay are sorted here; the others are taken as given.)
   WorkloadRun(const config::GpuConfig& cfg, std::shared_ptr<const isa::IsaRegistry> isa,
               Workload workload, const RunOptions& opts);
   // On a GPU that may have run before (GpuSession): its clock, caches and
@@ -61,11 +61,13 @@ class WorkloadRun {
  private:
   bool selected(const trace::KernelInfo& info) const;
   bool warm(size_t item) const;
+  bool replayed(size_t item) const;
   bool idle() const { return pending_.empty() && gpu_->kernels_in_flight() == 0 && !copies_in_flight(); }
   // At a command: false when it must wait for the GPU to be idle first
   // (a flushed run, the start or end of warm-up); true once it may go on.
   bool ready_for(size_t item);
   void fresh_gpu();
+  void warm_functionally(WorkItem& item);
   void set_warm(bool on);
   void finish_warmup();
   // The run's clock; the GPU's own runs from the GPU's birth (flush).

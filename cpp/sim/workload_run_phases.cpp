@@ -50,6 +50,22 @@ void WorkloadRun::finish_warmup() {
   warm_total_ = {};
 }
 
+// A warm-up kernel replayed into the caches instead of simulated: its
+// record says Warmup and skipped (no time, no counts).
+void WorkloadRun::warm_functionally(WorkItem& item) {
+  stats::KernelRecord& rec = result_.kernels[add_record(item)];
+  std::unique_ptr<KernelSource> src = open_kernel(item, isa_.get());
+  gpu_->warm_caches(*src);
+  gpu_used_ = true;
+  rec.skipped = true;
+  rec.status = stats::KernelStatus::Warmup;
+  rec.grid_ctas = item.info.grid.count();
+  rec.threads_per_cta = uint32_t(item.info.block.count());
+  rec.launch_cycle = rec.start_cycle = rec.first_cta_cycle = rec.end_cycle = now();
+  rec.trace_warnings = src->trace_warnings();
+  ++kernels_done_;
+}
+
 uint64_t WorkloadRun::gpu_limit() const {
   if (opts_.max_cycles == UINT64_MAX) return UINT64_MAX;
   return opts_.max_cycles > epoch_ ? opts_.max_cycles - epoch_ : 0;

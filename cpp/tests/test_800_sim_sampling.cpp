@@ -160,3 +160,28 @@ TEST_CASE("815-intra-sampling-leaves-short-kernels-and-a-wave-is-what-fits") {
   CHECK_EQ(p.end_cycle, waves * 100 + 150 + (200 - waves * 10 - 10) / 10 * 100);
   CHECK_EQ(p.bound, uint64_t(0));  // no spread between waves
 }
+
+TEST_CASE("816-a-replayed-kernel-warms-l2-without-time-or-counts") {
+  sim::RunOptions replayed;
+  replayed.kernels = {4};
+  replayed.replay = {2};  // the third kernel's accesses go into L2, unsimulated
+  sim::RunResult r = run(detailed(2), replayed);
+  CHECK(r.kernels[2].status == stats::KernelStatus::Warmup);
+  CHECK(r.kernels[2].skipped);
+  CHECK_EQ(r.kernels[2].cycles(), uint64_t(0));
+  CHECK_EQ(r.kernels[2].sm.warp_insts, uint64_t(0));
+  sim::RunOptions simulated;
+  simulated.kernels = {4};
+  simulated.warmup = {2};
+  sim::RunResult s = run(detailed(2), simulated);
+  sim::RunOptions cold;
+  cold.kernels = {4};
+  sim::RunResult c = run(detailed(2), cold);
+  // The replay leaves what the simulated warm-up leaves: the fourth kernel
+  // finds its lines in L2 either way, and misses them cold.
+  CHECK_EQ(r.kernels[3].l2_read_misses, s.kernels[3].l2_read_misses);
+  CHECK(r.kernels[3].l2_read_misses < c.kernels[3].l2_read_misses);
+  // Nothing of the replay is counted: the families hold the fourth kernel alone.
+  CHECK_EQ(family_total(r, "sm.insts"), r.kernels[3].sm.warp_insts);
+  CHECK(r.total_cycles < s.total_cycles);  // and it took no time
+}

@@ -9,14 +9,19 @@ namespace accelsim::trace {
 
 namespace {
 
+// splitmix64's finaliser: a well-mixed 64-bit hash.
+uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
 // HyperLogLog (Flajolet et al. 2007) with linear counting for small sets.
 class DistinctCounter {
  public:
-  void add(uint64_t x) {
-    x += 0x9e3779b97f4a7c15ull;  // splitmix64: a well-mixed 64-bit hash
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    x ^= x >> 31;
+  void add(uint64_t line) {
+    const uint64_t x = mix(line);
     const size_t reg = size_t(x >> (64 - kBits));
     const uint8_t rank = uint8_t(std::countl_zero((x << kBits) | (uint64_t(1) << (kBits - 1))) + 1);
     regs_[reg] = std::max(regs_[reg], rank);
@@ -53,7 +58,11 @@ void count_block(const ThreadBlockTrace& tb, KernelProfile& p, DistinctCounter& 
     for (unsigned lane = 0; lane < 32; ++lane) {
       if (!(r.active_mask >> lane & 1u)) continue;
       const uint64_t line = tb.addrs[r.addr_offset + lane] >> 7;
-      if (line != last) lines.add(line);
+      if (line != last) {
+        lines.add(line);
+        if (mix(line ^ 0x5bd1e995u) % kLineSampleEvery == 0 && p.line_sample.size() < kLineSampleMax)
+          p.line_sample.push_back(line);
+      }
       last = line;
     }
   }
@@ -79,6 +88,8 @@ KernelProfile profile_kernel(KernelTraceReader& reader, uint64_t max_blocks) {
   if (!p.complete && p.blocks == reader.info().grid.count()) p.complete = true;
   p.block_bytes = reader.bytes_read() - p.header_bytes;
   p.global_lines = lines.estimate();
+  std::sort(p.line_sample.begin(), p.line_sample.end());
+  p.line_sample.erase(std::unique(p.line_sample.begin(), p.line_sample.end()), p.line_sample.end());
   return p;
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "trace/kernel_counts.h"
 #include "trace/trace_reader.h"
@@ -23,6 +24,10 @@ struct KernelProfile {
   std::array<uint64_t, kNumMemSpaces> by_space{}; // memory warp instructions per space
   uint64_t global_bytes = 0;      // bytes the active lanes of global loads/stores move
   uint64_t global_lines = 0;      // distinct 128-byte lines they touch (estimated, see below)
+  // A sample of the lines touched, the same lines in every kernel (those
+  // whose hash is a multiple of kLineSampleEvery), at most kLineSampleMax:
+  // whether a kernel re-uses an earlier kernel's data can be told from them.
+  std::vector<uint64_t> line_sample;
   uint64_t header_bytes = 0;      // text before the first block
   uint64_t block_bytes = 0;       // text of the blocks read
 };
@@ -32,5 +37,7 @@ struct KernelProfile {
 // (exact to rounding for a few thousand lines, about 1.6% off beyond), so a
 // whole 10^9-instruction trace can be profiled as it streams by.
 KernelProfile profile_kernel(KernelTraceReader& reader, uint64_t max_blocks);
+constexpr uint64_t kLineSampleEvery = 32;
+constexpr size_t kLineSampleMax = 512;
 
 }  // namespace accelsim::trace

@@ -1,7 +1,9 @@
 """Grouping launches into clusters of kernels expected to behave alike.
 
 Launches with different names, grids, blocks, shared memory or registers are
-never grouped (PKA and Sieve start from the same split). Inside a group, a
+never grouped (PKA and Sieve start from the same split), nor launches that
+find their data in the caches with launches that touch it first (profile
+``reuse`` below or above one half: the first decode step runs cold). Inside a group, a
 leader-follower pass over the launches sorted by estimated instructions
 starts a new cluster where a launch's instructions exceed the leader's by
 more than ``spread`` (relative) or its mix (unit-class fractions, global
@@ -66,7 +68,8 @@ def make_clusters(profiles: list[KernelProfile], spread: float) -> list[Cluster]
     """Clusters in order of their first member."""
     groups: dict[tuple, list[KernelProfile]] = {}
     for p in profiles:
-        groups.setdefault(p.key, []).append(p)
+        warm = None if p.reuse is None else p.reuse >= 0.5
+        groups.setdefault((*p.key, warm), []).append(p)
     parts = [part for g in groups.values() for part in _split(g, spread)]
     parts.sort(key=lambda part: part[0].order)
     return [Cluster(i, part[0].key, part) for i, part in enumerate(parts)]

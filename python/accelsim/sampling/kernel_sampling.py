@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from accelsim.errors import ConfigError
 from accelsim.sampling import estimate
 from accelsim.sampling.clusters import Cluster, make_clusters, spread_pick
-from accelsim.sampling.profile import KernelProfile, profile_kernels, workload_commands
-from accelsim.sampling.rounds import plan_windows, warmup_of, window_options
+from accelsim.sampling.profile import KernelProfile, mark_reuse, profile_kernels, workload_commands
+from accelsim.sampling.rounds import plan_windows, warm_plan, window_options
 
 
 @dataclass
@@ -40,13 +40,14 @@ class Sampled:
 def _run_round(sim, path: str, state: Sampled, chosen: list[KernelProfile], base: dict, run) -> None:
     """Simulates ``chosen`` (windows on ``run``) and records their rows."""
     start = time.perf_counter()
-    warm = warmup_of(chosen, state.profiles, run.warmup)
+    plan = warm_plan(chosen, state.profiles, run.warmup, run.replay_bytes)
     copies = [i for i, c in enumerate(state.commands) if c[0] != "kernel"]
     first = not state.rounds
-    units = plan_windows(state.commands, warm, run.pieces)
-    options = [{**base, **window_options(u, warm, copies, first)} for u in units]
-    outcomes = run(units, options, sorted({p.id for p in chosen}))
+    units = plan_windows(state.commands, plan, run.pieces)
     by_command = {p.command: p for p in chosen}
+    windows = [window_options(u, plan, copies, first) for u in units]
+    outcomes = run(units, [{**base, **opts} for opts, _ in windows],
+                   [sorted(by_command[m].id for m in members) for _, members in windows])
     for unit, out in zip(units, outcomes):
         part = len(state.parts)
         state.parts.append(out["stats"])
@@ -65,7 +66,9 @@ def _run_round(sim, path: str, state: Sampled, chosen: list[KernelProfile], base
     for p in chosen:
         state.clusters[state.owner[p.order]].simulated.append(p)
     state.rounds.append({"members": len(chosen), "wall_s": time.perf_counter() - start,
-                         "windows": len(units)})
+                         "windows": len(units),
+                         "replayed": len({w for ws in plan.replay.values() for w in ws}),
+                         "warmed": len({w for ws in plan.detailed.values() for w in ws})})
 
 
 def _kernel_positions(commands: list, first: int, end: int) -> list[int]:
@@ -118,9 +121,12 @@ def run_sampled(sim, path: str, opts, options: dict, *, engine, workers, threads
     profiles = profile_kernels(commands, isa_registry(sim._isa, sim._values.get("opcode_units") or None),
                                opts.profile_blocks)
     _check_ids(profiles)
+    replay_bytes = opts.replay * float(sim._values.get("l2_size", 0))
+    mark_reuse(profiles, max(replay_bytes, float(sim._values.get("l2_size", 0))))
     profile_s = time.perf_counter() - start
     state = Sampled(commands, profiles, make_clusters(profiles, opts.spread))
-    run = make_runner(sim, path, engine, workers, threads, opts.warmup, progress)
+    run = make_runner(sim, path, engine, workers, threads, progress, warmup=opts.warmup,
+                      replay_bytes=replay_bytes)
     rng = random.Random(opts.seed)
     first = [p for c in state.clusters for p in spread_pick(c.members, opts.per_cluster, set(), rng)]
     _run_round(sim, path, state, sorted(first, key=lambda p: p.order), options, run)

@@ -37,9 +37,11 @@ class KernelSampling:
     the first ``profile_blocks`` thread blocks of each trace (0: the whole
     trace), splitting a group where profiles differ by more than ``spread``.
     ``per_cluster`` launches of each group, spread over the run, are
-    simulated in detail, each after ``warmup`` preceding kernels that warm
-    the caches (simulated, not counted); the other launches are projected
-    from their group. With ``target_error``, more launches are simulated,
+    simulated in detail, each after ``warmup`` preceding kernels simulated
+    to warm the GPU and, before those, earlier kernels replayed into the
+    caches without timing until their footprint is ``replay`` times the L2
+    size (none of them counted); the other launches are projected from
+    their group. With ``target_error``, more launches are simulated,
     round after round, until the total's 95% bound is below it (relative),
     or ``max_fraction`` of the estimated instructions have been simulated.
     ``seed`` picks which launches."""
@@ -49,6 +51,7 @@ class KernelSampling:
     spread: float = 0.1
     profile_blocks: int = 2
     warmup: int = 1
+    replay: float = 2.0
     seed: int = 0
     max_rounds: int = 6
 
@@ -60,6 +63,9 @@ class KernelSampling:
         _check_fraction(owner, "spread", self.spread, 0.0, 10.0)
         _check_int(owner, "profile_blocks", self.profile_blocks, 0, 1_000_000)
         _check_int(owner, "warmup", self.warmup, 0, 100)
+        if isinstance(self.replay, bool) or not isinstance(self.replay, (int, float)) or not 0 <= self.replay <= 100:
+            raise ConfigError(f"{owner}.replay must be a number in [0, 100] (times the L2 size), "
+                              f"got {self.replay!r}", key="replay")
         _check_int(owner, "seed", self.seed, 0, 2**63 - 1)
         _check_int(owner, "max_rounds", self.max_rounds, 1, 100)
 

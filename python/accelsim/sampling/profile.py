@@ -107,6 +107,9 @@ class KernelProfile:
     stream: int
     scan: dict = field(repr=False)   # _core.profile_kernel's counts
     text_bytes: int | None = None
+    # Share of its sampled lines an earlier kernel touched within the reach
+    # of the caches (mark_reuse); None when it touches no sampled line.
+    reuse: float | None = None
 
     @property
     def key(self) -> tuple:
@@ -135,6 +138,15 @@ class KernelProfile:
             return per_byte * max(0, self.text_bytes - self.scan["header_bytes"])
         return read / self.scan["blocks"] * self.ctas
 
+    @property
+    def footprint_bytes(self) -> float:
+        """Distinct bytes of global memory it touches, estimated: the lines of
+        the blocks read scaled to the grid, at most the bytes it moves."""
+        read = max(1, self.scan["warp_instructions"])
+        moved = self.scan["global_bytes"] * self.warp_instructions / read
+        lines = self.scan["global_lines"] / max(1, self.scan["blocks"]) * self.ctas * 128
+        return float(min(moved, lines))
+
     def mix(self) -> dict:
         """Fractions of the instructions read, by unit class, plus the global
         bytes per instruction and distinct lines per thread block."""
@@ -143,6 +155,27 @@ class KernelProfile:
         out["bytes_per_inst"] = self.scan["global_bytes"] / n
         out["lines_per_block"] = self.scan["global_lines"] / max(1, self.scan["blocks"])
         return out
+
+
+def mark_reuse(profiles: list[KernelProfile], reach_bytes: float) -> None:
+    """Sets each profile's ``reuse``: the share of its sampled lines that a
+    kernel before it touched while less than ``reach_bytes`` of other data
+    went by since (by the profiles' footprints): data the caches may still
+    hold when it starts. A first touch (the first decode step reading a KV
+    cache) runs cold where later launches of the same kernel run warm, so
+    clusters keep the two apart."""
+    last_seen: dict[int, int] = {}
+    passed = [0.0]  # footprint of the kernels before each one
+    for p in profiles:
+        passed.append(passed[-1] + p.footprint_bytes)
+    for p in profiles:
+        lines = p.scan.get("line_sample", [])
+        if lines:
+            hits = sum(1 for line in lines
+                       if line in last_seen and passed[p.order] - passed[last_seen[line] + 1] < reach_bytes)
+            p.reuse = hits / len(lines)
+        for line in lines:
+            last_seen[line] = p.order
 
 
 def _profile_one(args) -> KernelProfile:

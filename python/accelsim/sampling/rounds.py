@@ -1,32 +1,59 @@
-"""One round of kernel sampling: simulate the chosen launches, each after
-the kernels that warm the GPU for it, in one run or split over an engine.
+"""One round of kernel sampling: the chosen launches, each after the kernels
+that warm the GPU for it, in one run or in windows split over an engine.
 
-A round covers the whole command list (on an engine, windows of it that
-together cover it once): the chosen kernels are simulated and counted, the
-``warmup`` kernels before each are simulated and not counted, every other
-kernel is skipped. Copies run in every round where they are in the command
-list (they warm L2 as the real ones do); from the second round on they are
-warm-up too, so the result counts each copy once.
+Warm-up of a chosen launch (docs/sampling.md, "State warm-up"): the
+``warmup`` kernels right before it are simulated in detail (L2 contents,
+DRAM rows, queues and write-backs as they would be), and before those,
+kernels are replayed into the caches below L1 without timing until their
+footprint adds up to ``replay`` times the L2 size (what the L2 can still
+hold of older kernels: a model's weights or a KV cache reused from one
+decode step to the next). Neither is counted.
+
+A round covers the whole command list (on an engine: windows that together
+cover it once, each reaching back as far as its launches' warm-up needs).
+Copies run where they are (they warm L2 as the real ones do); a copy is
+counted once: in the first round, in the window that holds it.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from accelsim.sampling.profile import KernelProfile
 from accelsim.units.split import Unit, _cuts, command_costs
 
 
-def warmup_of(chosen: list[KernelProfile], profiles: list[KernelProfile], warmup: int) -> dict[int, list[int]]:
-    """For each chosen launch (by command position), the command positions of
-    the ``warmup`` kernels before it that are not chosen themselves."""
+@dataclass
+class WarmPlan:
+    """Per chosen launch (its command position): the positions of the kernels
+    simulated to warm it and of those replayed into the caches."""
+    detailed: dict[int, list[int]] = field(default_factory=dict)
+    replay: dict[int, list[int]] = field(default_factory=dict)
+
+    def needed(self, member: int) -> list[int]:
+        return self.detailed[member] + self.replay[member]
+
+
+def warm_plan(chosen: list[KernelProfile], profiles: list[KernelProfile], warmup: int,
+              replay_bytes: float) -> WarmPlan:
     picked = {p.order for p in chosen}
-    return {p.command: [profiles[o].command for o in range(max(0, p.order - warmup), p.order) if o not in picked]
-            for p in chosen}
+    plan = WarmPlan()
+    for p in chosen:
+        near = [o for o in range(max(0, p.order - warmup), p.order) if o not in picked]
+        far, reach, o = [], 0.0, p.order - warmup - 1
+        while o >= 0 and reach < replay_bytes:
+            if o not in picked:
+                far.append(o)
+            reach += profiles[o].footprint_bytes
+            o -= 1
+        plan.detailed[p.command] = [profiles[o].command for o in near]
+        plan.replay[p.command] = sorted(profiles[o].command for o in far)
+    return plan
 
 
-def plan_windows(commands: list, warm_of: dict[int, list[int]], pieces: int) -> list[Unit]:
-    """Windows of about equal simulated work covering the command list. A
-    window whose first chosen launches need warm-up before its start reaches
-    back to it (those commands only warm: count_from)."""
-    simulated = set(warm_of) | {w for ws in warm_of.values() for w in ws}
+def plan_windows(commands: list, plan: WarmPlan, pieces: int) -> list[Unit]:
+    """Windows of about equal simulated work covering the command list; a
+    window starts early enough for its launches' warm-up."""
+    simulated = set(plan.detailed) | {w for ws in plan.detailed.values() for w in ws}
     costs = [c if (commands[i][0] != "kernel" or i in simulated) else 0.0
              for i, c in enumerate(command_costs(commands))]
     kernels = [i for i, c in enumerate(commands) if c[0] == "kernel"]
@@ -34,15 +61,19 @@ def plan_windows(commands: list, warm_of: dict[int, list[int]], pieces: int) -> 
     units = []
     for n, start in enumerate(starts):
         end = starts[n + 1] if n + 1 < len(starts) else len(commands)
-        needed = [w for p, ws in warm_of.items() if start <= p < end for w in ws if w < start]
-        units.append(Unit(n, min(needed, default=start), start, end))
+        needed = [w for m in plan.detailed if start <= m < end for w in plan.needed(m)]
+        units.append(Unit(n, min(needed + [start]), start, end))
     return units
 
 
-def window_options(unit: Unit, warm_of: dict[int, list[int]], copies: list[int], first_round: bool) -> dict:
-    """The core options of one window: its range, and as warm-up the warm
-    kernels of its chosen launches (and, after the first round, its copies)."""
-    inside = {w for p, ws in warm_of.items() if unit.count_from <= p < unit.end for w in ws if w >= unit.count_from}
-    if not first_round:
-        inside |= {c for c in copies if unit.count_from <= c < unit.end}
-    return {**unit.core_options(), "warmup": sorted(inside)}
+def window_options(unit: Unit, plan: WarmPlan, copies: list[int], first_round: bool) -> tuple[dict, list[int]]:
+    """The core options of one window and its chosen launches' positions.
+    The window runs from its earliest warm-up on; commands before its own
+    range run only as warm-up (copies there belong to the window before)."""
+    members = [m for m in plan.detailed if unit.count_from <= m < unit.end]
+    detailed = {w for m in members for w in plan.detailed[m]}
+    replay = {w for m in members for w in plan.replay[m]} - detailed - set(members)
+    warm_copies = {c for c in copies if unit.first <= c < unit.end and (c < unit.count_from or not first_round)}
+    options = {"first_command": unit.first, "count_from": unit.first, "end_command": unit.end,
+               "warmup": sorted(detailed | warm_copies), "replay": sorted(replay)}
+    return options, members
