@@ -119,19 +119,24 @@ def split(d: Path, engine: str) -> None:
 
 
 def _long_kernels(d: Path) -> dict:
+    """Single kernels of many CTA waves on a QV100 (80 SMs): a skinny GEMM
+    (5 CTAs per SM: 50 waves), a residual add over 64 M elements (8 CTAs
+    per SM: 50 waves), a layer-norm over 128 K short rows (32 per SM: 50
+    waves) and a decode attention of 200 sequences x 64 heads (8 per SM: 20
+    waves, sequence lengths varying)."""
     from accelsim.tracegen.llm import write_kernels
     from accelsim.tracegen.llm.attention import attention
     from accelsim.tracegen.llm.matmul import gemm
-    from accelsim.tracegen.llm.rows import gelu, layernorm
+    from accelsim.tracegen.llm.rows import layernorm, residual_add
 
     base = 0x7F0000000000
     cases = {
-        "gemm_lm_head_128k": [gemm(8, 1024, 128_000, base, base + (1 << 36), base + (2 << 36))],
-        "attention_b64_h32": [attention(64, 32, 64, 2048, [1024 + 7 * i for i in range(64)], base,
-                                        base + (1 << 36), base + (2 << 36), base + (3 << 36))],
-        "layernorm_prefill_32k": [layernorm(32_768, 1024, base, base + (1 << 30), base + (2 << 30),
-                                            base + (3 << 30))],
-        "gelu_prefill_64m": [gelu(64 << 20, base, base + (1 << 36))],
+        "gemm_20k_ctas": [gemm(8, 512, 16 * 400 * 50, base, base + (1 << 36), base + (2 << 36))],
+        "residual_add_64m": [residual_add(64 << 20, base, base + (1 << 36), base + (2 << 36))],
+        "layernorm_128k_rows": [layernorm(128_000, 256, base, base + (1 << 30), base + (2 << 30),
+                                          base + (3 << 30))],
+        "attention_200x64": [attention(200, 64, 64, 512, [96 + (37 * i) % 64 for i in range(200)], base,
+                                       base + (1 << 36), base + (2 << 36), base + (3 << 36))],
     }
     return {name: write_kernels(d / "long" / name, ks).path for name, ks in cases.items()}
 

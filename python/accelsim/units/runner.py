@@ -82,7 +82,9 @@ def run_split(sim, path: str, options: dict, ids, *, engine, workers, units, war
     pieces = 2 * _engine_workers(eng) if units is None else _args.bounded_int("units", units, 1, 1_000_000)
     start = time.perf_counter()
     commands = workload_commands(path)
-    plan = split_commands(commands, pieces, 0 if options.get("flush") else warmup)
+    flush = bool(options.get("flush"))
+    plan = split_commands(commands, pieces, 0 if flush else warmup,
+                          0.0 if flush else 2.0 * float(sim._values.get("l2_size", 0)), _footprints(sim, commands))
     tasks = []
     for u in plan:
         task = make_task(sim, path, {**options, **u.core_options()}, ids, threads)
@@ -98,6 +100,23 @@ def run_split(sim, path: str, options: dict, ids, *, engine, workers, units, war
     for entry, out in zip(info["units"], outcomes):
         entry.update(worker=out["worker"], wall_s=out["wall_s"], sim_wall_s=out["sim_wall_s"])
     return merge_outcomes(sim, path, outcomes, time.perf_counter() - start, info)
+
+
+def _footprints(sim, commands: list):
+    """A kernel's estimated footprint (bytes), by command position, profiled
+    from its first blocks when first asked for (only the kernels before unit
+    boundaries are)."""
+    from accelsim.sampling.profile import KernelProfile, _profile_one
+    from accelsim.trace._isa import isa_registry
+
+    registry = isa_registry(sim._isa, sim._values.get("opcode_units") or None)
+    cache: dict[int, KernelProfile] = {}
+
+    def footprint(position: int) -> float:
+        if position not in cache:
+            cache[position] = _profile_one((0, position, commands[position][3], registry, 2))
+        return cache[position].footprint_bytes
+    return footprint
 
 
 def _prefix(plan: list[Unit], done: dict) -> int:

@@ -6,7 +6,9 @@ xz/gzip index or the file size: nothing is decompressed), which follows its
 instruction count. A copy travels with the kernel after it. Without a flush
 between commands, a unit's window also holds the ``warmup`` kernels before
 it (and the copies between): they are simulated to warm the caches, DRAM
-rows and queues, and left out of the unit's counts (RunOptions count_from).
+rows and queues, and left out of the unit's counts (RunOptions count_from);
+before those, kernels are replayed into L2 (RunOptions replay) until their
+footprint reaches ``replay_bytes``, as kernel sampling does.
 """
 from __future__ import annotations
 
@@ -21,9 +23,13 @@ class Unit:
     first: int       # first command of the window (warm-up included)
     count_from: int  # first command counted
     end: int         # one past its last command
+    replay: tuple[int, ...] = ()  # kernels of the warm-up replayed, not simulated
 
     def core_options(self) -> dict:
-        return {"first_command": self.first, "count_from": self.count_from, "end_command": self.end}
+        out = {"first_command": self.first, "count_from": self.count_from, "end_command": self.end}
+        if self.replay:
+            out["replay"] = list(self.replay)
+        return out
 
     def describe(self) -> str:
         warm = f", warm-up from {self.first}" if self.first < self.count_from else ""
@@ -63,15 +69,28 @@ def _owning_start(pos: int, kernel_set: set[int], floor: int) -> int:
     return start
 
 
-def split_commands(commands: list, pieces: int, warmup: int) -> list[Unit]:
+def split_commands(commands: list, pieces: int, warmup: int, replay_bytes: float = 0.0,
+                   footprint=None) -> list[Unit]:
     """``pieces`` units (fewer when there are fewer kernels), each with a
-    warm-up window of ``warmup`` kernels before it (0: none)."""
+    warm-up window of ``warmup`` kernels before it (0: none) and, before
+    those, kernels replayed until ``footprint(position)`` of them adds up to
+    ``replay_bytes``."""
     kernels = [i for i, c in enumerate(commands) if c[0] == "kernel"]
     pieces = max(1, min(pieces, len(kernels)))
     starts = _cuts(command_costs(commands), kernels, pieces)
     units = []
     for i, start in enumerate(starts):
         end = starts[i + 1] if i + 1 < len(starts) else len(commands)
-        before = [k for k in kernels if k < start][-warmup:] if warmup else []
-        units.append(Unit(i, before[0] if before else start, start, end))
+        before = [k for k in kernels if k < start]
+        near = before[-warmup:] if warmup else []
+        far: list[int] = []
+        reach = 0.0
+        for k in reversed(before[:len(before) - len(near)]):
+            if start == 0 or reach >= replay_bytes or footprint is None:
+                break
+            far.append(k)
+            reach += footprint(k)
+        first = min(far + near + [start])
+        replayed = sorted(set(far) | {k for k in kernels if first <= k < (near[0] if near else start)})
+        units.append(Unit(i, first, start, end, tuple(replayed)))
     return units
