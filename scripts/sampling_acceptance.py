@@ -100,6 +100,15 @@ def kernels(d: Path, seeds: list[int], target: float | None) -> None:
     _save(d, f"kernels_{target}", out)
 
 
+def _idle_speedup(serial_cpu: float, units: list[dict]) -> float:
+    """What 2 workers would give with a core each: the serial run's CPU time
+    over the busiest worker's (its units' CPU time, start-up included)."""
+    per_worker: dict = {}
+    for u in units:
+        per_worker[u["worker"]] = per_worker.get(u["worker"], 0.0) + float(u.get("cpu_s") or 0.0)
+    return serial_cpu / max(per_worker.values()) if per_worker else 0.0
+
+
 def split(d: Path, engine: str) -> None:
     import accelsim
     sim = accelsim.Simulator(CONFIG)
@@ -108,10 +117,12 @@ def split(d: Path, engine: str) -> None:
     r, wall, cpu = _timed(sim.run, d / "decode", progress=False, flush=True, engine=engine, workers=2)
     rows = _rows(r)
     out["flush"] = {"wall_s": wall, "speedup_wall": flush_truth["wall_s"] / wall,
+                    "speedup_idle_estimate": _idle_speedup(flush_truth["cpu_s"], r.extra["units"]),
                     "identical_cycles": rows["cycles"] == flush_truth["cycles"]
                     and rows["total_cycles"] == flush_truth["total_cycles"], "units": r.extra["units"]}
     r, wall, cpu = _timed(sim.run, d / "decode", progress=False, engine=engine, workers=2)
     out["warm"] = {"wall_s": wall, "speedup_wall": warm_truth["wall_s"] / wall,
+                   "speedup_idle_estimate": _idle_speedup(warm_truth["cpu_s"], r.extra["units"]),
                    "total_error": r.total_cycles / warm_truth["total_cycles"] - 1}
     out["load_after"] = os.getloadavg()
     print(json.dumps(out, default=str))

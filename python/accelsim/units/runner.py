@@ -98,7 +98,8 @@ def run_split(sim, path: str, options: dict, ids, *, engine, workers, units, war
         partial = merge_outcomes(sim, path, done, time.perf_counter() - start, info) if done else None
         raise Interrupted(_with_rest_unreached(sim, path, partial, commands, plan, len(done))) from None
     for entry, out in zip(info["units"], outcomes):
-        entry.update(worker=out["worker"], wall_s=out["wall_s"], sim_wall_s=out["sim_wall_s"])
+        entry.update(worker=out["worker"], wall_s=out["wall_s"], sim_wall_s=out["sim_wall_s"],
+                     cpu_s=out.get("cpu_s"))
     return merge_outcomes(sim, path, outcomes, time.perf_counter() - start, info)
 
 

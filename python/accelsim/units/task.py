@@ -26,7 +26,7 @@ def run_unit(task: dict) -> dict:
     from accelsim.config import Config
     from accelsim.sim import Simulator
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     worker = f"{socket.gethostname()}:{os.getpid()}"
     try:
         # Checked values: a Config as is (no second validation per unit).
@@ -40,4 +40,5 @@ def run_unit(task: dict) -> dict:
             "total_cycles": int(result.total_cycles), "completed": bool(result.completed),
             "sm_count": result.sm_count, "core_period_ps": result.core_period_ps,
             "trace_warnings": result.trace_warnings, "stats": export_stats(result._stats),
-            "worker": worker, "wall_s": time.perf_counter() - start, "sim_wall_s": result.wall_time_s}
+            "worker": worker, "wall_s": time.perf_counter() - start, "sim_wall_s": result.wall_time_s,
+            "cpu_s": time.process_time() - cpu}
