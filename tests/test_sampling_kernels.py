@@ -108,3 +108,28 @@ def test_text_size_reads_xz_and_gzip_indexes(tmp_path):
     assert text_size(tmp_path / "a.txt") == len(data)
     (tmp_path / "bad.xz").write_bytes(b"\xfd7zXZ\x00garbage")
     assert text_size(tmp_path / "bad.xz") is None
+
+
+def _profile(order, lines, footprint=1000, name="k", insts=100):
+    from accelsim.sampling.profile import KernelProfile
+
+    scan = {"warp_instructions": insts, "thread_instructions": 32 * insts, "blocks": 1, "complete": True,
+            "by_unit": {"alu": insts}, "by_space": {}, "global_bytes": footprint, "global_lines": footprint // 128,
+            "line_sample": lines, "header_bytes": 0, "block_bytes": 1}
+    return KernelProfile(order, order, order + 1, name, (1, 1, 1), (32, 1, 1), 0, 16, 0, scan)
+
+
+def test_reuse_tells_first_touches_from_data_the_caches_still_hold():
+    from accelsim.sampling.clusters import make_clusters
+    from accelsim.sampling.profile import mark_reuse
+
+    # k0 and k2 read the same lines; k1 passes 10 KB of other data between
+    # them: within a reach of 20 KB k2 finds them, within 5 KB it does not.
+    ps = [_profile(0, [1, 2, 3, 4]), _profile(1, [9], footprint=10_000, name="other"), _profile(2, [1, 2, 3, 4])]
+    mark_reuse(ps, 20_000)
+    assert ps[0].reuse == 0.0 and ps[2].reuse == 1.0
+    clusters = make_clusters(ps, 0.1)
+    assert len(clusters) == 3  # k0 (first touch) and k2 (warm) are kept apart
+    mark_reuse(ps, 5_000)
+    assert ps[2].reuse == 0.0
+    assert len(make_clusters(ps, 0.1)) == 2
