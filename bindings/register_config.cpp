@@ -2,6 +2,7 @@
 #include <pybind11/stl.h>
 
 #include "base/error.h"
+#include "config/config_text.h"
 #include "config_convert.h"
 
 namespace py = pybind11;
@@ -85,6 +86,12 @@ void register_config(py::module_& m) {
     }
     return out;
   }, "Every scalar parameter: name, kind, default, range, choices, doc.");
+  m.def("config_text", [](const py::dict& d) {
+    return accelsim::config::to_text(bindings::config_from_dict(d));
+  }, "The config as the plain text the CUDA runtime library reads (config/config_text.h).");
+  m.def("config_from_text", [](const std::string& text, const std::string& where) {
+    return bindings::config_to_dict(accelsim::config::from_text(text, where));
+  }, py::arg("text"), py::arg("where") = "<text>", "Reads config text back into canonical values.");
   m.def("check_config", [](const py::dict& d) {
     return bindings::config_to_dict(bindings::config_from_dict(d));
   }, "Build the C++ GpuConfig from canonical values, validate it, return it back as a dict.");

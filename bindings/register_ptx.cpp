@@ -4,35 +4,34 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <optional>
 #include <memory>
 #include <string>
 
-#include "isa/isa_table.h"
 #include "ptx/device_memory.h"
-#include "ptx/emulator.h"
+#include "ptx/fatbin.h"
 #include "ptx/module.h"
 #include "ptx/opcode_table.h"
 #include "ptx/program.h"
+#include "ptx/ptx_error.h"
 #include "sim/gpu_session.h"
-#include "ptx/sass_guided.h"
-#include "sim/ptx_kernel_source.h"
+#include "sim/ptx_commands.h"
 #include "sim/simulator.h"
 
 namespace py = pybind11;
 using namespace accelsim;
 
-py::dict run_result_to_python(const sim::RunResult& r);  // register_sim.cpp
+// register_sim.cpp: the result and progress dicts, and one polled step
+py::dict run_result_to_python(const sim::RunResult& r);
+py::dict progress_to_python(const sim::Progress& p);
+py::list finished_kernels_to_python(const sim::WorkloadRun& run);
+bool polled_step(sim::WorkloadRun& run, const py::object& on_poll, int interval_ms);
 
 namespace {
 
-// Tables shared by every module: the opcode table (parse) and the lowering
-// table plus ISA registry (prepare), loaded from the data folder.
-struct PtxTables {
-  ptx::OpcodeTable opcodes;
-  ptx::LoweringTable lowering;
-  std::shared_ptr<isa::IsaRegistry> isa;
-};
+using sim::PtxTables;
 
 py::dict kernel_dict(const ptx::Function& f) {
   py::dict d;
@@ -61,52 +60,141 @@ ptx::RecordMode record_mode(const py::dict& d) {
   return ptx::RecordMode::kLowered;
 }
 
-std::shared_ptr<const ptx::Launch> make_launch(const PtxTables& t, const std::shared_ptr<const ptx::Module>& m,
-                                               const py::dict& d, uint32_t version) {
-  auto L = std::make_shared<ptx::Launch>();
-  L->kernel = d["kernel"].cast<std::string>();
-  std::shared_ptr<const isa::IsaTable> table(t.isa, &t.isa->for_version(version, "<ptx>", 0));
-  std::unique_ptr<ptx::SassGuide> sass;  // records="sass": {PTX line: [SASS opcodes]}
-  if (d.contains("sass")) {
-    sass = std::make_unique<ptx::SassGuide>();
-    sass->source = d.contains("sass_source") ? d["sass_source"].cast<std::string>() : m->path;
+// A launch dict of accelsim.ptx.Device as the typed command.
+sim::PtxLaunchCommand launch_command(const py::dict& d, uint32_t regs_per_thread) {
+  sim::PtxLaunchCommand c;
+  c.module = d["module"].cast<std::shared_ptr<ptx::Module>>();
+  c.kernel = d["kernel"].cast<std::string>();
+  c.records = record_mode(d);
+  if (d.contains("sass")) {  // records="sass": {PTX line: [SASS opcodes]}
+    auto sass = std::make_shared<ptx::SassGuide>();
+    sass->source = d.contains("sass_source") ? d["sass_source"].cast<std::string>() : c.module->path;
     sass->by_line = d["sass"].cast<std::unordered_map<uint32_t, std::vector<std::string>>>();
+    c.sass = std::move(sass);
   }
-  L->prog = ptx::prepare(m, L->kernel, *table, t.lowering, version, record_mode(d), sass.get());
-  if (d.contains("static_shared")) L->static_shared = d["static_shared"].cast<int64_t>();
+  if (d.contains("static_shared")) c.static_shared = d["static_shared"].cast<int64_t>();
   auto dim = [](py::handle h) {
     auto v = h.cast<std::vector<uint32_t>>();
     return ptx::Dim{v.at(0), v.at(1), v.at(2)};
   };
-  L->grid = dim(d["grid"]);
-  L->block = dim(d["block"]);
-  L->dyn_shared = d["shared_mem"].cast<uint32_t>();
+  c.grid = dim(d["grid"]);
+  c.block = dim(d["block"]);
+  c.dyn_shared = d["shared_mem"].cast<uint32_t>();
   std::string params = d["params"].cast<std::string>();
-  L->params.assign(params.begin(), params.end());
-  L->global_addr = d["globals"].cast<std::vector<uint64_t>>();
-  L->mem = d["memory"].cast<std::shared_ptr<ptx::DeviceMemory>>();
-  L->sm_count = d["sm_count"].cast<uint32_t>();
-  L->max_warp_insts = d["max_warp_insts"].cast<uint64_t>();
-  if (d.contains("chunk_records")) L->chunk_records = d["chunk_records"].cast<uint32_t>();
-  L->shmem_base = sim::PtxKernelSource::kSharedWindow;
-  L->local_base = sim::PtxKernelSource::kLocalWindow;
-  return L;
+  c.params.assign(params.begin(), params.end());
+  c.globals = d["globals"].cast<std::vector<uint64_t>>();
+  c.memory = d["memory"].cast<std::shared_ptr<ptx::DeviceMemory>>();
+  c.sm_count = d["sm_count"].cast<uint32_t>();
+  c.max_warp_insts = d["max_warp_insts"].cast<uint64_t>();
+  if (d.contains("chunk_records")) c.chunk_records = d["chunk_records"].cast<uint32_t>();
+  c.stream = d["stream"].cast<uint64_t>();
+  c.regs_per_thread = d.contains("regs") ? d["regs"].cast<uint32_t>() : regs_per_thread;
+  return c;
+}
+
+// A copy dict as the typed command. A device-to-host copy with a "host"
+// array delivers into `buf`, copied into the array once the run is over
+// (the GIL is not held while the run moves bytes).
+sim::CopyCommand copy_command(const py::dict& d, std::shared_ptr<std::string>& buf) {
+  sim::CopyCommand c;
+  c.to_host = d.contains("to_host") && d["to_host"].cast<bool>();
+  c.address = d["address"].cast<uint64_t>();
+  c.bytes = d["copy_bytes"].cast<uint64_t>();
+  // stream None: synchronous (cudaMemcpy); else on that stream.
+  if (d.contains("stream") && !d["stream"].is_none()) c.stream = d["stream"].cast<uint64_t>();
+  if (d.contains("memory")) c.memory = d["memory"].cast<std::shared_ptr<ptx::DeviceMemory>>();
+  if (c.to_host && d.contains("host")) {
+    buf = std::make_shared<std::string>(c.bytes, '\0');
+    c.deliver = [buf](const uint8_t* bytes, uint64_t n) { std::copy(bytes, bytes + n, buf->begin()); };
+  } else if (!c.to_host && d.contains("data")) {
+    std::string data = d["data"].cast<std::string>();
+    if (data.size() != c.bytes) throw py::value_error("copy data is not copy_bytes long");
+    c.data = std::make_shared<const std::vector<uint8_t>>(data.begin(), data.end());
+  }
+  return c;
+}
+
+// Emulation outside a timed run (save_trace's whole blocks): about every
+// 50 ms the GIL is taken to run the interpreter's signal handlers and
+// `on_poll()`; an exception from either (KeyboardInterrupt) stops the
+// emulation and is raised once it returned.
+class SignalGuard final : public RunGuard {
+ public:
+  explicit SignalGuard(py::object poll) : on_poll(std::move(poll)) {}
+  bool stop_requested() override {
+    const auto now = std::chrono::steady_clock::now();
+    if (now < next_) return false;
+    next_ = now + std::chrono::milliseconds(50);
+    py::gil_scoped_acquire gil;
+    try {
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+      if (!on_poll.is_none()) on_poll();
+    } catch (py::error_already_set& e) {
+      error.emplace(std::move(e));
+      return true;
+    }
+    return false;
+  }
+  uint64_t cycles_left() const override { return UINT64_MAX; }
+  py::object on_poll;
+  std::optional<py::error_already_set> error;
+
+ private:
+  std::chrono::steady_clock::time_point next_ = std::chrono::steady_clock::now();
+};
+
+// A Device run in progress: the session's run, the host arrays its
+// device-to-host copies fill, and the record streams' statistics.
+struct PtxRun {
+  std::unique_ptr<sim::SessionRun> session_run;
+  std::vector<std::pair<py::object, std::shared_ptr<std::string>>> fills;
+  std::vector<sim::PtxStreamHandle> streams;
+};
+
+// The queued launches and copies (dicts of accelsim.ptx.Device) as typed
+// commands; the host arrays of device-to-host copies go into `r.fills`.
+std::vector<sim::PtxCommand> ptx_commands(const py::list& launches, uint32_t regs_per_thread, PtxRun& r) {
+  std::vector<sim::PtxCommand> commands;
+  for (py::handle h : launches) {
+    py::dict d = h.cast<py::dict>();
+    if (d.contains("copy_bytes")) {  // a copy, timed by a copy engine
+      std::shared_ptr<std::string> buf;
+      commands.emplace_back(copy_command(d, buf));
+      if (buf) r.fills.emplace_back(d["host"], buf);
+    } else {
+      commands.emplace_back(launch_command(d, regs_per_thread));
+    }
+  }
+  return commands;
+}
+
+// The run's result dict (as Simulator.run's), once: host arrays filled.
+py::dict ptx_run_result(PtxRun& r) {
+  sim::RunResult res;
+  {
+    py::gil_scoped_release release;
+    res = r.session_run->finish();
+  }
+  for (auto& [host, buf] : r.fills) {  // device-to-host copies the run reached
+    py::buffer_info info = host.cast<py::buffer>().request(true);
+    const size_t n = std::min<size_t>(buf->size(), size_t(info.size) * size_t(info.itemsize));
+    std::memcpy(info.ptr, buf->data(), n);
+  }
+  py::dict out = run_result_to_python(res);
+  uint64_t most = 0, refills = 0, dry = 0;
+  for (const auto& st : r.streams)
+    most = std::max(most, st->max_buffered), refills += st->refills, dry += st->dry_waits;
+  out["record_buffer_max"] = most;  // the most records one warp held at once
+  out["record_refills"] = refills;
+  out["record_dry_waits"] = dry;  // refills that came after a warp had issued everything
+  return out;
 }
 
 }  // namespace
 
 void register_ptx(py::module_& m) {
   py::class_<PtxTables, std::shared_ptr<PtxTables>>(m, "PtxTables")
-      .def(py::init([](const std::string& opcodes, const std::string& lowering, const std::string& isa_dir,
-                       const std::vector<std::pair<std::string, std::string>>& unit_overrides) {
-             auto t = std::make_shared<PtxTables>();
-             t->opcodes = ptx::OpcodeTable::load(opcodes);
-             t->lowering = ptx::LoweringTable::load(lowering);
-             // a config's opcode_units, applied as the SASS path applies them
-             t->isa = std::make_shared<isa::IsaRegistry>(isa_dir, unit_overrides);
-             return t;
-           }),
-           py::arg("opcodes"), py::arg("lowering"), py::arg("isa_dir"),
+      .def(py::init(&PtxTables::load), py::arg("opcodes"), py::arg("lowering"), py::arg("isa_dir"),
            py::arg("unit_overrides") = std::vector<std::pair<std::string, std::string>>{});
 
   py::class_<ptx::Module, std::shared_ptr<ptx::Module>>(m, "PtxModule")
@@ -162,11 +250,7 @@ void register_ptx(py::module_& m) {
   // (coord, raw records bytes, warp_begin, addresses).
   py::class_<sim::PtxKernelSource>(m, "PtxBlocks")
       .def(py::init([](const PtxTables& t, const py::dict& d, uint32_t version, uint32_t regs, uint32_t id) {
-             auto mod = d["module"].cast<std::shared_ptr<ptx::Module>>();
-             auto L = make_launch(t, mod, d, version);
-             std::shared_ptr<const isa::IsaTable> table(t.isa, &t.isa->for_version(version, "<ptx>", 0));
-             if (d.contains("regs")) regs = d["regs"].cast<uint32_t>();
-             return std::make_unique<sim::PtxKernelSource>(L, table, id, d["stream"].cast<uint64_t>(), regs);
+             return sim::make_kernel_source(t, launch_command(d, regs), version, id, /*streamed=*/false);
            }),
            py::arg("tables"), py::arg("launch"), py::arg("binary_version"), py::arg("regs_per_thread"),
            py::arg("id"))
@@ -180,94 +264,83 @@ void register_ptx(py::module_& m) {
                              py::arg("binary_version") = k.binary_version, py::arg("stream") = k.stream,
                              py::arg("shmem_base") = k.shmem_base, py::arg("local_base") = k.local_base);
            })
-      .def("next_block", [](sim::PtxKernelSource& s) -> py::object {
+      .def("next_block", [](sim::PtxKernelSource& s, py::object on_poll) -> py::object {
         trace::ThreadBlockTrace b;
         bool more;
-        {
+        SignalGuard guard(std::move(on_poll));  // Ctrl-C (and on_poll) during a long block
+        s.watch(&guard);
+        try {
           py::gil_scoped_release release;
           more = s.next_block(b);
+        } catch (const ptx::EmulationStopped&) {
+          s.watch(nullptr);
+          if (guard.error) throw std::move(*guard.error);
+          throw;
         }
+        s.watch(nullptr);
         if (!more) return py::none();
         py::bytes raw(reinterpret_cast<const char*>(b.insts.data()), b.insts.size() * sizeof(isa::InstRecord));
         py::bytes addrs(reinterpret_cast<const char*>(b.addrs.data()), b.addrs.size() * sizeof(uint64_t));
         return py::make_tuple(py::make_tuple(b.coord.x, b.coord.y, b.coord.z), raw, b.warp_begin, addrs);
-      });
+      }, py::arg("on_poll") = py::none());
+
+  // Queued launches and copies on a Device's GPU, stepped from Python like
+  // Simulator.run's WorkloadRun (Ctrl-C, progress, budget); result() fills
+  // the host arrays of the device-to-host copies the run reached.
+  py::class_<PtxRun>(m, "PtxRun")
+      .def(
+          "step",
+          [](PtxRun& r, const py::object& on_poll, int interval_ms) {
+            if (!r.session_run->active()) return false;
+            try {
+              return polled_step(r.session_run->run(), on_poll, interval_ms);
+            } catch (const py::error_already_set&) {
+              throw;  // from the poll (Ctrl-C, on_progress): the run stopped where it was
+            } catch (...) {
+              r.session_run->fail();  // the GPU is mid-kernel: the next run starts fresh
+              throw;
+            }
+          },
+          py::arg("on_poll") = py::none(), py::arg("interval_ms") = 50)
+      .def("progress", [](PtxRun& r) { return progress_to_python(r.session_run->run().progress()); })
+      .def("interrupt", [](PtxRun& r) {
+        if (r.session_run->active()) r.session_run->run().interrupt();
+      })
+      .def("finished_kernels", [](PtxRun& r) { return finished_kernels_to_python(r.session_run->run()); })
+      .def("close", [](PtxRun& r) { r.session_run->fail(); },
+           "Abandons the run if its result was not taken (the next run starts on a fresh GPU).")
+      .def("result", &ptx_run_result);
 
   m.def(
-      "run_ptx",
-      [](sim::Simulator& s, const PtxTables& t, const py::list& launches, uint32_t version,
-         uint32_t regs_per_thread, py::object max_cycles, std::shared_ptr<sim::GpuSession> session,
-         uint32_t first_id) {
-        std::vector<sim::WorkItem> items;
-        std::vector<std::pair<py::object, std::shared_ptr<std::string>>> fills;  // host arrays to fill
-        std::vector<std::shared_ptr<const sim::PtxKernelSource::StreamStats>> streams;
-        uint32_t id = first_id;
-        for (py::handle h : launches) {
-          py::dict d = h.cast<py::dict>();
-          if (d.contains("copy_bytes")) {  // a copy, timed by a copy engine
-            sim::WorkItem it;
-            const bool to_host = d.contains("to_host") && d["to_host"].cast<bool>();
-            it.kind = to_host ? sim::WorkItem::Kind::MemcpyDtoH : sim::WorkItem::Kind::MemcpyHtoD;
-            it.address = d["address"].cast<uint64_t>();
-            it.bytes = d["copy_bytes"].cast<uint64_t>();
-            // stream None: synchronous (cudaMemcpy); else on that stream.
-            if (d.contains("stream") && !d["stream"].is_none()) {
-              it.async = true;
-              it.stream = d["stream"].cast<uint64_t>();
-            }
-            // The bytes move when the copy starts in the run: "host" (to
-            // host) is filled from a buffer read then; "data" (to device)
-            // is written then. Without either, the data is in place already.
-            auto mem = d.contains("memory") ? d["memory"].cast<std::shared_ptr<ptx::DeviceMemory>>() : nullptr;
-            if (mem && to_host && d.contains("host")) {
-              auto buf = std::make_shared<std::string>(it.bytes, '\0');
-              it.on_start = [mem, buf, addr = it.address] { mem->read(addr, buf->data(), buf->size()); };
-              fills.emplace_back(d["host"], buf);
-            } else if (mem && !to_host && d.contains("data")) {
-              auto buf = std::make_shared<std::string>(d["data"].cast<std::string>());
-              if (buf->size() != it.bytes) throw py::value_error("copy data is not copy_bytes long");
-              it.on_start = [mem, buf, addr = it.address] { mem->write(addr, buf->data(), buf->size()); };
-            }
-            items.push_back(std::move(it));
-            continue;
-          }
-          auto mod = d["module"].cast<std::shared_ptr<ptx::Module>>();
-          auto L = make_launch(t, mod, d, version);
-          std::shared_ptr<const isa::IsaTable> table(t.isa, &t.isa->for_version(version, "<ptx>", 0));
-          uint32_t regs = d.contains("regs") ? d["regs"].cast<uint32_t>() : regs_per_thread;
-          sim::WorkItem it;
-          auto src = std::make_unique<sim::PtxKernelSource>(L, table, id++, d["stream"].cast<uint64_t>(), regs,
-                                                            /*streamed=*/true);
-          streams.push_back(src->stream_stats_handle());
-          it.source = std::move(src);
-          it.info = it.source->info();
-          items.push_back(std::move(it));
-        }
+      "start_ptx",
+      [](const PtxTables& t, const py::list& launches, uint32_t version, uint32_t regs_per_thread,
+         std::shared_ptr<sim::GpuSession> session, py::object max_cycles, uint32_t first_id) {
+        auto r = std::make_unique<PtxRun>();
+        sim::Workload w = sim::ptx_workload(t, ptx_commands(launches, regs_per_thread, *r), version, first_id,
+                                            &r->streams);
         sim::RunOptions opts;
         if (!max_cycles.is_none()) opts.max_cycles = max_cycles.cast<uint64_t>();
-        sim::RunResult r;
-        {
-          py::gil_scoped_release release;
-          sim::Workload w = sim::workload_from_items(std::move(items));
-          r = session ? session->run(std::move(w), opts) : s.run(std::move(w), opts);
-        }
-        for (auto& [host, buf] : fills) {  // device-to-host copies the run reached
-          py::buffer_info info = host.cast<py::buffer>().request(true);
-          const size_t n = std::min<size_t>(buf->size(), size_t(info.size) * size_t(info.itemsize));
-          std::memcpy(info.ptr, buf->data(), n);
-        }
-        py::dict out = run_result_to_python(r);
-        uint64_t most = 0, refills = 0, dry = 0;
-        for (const auto& st : streams)
-          most = std::max(most, st->max_buffered), refills += st->refills, dry += st->dry_waits;
-        out["record_buffer_max"] = most;  // the most records one warp held at once
-        out["record_refills"] = refills;
-        out["record_dry_waits"] = dry;  // refills that came after a warp had issued everything
+        py::gil_scoped_release release;
+        r->session_run = session->start(std::move(w), opts);
+        return r;
+      },
+      py::arg("tables"), py::arg("launches"), py::arg("binary_version"), py::arg("regs_per_thread"),
+      py::arg("session"), py::arg("max_cycles") = py::none(), py::arg("first_id") = 1);
+
+  m.def(
+      "fatbin_ptx",
+      [](const std::string& path, uint32_t sm_version) {
+        std::vector<uint8_t> section = ptx::elf_fatbin_section(path);
+        py::list out;
+        if (section.empty()) return out;
+        auto entries = ptx::parse_fatbin(section.data(), section.size(), path);
+        for (const ptx::PtxText& t : ptx::ptx_texts(entries, sm_version, path))
+          out.append(py::make_tuple(t.arch, t.text));
         return out;
       },
-      py::arg("simulator"), py::arg("tables"), py::arg("launches"), py::arg("binary_version"),
-      py::arg("regs_per_thread"), py::arg("max_cycles") = py::none(), py::arg("session") = nullptr,
-      py::arg("first_id") = 1);
+      py::arg("path"), py::arg("sm_version") = 70,
+      "The PTX texts embedded in a program's fat binary as (arch, text), best first for sm_version "
+      "(what the CUDA runtime library runs); empty when it has none.");
 
   // One GPU kept across runs (a Device's synchronize() calls): see sim/gpu_session.h.
   py::class_<sim::GpuSession, std::shared_ptr<sim::GpuSession>>(m, "GpuSession")

@@ -7,8 +7,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 
 #include "config_convert.h"
+#include "sim/kernel_columns.h"
 #include "sim/simulator.h"
 
 namespace py = pybind11;
@@ -20,63 +22,14 @@ using accelsim::stats::KernelRecord;
 
 namespace {
 
-template <class F>
-py::list column(const RunResult& r, F f) {
-  py::list out;
-  for (const KernelRecord& k : r.kernels) out.append(f(k));
-  return out;
-}
-
 py::dict kernel_columns(const RunResult& r) {
   py::dict d;
-  d["id"] = column(r, [](const KernelRecord& k) { return k.id; });
-  d["name"] = column(r, [](const KernelRecord& k) { return k.name; });
-  d["stream"] = column(r, [](const KernelRecord& k) { return k.stream; });
-  d["stream_slot"] = column(r, [](const KernelRecord& k) { return k.stream_slot; });
-  d["skipped"] = column(r, [](const KernelRecord& k) { return k.skipped; });
-  d["status"] = column(r, [](const KernelRecord& k) { return accelsim::stats::status_name(k.status); });
-  d["launch_cycle"] = column(r, [](const KernelRecord& k) { return k.launch_cycle; });
-  d["start_cycle"] = column(r, [](const KernelRecord& k) { return k.start_cycle; });
-  d["first_cta_cycle"] = column(r, [](const KernelRecord& k) { return k.first_cta_cycle; });
-  d["end_cycle"] = column(r, [](const KernelRecord& k) { return k.end_cycle; });
-  d["cycles"] = column(r, [](const KernelRecord& k) { return k.cycles(); });
-  d["warp_instructions"] = column(r, [](const KernelRecord& k) { return k.sm.warp_insts; });
-  d["thread_instructions"] = column(r, [](const KernelRecord& k) { return k.sm.thread_insts; });
-  d["ipc"] = column(r, [](const KernelRecord& k) { return k.ipc(); });
-  uint32_t mw = r.max_warps_per_sm;
-  d["occupancy"] = column(r, [mw](const KernelRecord& k) { return k.achieved_occupancy(mw); });
-  d["theoretical_occupancy"] = column(r, [](const KernelRecord& k) { return k.theoretical_occupancy; });
-  d["ctas"] = column(r, [](const KernelRecord& k) { return k.grid_ctas; });
-  d["simulated_ctas"] = column(r, [](const KernelRecord& k) { return k.simulated_ctas; });
-  d["simulated_end_cycle"] = column(r, [](const KernelRecord& k) { return k.simulated_end_cycle; });
-  d["cycles_bound"] = column(r, [](const KernelRecord& k) { return k.cycles_bound; });
-  d["threads_per_cta"] = column(r, [](const KernelRecord& k) { return k.threads_per_cta; });
-  d["ctas_per_sm"] = column(r, [](const KernelRecord& k) { return k.ctas_per_sm; });
-  d["occupancy_limiter"] = column(r, [](const KernelRecord& k) { return k.occupancy_limiter; });
-  d["trace_warnings"] = column(r, [](const KernelRecord& k) { return k.trace_warnings; });
-  d["l1d_size"] = column(r, [](const KernelRecord& k) { return k.l1d_size; });
-  d["mem_instructions"] = column(r, [](const KernelRecord& k) { return k.sm.mem_insts; });
-  d["l1d_hits"] = column(r, [](const KernelRecord& k) { return k.sm.l1d_hits; });
-  d["l1d_misses"] = column(r, [](const KernelRecord& k) { return k.sm.l1d_misses; });
-  d["l1d_mshr_merges"] = column(r, [](const KernelRecord& k) { return k.sm.l1d_mshr_merges; });
-  d["l1d_writes"] = column(r, [](const KernelRecord& k) { return k.sm.l1d_writes; });
-  d["l1d_bypass"] = column(r, [](const KernelRecord& k) { return k.sm.l1d_bypass; });
-  d["l1d_reservation_fails"] =
-      column(r, [](const KernelRecord& k) { return k.sm.l1d_reservation_fails; });
-  d["shmem_accesses"] = column(r, [](const KernelRecord& k) { return k.sm.shmem_accesses; });
-  d["shmem_bank_cycles"] = column(r, [](const KernelRecord& k) { return k.sm.shmem_bank_cycles; });
-  d["const_accesses"] = column(r, [](const KernelRecord& k) { return k.sm.const_accesses; });
-  d["icache_misses"] = column(r, [](const KernelRecord& k) { return k.sm.icache_misses; });
-  d["l2_read_hits"] = column(r, [](const KernelRecord& k) { return k.l2_read_hits; });
-  d["l2_read_misses"] = column(r, [](const KernelRecord& k) { return k.l2_read_misses; });
-  d["l2_writes"] = column(r, [](const KernelRecord& k) { return k.l2_writes; });
-  d["dram_reads"] = column(r, [](const KernelRecord& k) { return k.dram_reads; });
-  d["dram_writes"] = column(r, [](const KernelRecord& k) { return k.dram_writes; });
-  d["dram_activates"] = column(r, [](const KernelRecord& k) { return k.dram_activates; });
-  d["dram_row_hits"] = column(r, [](const KernelRecord& k) { return k.dram_row_hits; });
-  d["dram_row_misses"] = column(r, [](const KernelRecord& k) { return k.dram_row_misses; });
-  d["active_sm_cycles"] = column(r, [](const KernelRecord& k) { return k.sm.active_cycles; });
-  d["sm_ticks"] = column(r, [](const KernelRecord& k) { return k.sm.ticks; });
+  for (const accelsim::sim::KernelColumn& c : accelsim::sim::kernel_columns()) {
+    py::list col;
+    for (const KernelRecord& k : r.kernels)
+      col.append(std::visit([](const auto& v) { return py::cast(v); }, c.value(k, r.max_warps_per_sm)));
+    d[c.name] = col;
+  }
   return d;
 }
 
@@ -154,6 +107,8 @@ py::dict progress_dict(const accelsim::sim::Progress& p) {
   return d;
 }
 
+}  // namespace
+
 // One step with the GIL released. About every `interval_ms` the run takes the
 // GIL back briefly: pending signals are handled (Ctrl-C raises
 // KeyboardInterrupt there) and `on_poll(progress)` is called; an exception
@@ -187,10 +142,10 @@ bool polled_step(WorkloadRun& run, const py::object& on_poll, int interval_ms) {
   return more;
 }
 
-}  // namespace
-
-// The result dict, for other bindings that run a Simulator (register_ptx.cpp).
+// The result and progress dicts, for other bindings that run (register_ptx.cpp).
 py::dict run_result_to_python(const RunResult& r) { return to_python(r); }
+py::dict progress_to_python(const accelsim::sim::Progress& p) { return progress_dict(p); }
+py::list finished_kernels_to_python(const WorkloadRun& run) { return finished_rows(run); }
 
 void register_sim(py::module_& m) {
   py::class_<WorkloadRun>(m, "WorkloadRun")

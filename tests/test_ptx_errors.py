@@ -83,6 +83,30 @@ CASES = [
     ("branch_to_register", body("@%p1 bra $L_end", "@%p1 bra %r1"), 14, "%r1", "must be a label"),
     ("vector_too_long", body("mov.u32 %r2, %tid.x", "mov.b64 %rd2, {%r1, %r2, %r3, %r1, %r2}"), 12, "%r2",
      "more than 4"),
+    # what ptxas refuses and the parser once accepted (or crashed on)
+    ("pred_param", HEAD + ".visible .entry k(.param .pred p) { ret; }", 4, ".pred", "must be declared in the .reg"),
+    ("pred_local", body(".reg .b32 %r<4>;", ".reg .b32 %r<4>;\n\t.local .pred %q;"), 9, ".pred", ".reg state space"),
+    ("pred_shared", body(".reg .b32 %r<4>;", ".reg .b32 %r<4>;\n\t.shared .pred %q;"), 9, ".pred", ".reg state"),
+    ("pred_global", HEAD + ".global .pred g;\n" + GOOD_BODY, 4, ".pred", ".reg state space"),
+    ("atom_without_type", body("st.global.u32 [%rd2], %r2", "atom.global.add %r3, [%rd2], 1"), 16, "atom",
+     "'atom' needs a type"),
+    ("immediate_2_80", body("mov.u32 %r2, %tid.x", "mov.u64 %rd2, 1208925819614629174706176"), 12,
+     "1208925819614629174706176", "integer constant out of range"),
+    ("shared_wraps", body(".reg .b32 %r<4>;", ".reg .b32 %r<4>;\n\t.shared .b8 s[4294967296];"), 9, "4294967296",
+     "larger than 4 GiB"),
+    ("shared_too_big", body(".reg .b32 %r<4>;", ".reg .b32 %r<4>;\n\t.shared .b8 s[65536];"), 9, "s",
+     "static .shared memory, beyond the 49152"),
+    ("const_1mb", HEAD + ".const .b8 c[1048576];\n" + GOOD_BODY, 4, "c", "64 KiB constant bank"),
+    ("params_40kb", HEAD + ".visible .entry k(.param .align 4 .b8 p[40960]) { ret; }", 4, "p",
+     "beyond the 4096 bytes of parameter space"),
+    ("version_1_0_sm_90a", ".version 1.0\n.target sm_90a\n.address_size 64\n" + GOOD_BODY, 2, "sm_90a",
+     "does not support .target sm_90a"),
+    ("version_unknown", HEAD.replace("8.0", "6.6") + GOOD_BODY, 1, "6.6", "not a PTX ISA version"),
+    ("indirect_call_prototype", body("ret;", "prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);\n\tret;"),
+     18, ".callprototype", "indirect calls"),
+    ("indirect_call_register", body("ret;", "call %rd1, ();\n\tret;"), 18, "%rd1", "indirect calls"),
+    ("function_pointer_table", HEAD + ".func f() { ret; }\n.global .u64 tbl[1] = {f};\n" + GOOD_BODY, 5, "f",
+     "function pointers"),
 ]
 
 
@@ -286,11 +310,10 @@ def test_fuzz_mutated_ptx_never_crashes(tmp_path):
 
 def test_resource_limits_are_errors():
     huge_local = HEAD + GOOD_BODY.replace(".reg .pred %p<2>;", ".reg .pred %p<2>;\n\t.local .b8 big[1073741824];")
-    m = Module(huge_local, name="big.ptx")
+    with pytest.raises(PtxError, match="1073741824 bytes of .local memory per thread, beyond the 524288") as e:
+        Module(huge_local, name="big.ptx")
+    assert (e.value.path, e.value.line, e.value.token) == ("big.ptx", 8, "big")
     dev = Device("QV100")
-    m.get_function("k")[1, 32](dev.zeros(32, np.uint32), np.uint32(4))
-    with pytest.raises(PtxError, match="512 KiB of local memory"):
-        dev.synchronize()
     k = Module(EXAMPLES / "basic.ptx").get_function("vectorAdd")
     a = dev.zeros(4, np.float32)
     with pytest.raises(PtxError, match="shared_mem"):

@@ -19,10 +19,10 @@ PACKAGE = ROOT / "python" / "accelsim"
 
 # (layer, rooms in order); a room may import the rooms before it, and itself.
 LAYERS = [
-    ("base", ["errors", "_paths", "_files", "_core", "_headless", "progress", "_args", "kernel_selection",
+    ("base", ["errors", "_paths", "_files", "_core", "_headless", "progress", "run_loop", "_args", "kernel_selection",
               "workload_check"]),
     ("data", ["trace", "config", "stats", "tracegen"]),
-    ("simulation", ["sim", "ptx"]),
+    ("simulation", ["sim", "ptx", "cuda"]),
     ("analyses and tools", ["correlation", "plot", "sweep", "microbench", "tune", "studies", "bench"]),
     ("interface", ["accelsim", "cli", "devtools", "__main__"]),
 ]

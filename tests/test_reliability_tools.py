@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -47,3 +48,17 @@ def test_sanitizer_build_is_clean(tmp_path):
                           capture_output=True, text=True, timeout=3600)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
     assert "[sanitize] clean" in proc.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.environ.get("ACCELSIM_RUN_SANITIZE") != "1",
+                    reason="set ACCELSIM_RUN_SANITIZE=1 to build and run the ASan/UBSan core")
+def test_sanitizer_ptx_mode_is_clean(tmp_path):
+    """The PTX tests and the PTX fuzz targets (20 s each) on the instrumented
+    core and extension: no sanitizer report, no finding."""
+    build = tmp_path / "san"
+    for script, args in (("sanitize.sh", [str(build)]), ("sanitize_ptx.sh", ["20", str(build)])):
+        proc = subprocess.run(["bash", str(REPO / "scripts" / script), *args], capture_output=True, text=True,
+                              timeout=7200, env={**os.environ, "PYTHON": sys.executable})
+        assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+    assert "[sanitize-ptx] clean" in proc.stdout

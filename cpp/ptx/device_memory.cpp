@@ -18,19 +18,67 @@ std::string hex(uint64_t v) {
 }
 }  // namespace
 
+void DeviceMemory::insert_range(Range r) {
+  auto it = std::upper_bound(ranges_.begin(), ranges_.end(), r.begin,
+                             [](uint64_t a, const Range& x) { return a < x.begin; });
+  ranges_.insert(it, r);
+  last_range_ = 0;
+}
+
 uint64_t DeviceMemory::allocate(uint64_t bytes) {
   uint64_t base = next_;
   uint64_t span = (std::max<uint64_t>(bytes, 1) + 255) / 256 * 256;
-  if (span > kHeapLimit - base) throw Error("device memory exhausted allocating " + std::to_string(bytes) + " bytes");
+  if (span > std::min(kHeapLimit, kHostWindow) - base)
+    throw Error("device memory exhausted allocating " + std::to_string(bytes) + " bytes");
   next_ += span;
-  ranges_.push_back({base, base + bytes});
+  insert_range({base, base + bytes});
   return base;
 }
 
+void DeviceMemory::map_host(void* host, uint64_t bytes) {
+  const uint64_t addr = reinterpret_cast<uint64_t>(host);
+  if (addr < kHostWindow || addr % kPage || bytes % kPage || bytes == 0 || addr + bytes < addr)
+    throw Error("host memory at " + hex(addr) + " (" + std::to_string(bytes) +
+                " bytes) cannot be mapped: it must be whole pages at or above " + hex(kHostWindow));
+  for (uint64_t p = addr >> kPageBits; p < (addr + bytes) >> kPageBits; ++p)
+    if (pages_.count(p)) throw Error("host memory at " + hex(addr) + " overlaps device memory");
+  for (uint64_t p = addr >> kPageBits; p < (addr + bytes) >> kPageBits; ++p)
+    pages_[p] = static_cast<uint8_t*>(host) + ((p << kPageBits) - addr);
+  insert_range({addr, addr + bytes});
+  last_page_no_ = ~0ull;
+}
+
+bool DeviceMemory::release(uint64_t addr) {
+  auto it = std::lower_bound(ranges_.begin(), ranges_.end(), addr,
+                             [](const Range& x, uint64_t a) { return x.begin < a; });
+  if (it == ranges_.end() || it->begin != addr) return false;
+  if (addr >= kHostWindow)  // mapped host pages: the host frees them
+    for (uint64_t p = addr >> kPageBits; p < (it->end + kPage - 1) >> kPageBits; ++p) pages_.erase(p);
+  ranges_.erase(it);
+  last_range_ = 0;
+  last_page_no_ = ~0ull;
+  return true;
+}
+
 uint64_t DeviceMemory::add_texture(uint64_t ptr, uint64_t count, uint32_t elem_bytes, char kind) {
-  if (!valid(ptr, count * elem_bytes)) throw Error("texture over memory outside every allocation");
-  textures_.push_back(Texture{ptr, count, elem_bytes, kind});
+  Texture t;
+  t.ptr = ptr, t.count = count, t.elem_bytes = elem_bytes, t.kind = kind;
+  t.channel_bits = uint8_t(8 * elem_bytes);
+  return add_texture(t);
+}
+
+uint64_t DeviceMemory::add_texture(const Texture& t) {
+  uint64_t bytes = t.count * t.elem_bytes;
+  if (t.shape != Texture::Shape::kLinear1d)
+    bytes = (std::max<uint64_t>(t.depth, 1) - 1) * t.pitch * std::max<uint64_t>(t.height, 1) +
+            (std::max<uint64_t>(t.height, 1) - 1) * t.pitch + t.width * t.elem_bytes;
+  if (t.elem_bytes == 0 || !valid(t.ptr, bytes)) throw Error("texture over memory outside every allocation");
+  textures_.push_back(t);
   return textures_.size();
+}
+
+void DeviceMemory::remove_texture(uint64_t handle) {
+  if (handle >= 1 && handle <= textures_.size()) textures_[handle - 1].elem_bytes = 0;  // handles are not reused
 }
 
 bool DeviceMemory::valid(uint64_t addr, uint64_t n) const {
@@ -52,11 +100,11 @@ uint8_t* DeviceMemory::page(uint64_t page_no, bool create) const {
   if (it == pages_.end()) {
     if (!create) return nullptr;
     auto& self = const_cast<DeviceMemory&>(*this);
-    auto mem = std::make_unique<uint8_t[]>(kPage);  // value-initialised: zeros
-    it = self.pages_.emplace(page_no, std::move(mem)).first;
+    self.owned_.push_back(std::make_unique<uint8_t[]>(kPage));  // value-initialised: zeros
+    it = self.pages_.emplace(page_no, self.owned_.back().get()).first;
   }
   last_page_no_ = page_no;
-  last_page_ = it->second.get();
+  last_page_ = it->second;
   return last_page_;
 }
 

@@ -19,6 +19,17 @@ class DeviceMemory {
   // A fresh range of `bytes` (aligned to 256 like cudaMalloc); 0 bytes gives
   // a valid, empty allocation. Throws Error when the address space is used up.
   uint64_t allocate(uint64_t bytes);
+  // Host memory the device addresses at the host's own address (managed and
+  // mapped pinned memory of the CUDA runtime): loads and stores go straight
+  // to it, so host and device see one copy. `host` must be page-aligned
+  // (kPageBits) at or above kHostWindow, `bytes` a whole number of pages, and
+  // the memory must outlive this object or be released first. Throws Error
+  // on misalignment or overlap.
+  void map_host(void* host, uint64_t bytes);
+  static constexpr uint64_t kHostWindow = 0x0000500000000000ull;  // allocate() stays below
+  // Ends the allocation that starts at `addr` (cudaFree): later accesses to
+  // it are reported. False when no allocation starts there.
+  bool release(uint64_t addr);
   // True if [addr, addr+n) lies inside one allocation.
   bool valid(uint64_t addr, uint64_t n) const;
   // Host copies; throw Error naming the address if out of bounds.
@@ -30,16 +41,33 @@ class DeviceMemory {
   void store(uint64_t addr, const void* src, uint32_t n);
   uint64_t bytes_allocated() const { return next_ - kHeapBase; }
 
-  // Texture objects over linear memory (tex1Dfetch): elements of `elem_bytes`
-  // (4) read as float ('f') or integer ('i', 'u'). Handles are never 0.
+  // Texture and surface objects. tex.1d (tex1Dfetch) reads linear 1-D ones:
+  // elements of `elem_bytes` = channels x channel_bits / 8, read as float
+  // ('f') or integer ('i', 'u'). The rest of the description (2-D pitched
+  // memory, CUDA arrays, addressing, filtering, normalized coordinates,
+  // surfaces) is what the CUDA runtime was given, kept for the instructions
+  // that read them (tex.2d/3d, suld/sust), which refuse them until then.
+  // Handles are never 0.
   struct Texture {
-    uint64_t ptr = 0, count = 0;
+    uint64_t ptr = 0, count = 0;       // linear 1-D: base and elements
     uint32_t elem_bytes = 4;
     char kind = 'f';
+    enum class Shape : uint8_t { kLinear1d, kPitch2d, kArray } shape = Shape::kLinear1d;
+    uint64_t width = 0, height = 0, depth = 0;  // elements (pitch 2-D, arrays)
+    uint64_t pitch = 0;                          // bytes between rows (pitch 2-D, arrays)
+    uint8_t channels = 1, channel_bits = 32;
+    uint8_t address_mode[3] = {0, 0, 0};         // cudaTextureAddressMode per dimension
+    uint8_t filter = 0;                          // 0 point, 1 linear
+    bool normalized_coords = false;
+    bool normalized_read = false;                // cudaReadModeNormalizedFloat
+    bool surface = false;
   };
   uint64_t add_texture(uint64_t ptr, uint64_t count, uint32_t elem_bytes, char kind);
+  uint64_t add_texture(const Texture& t);  // throws Error when its memory is outside every allocation
+  void remove_texture(uint64_t handle);    // later reads of it are reported
   const Texture* texture(uint64_t handle) const {
-    return handle >= 1 && handle <= textures_.size() ? &textures_[handle - 1] : nullptr;
+    return handle >= 1 && handle <= textures_.size() && textures_[handle - 1].elem_bytes ? &textures_[handle - 1]
+                                                                                       : nullptr;
   }
 
  private:
@@ -50,7 +78,9 @@ class DeviceMemory {
   std::vector<Texture> textures_;
   mutable size_t last_range_ = 0;
   uint64_t next_ = kHeapBase;
-  std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
+  std::unordered_map<uint64_t, uint8_t*> pages_;    // page number -> its bytes
+  std::vector<std::unique_ptr<uint8_t[]>> owned_;    // pages not mapped from the host
+  void insert_range(Range r);
   mutable uint64_t last_page_no_ = ~0ull;
   mutable uint8_t* last_page_ = nullptr;
   uint8_t* page(uint64_t page_no, bool create) const;

@@ -81,15 +81,21 @@ void CtaEmulator::start(uint64_t index) {
 // past their targets (their extra records are bounded by the code between
 // two barriers): a warp is never left without records because another one
 // was not emulated far enough, so chunking cannot change the timing.
+// With a guard, the run on to a barrier stops where the budget could no
+// longer time the records (cycles_left past the target), and everything
+// stops once the run is asked to (stopped()).
 void CtaEmulator::produce(const uint64_t* target) {
   auto wants = [&](uint32_t w) { return !warps_[w].done && (!target || produced(w) < target[w]); };
+  const uint64_t ahead = guard_ ? guard_->cycles_left() : UINT64_MAX;
   for (;;) {
+    if (stopped_) return;
     bool starving = false;
     for (uint32_t w = 0; w < nwarps_; ++w) starving |= warps_[w].at_barrier && wants(w);
     bool ran = false;
     for (uint32_t w = 0; w < nwarps_; ++w) {
       Warp& wp = warps_[w];
-      const uint64_t limit = target && !starving ? target[w] : UINT64_MAX;
+      uint64_t limit = target ? target[w] : UINT64_MAX;
+      if (target && starving) limit = limit > UINT64_MAX - ahead ? UINT64_MAX : limit + ahead;
       if (!wp.done && !wp.at_barrier && produced(w) < limit) {
         run_warp(w, limit);
         ran = true;
@@ -213,6 +219,7 @@ isa::WarpWindow CtaEmulator::window(uint32_t w) const {
 void CtaEmulator::run(uint64_t index, BlockRecords& out) {
   start(index);
   produce(nullptr);
+  if (stopped_) throw EmulationStopped("emulation of kernel " + L.kernel + " stopped (interrupted)");
   out.insts.clear();
   out.addrs.clear();
   out.warp_begin.assign(1, 0);
@@ -231,7 +238,7 @@ void CtaEmulator::run_warp(uint32_t w, uint64_t limit) {
   Warp& wp = warps_[w];
   const int32_t n = int32_t(P.insts.size());
   while (!wp.stack.empty()) {
-    if (wp.first + wp.recs.size() >= limit) return;
+    if (wp.first + wp.recs.size() >= limit || stopped_) return;
     Frame& f = wp.stack.back();
     f.mask &= ~wp.exited;
     if (f.mask == 0 || f.pc == f.rpc) {
@@ -251,14 +258,8 @@ void CtaEmulator::run_warp(uint32_t w, uint64_t limit) {
     }
     const int32_t pc = f.pc;
     const Inst& in = P.insts[size_t(pc)];
-    if (++wp.executed > L.max_warp_insts) {
-      uint32_t lane = uint32_t(__builtin_ctz(f.mask));
-      fault(w, lane, in,
-            "still running after " + std::to_string(L.max_warp_insts) + " warp instructions at PC " +
-                std::to_string(pc) + " (PTX line " + std::to_string(in.line) +
-                "); does it wait for a block not emulated yet? PTX mode emulates the blocks resident on "
-                "SMs, alongside their timing, and starts the others only when they are dispatched");
-    }
+    if (++wp.executed > L.max_warp_insts) report_spin(w, pc, in);
+    if (guard_ && --poll_countdown_ == 0 && poll_stop()) return;
     const uint32_t active = f.mask;
     uint32_t mask = active;
     if (in.pred >= 0) {
@@ -437,6 +438,7 @@ uint64_t CtaEmulator::value(Warp& wp, uint32_t w, const Operand& o, uint32_t lan
 uint64_t CtaEmulator::address(Warp& wp, const Operand& o, uint32_t lane, const Inst& in, Space& space) {
   uint64_t a = uint64_t(o.imm);
   if (o.reg >= 0) a += reg(wp, o.reg, lane);
+  if (o.addr32) a = uint32_t(a);
   if (o.sym >= 0) a += sym_addr_[size_t(o.sym)];
   space = in.space;
   if (o.sym >= 0 && P.syms[size_t(o.sym)].scratch) {  // call argument / return slot

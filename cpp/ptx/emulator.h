@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "base/error.h"
+#include "base/run_guard.h"
 #include "isa/inst_record.h"
 #include "isa/record_stream.h"
 #include "ptx/device_memory.h"
@@ -39,6 +41,12 @@ struct Launch {
   // for more when fewer than a quarter of that are left); 0 = whole blocks
   // at launch.
   uint32_t chunk_records = 128;
+};
+
+// run() stopped because the run's guard asked it to (Ctrl-C): no fault.
+class EmulationStopped : public Error {
+ public:
+  using Error::Error;
 };
 
 // Records of one block, grouped by warp as ThreadBlockTrace wants them.
@@ -71,6 +79,12 @@ class CtaEmulator {
   // Records produced so far (dropped or not) / buffered now.
   uint64_t produced(uint32_t w) const { return warps_[w].first + warps_[w].recs.size(); }
   uint64_t buffered(uint32_t w) const { return warps_[w].recs.size(); }
+  // The run to poll while emulating; null: none. produce() then returns
+  // early once the run is asked to stop (stopped() says so; run() throws
+  // EmulationStopped), and a warp run on past its target toward a barrier
+  // stops where the cycle budget could no longer time its records.
+  void set_guard(RunGuard* guard) { guard_ = guard; }
+  bool stopped() const { return stopped_; }
 
  private:
   struct Frame {
@@ -113,8 +127,16 @@ class CtaEmulator {
   std::array<uint64_t, 32> lane_addr_{};
   std::array<uint8_t, 32> lane_space_{};
 
+  static constexpr uint32_t kPollEvery = 4096;  // warp instructions between guard polls
+  RunGuard* guard_ = nullptr;
+  uint32_t poll_countdown_ = kPollEvery;
+  bool stopped_ = false;
+
   // one warp until it blocks (barrier), exits or has records up to `limit`
   void run_warp(uint32_t w, uint64_t limit);
+  bool poll_stop();
+  [[noreturn]] void report_spin(uint32_t w, int32_t pc, const Inst& in) const;
+  std::string spin_reason(uint32_t w, int32_t pc) const;
   void exec(uint32_t w, const Inst& in, uint32_t mask, int32_t pc);
   void record(uint32_t w, int32_t pc, uint32_t mask, const Inst& in, uint8_t space);
   void call(uint32_t w, const Inst& in, uint32_t mask, int32_t pc);

@@ -614,7 +614,10 @@ void CtaEmulator::atomic(uint32_t w, const Inst& in, uint32_t mask) {
 }
 
 // tex.1d.v4.<elem>.s32 {d0..d3}, [texobj, {x}]: point sampling of linear
-// memory; out-of-range coordinates read 0 (border), components y, z, w are 0.
+// memory (tex1Dfetch); out-of-range coordinates read 0 (border). A texture
+// of c 32-bit channels fills components 0..c-1, the others read 0. Other
+// texture objects (2-D, arrays, narrow channels, normalized reads) are
+// refused, never read wrongly.
 void CtaEmulator::texture(uint32_t w, const Inst& in, uint32_t mask) {
   Warp& wp = warps_[w];
   const Operand& d = in.ops[0];
@@ -625,16 +628,21 @@ void CtaEmulator::texture(uint32_t w, const Inst& in, uint32_t mask) {
     const DeviceMemory::Texture* t = L.mem->texture(handle);
     if (!t) fault(w, l, in, "texture handle " + std::to_string(handle) + " is not a texture object of this device");
     bool want_float = in.type2 == kF32;
+    if (t->shape != DeviceMemory::Texture::Shape::kLinear1d || t->surface || t->normalized_read ||
+        t->channel_bits != 32 || t->elem_bytes != 4u * t->channels)
+      fault(w, l, in, "tex.1d reads texture objects over linear memory with 32-bit channels read as elements; "
+                      "this one (2-D / array / surface / narrow or normalized channels) is not supported yet");
     if (want_float != (t->kind == 'f')) fault(w, l, in, "texture element type does not match the tex instruction");
     int32_t x = as<int32_t>(reg(wp, a.vec[0], l));
-    uint64_t v = 0, addr = t->ptr;
+    uint32_t v[4] = {0, 0, 0, 0};
+    uint64_t addr = t->ptr;
     if (x >= 0 && uint64_t(x) < t->count) {
       addr = t->ptr + uint64_t(x) * t->elem_bytes;
-      L.mem->load(addr, &v, t->elem_bytes);
+      L.mem->load(addr, v, t->elem_bytes);
     }
     for (int e = 0; e < d.nvec; ++e)
-      if (d.vec[e] >= 0) reg(wp, d.vec[e], l) = e == 0 ? v : 0;
-    if (d.kind == Operand::kReg) reg(wp, d.reg, l) = v;
+      if (d.vec[e] >= 0) reg(wp, d.vec[e], l) = v[e];
+    if (d.kind == Operand::kReg) reg(wp, d.reg, l) = v[0];
     lane_addr_[l] = addr;
   }
   record(w, int32_t(&in - P.insts.data()), mask, in, isa::kMemTex);
@@ -689,6 +697,9 @@ void CtaEmulator::exec(uint32_t w, const Inst& in, uint32_t mask, int32_t pc) {
     case Op::kSetp: compare(w, in, mask); break;
     case Op::kShfl: case Op::kVote: case Op::kActivemask: warp_level(w, in, mask); break;
     case Op::kMembar: case Op::kFence: case Op::kPrefetch: case Op::kNanosleep: break;
+    case Op::kTrap:  // __trap(): the kernel stops with an error, as cudaErrorLaunchFailure
+      if (mask) fault(w, uint32_t(__builtin_ctz(mask)), in, "trap executed (__trap() or a provable fault): the kernel stops");
+      break;
     default: alu(w, in, mask);
   }
   record(w, pc, mask, in, 0);

@@ -16,7 +16,7 @@ enum class Op : uint8_t {
   kMin, kMax, kAnd, kOr, kXor, kNot, kCnot, kShl, kShr, kSetp, kSelp, kSlct, kBra, kRet, kExit,
   kBar, kMembar, kFence, kAtom, kRed, kShfl, kVote, kActivemask, kSqrt, kRsqrt, kRcp, kSin,
   kCos, kEx2, kLg2, kPopc, kClz, kBrev, kBfe, kBfi, kPrmt, kCall, kTex, kCopysign, kTestp,
-  kMul24, kMad24, kLop3, kPrefetch, kNanosleep, kAddc, kSubc, kMadc, kCount
+  kMul24, kMad24, kLop3, kPrefetch, kNanosleep, kAddc, kSubc, kMadc, kTrap, kCount
 };
 
 // Modifier bits (an instruction's .rn, .ftz, ...).
@@ -51,6 +51,7 @@ struct Operand {
   uint8_t special = 0;     // kSpecial: Special
   uint8_t comp = 0;        // kSpecial: 0 x, 1 y, 2 z
   uint8_t nvec = 0;
+  bool addr32 = false;     // kAddr: 32-bit base register (set by prepare(); the sum wraps at 2^32)
   int32_t reg = -1;        // kReg, kAddr base register (-1 none)
   int32_t reg2 = -1;       // kReg: the predicate of a "d|p" destination, -1 none
   int32_t sym = -1;        // kSym, kAddr: Function::syms index (-1 none)
@@ -87,7 +88,7 @@ struct Symbol {
   bool dynamic_shared = false;  // .extern .shared with no size
   bool scratch = false;         // a .func's or a call site's .param: per-thread memory
   std::vector<uint8_t> init;    // initialiser bytes (module globals)
-  uint32_t line = 0;
+  uint32_t line = 0, col = 0;   // where it is declared
 };
 
 struct Param {
@@ -121,6 +122,7 @@ struct Function {
 struct Module {
   std::string path;              // file name for messages ("<string>" for text)
   std::string version, target;
+  uint32_t isa = 0;              // .version as major * 10 + minor (ptx/isa_limits.h); 0 if absent
   uint32_t sm = 0;               // from .target sm_XX
   uint32_t address_size = 64;
   std::vector<Symbol> globals;   // .global / .const variables (placed per device)

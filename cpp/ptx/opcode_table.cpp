@@ -15,7 +15,7 @@ constexpr const char* kNames[] = {
     "bra", "ret", "exit", "bar", "membar", "fence", "atom", "red", "shfl", "vote", "activemask",
     "sqrt", "rsqrt", "rcp", "sin", "cos", "ex2", "lg2", "popc", "clz", "brev", "bfe", "bfi", "prmt",
     "call", "tex", "copysign", "testp", "mul24", "mad24", "lop3", "prefetch", "nanosleep",
-    "addc", "subc", "madc"};
+    "addc", "subc", "madc", "trap"};
 static_assert(std::size(kNames) == size_t(Op::kCount));
 }  // namespace
 
@@ -51,7 +51,10 @@ OpcodeTable OpcodeTable::load(const std::string& path) {
     if (!op_from(name, row.op)) throw PtxError(path, n, 0, name, "opcode has no emulation semantics");
     row.min_ops = uint8_t(lo);
     row.max_ops = uint8_t(hi);
-    for (std::string m; ss >> m;) row.mods.insert(m);
+    for (std::string m; ss >> m;) {
+      row.typed |= ty_from(m) != kTyNone;
+      row.mods.insert(m);
+    }
     t.rows_[name] = std::move(row);
   }
   return t;

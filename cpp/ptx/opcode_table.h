@@ -15,6 +15,7 @@ namespace accelsim::ptx {
 struct OpcodeRow {
   Op op = Op::kMov;
   uint8_t min_ops = 0, max_ops = 0;
+  bool typed = false;  // takes a type modifier (.u32, .f32, ...): one is then required
   std::unordered_set<std::string> mods;
 };
 

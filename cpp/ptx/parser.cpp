@@ -1,10 +1,13 @@
 // Recursive-descent parser over the token list. Instructions are parsed
 // generically (opcode{.modifier}* operands;) and checked against the opcode
 // table; declarations give registers and variables dense ids.
+#include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <unordered_map>
 
+#include "ptx/isa_limits.h"
 #include "ptx/lexer.h"
 #include "ptx/module.h"
 #include "ptx/opcode_table.h"
@@ -41,6 +44,10 @@ constexpr ModName kModBits[] = {
     {"rmi", kMRmi}, {"rpi", kMRpi}, {"ftz", kMFtz}, {"sat", kMSat}, {"approx", kMApprox},
     {"full", kMFull}, {"wide", kMWide}, {"hi", kMHi}, {"lo", kMLo}, {"uni", kMUni}, {"to", kMTo},
     {"cg", kMCg}, {"volatile", kMVolatile}, {"cc", kMCc}, {"aligned", kMAligned}};
+
+constexpr const char* kIndirectCalls =
+    "indirect calls (through a function pointer or a virtual function: call via a register with a "
+    ".callprototype) are not supported by the PTX emulator yet; call the function directly";
 
 class Parser {
  public:
@@ -98,8 +105,10 @@ class Parser {
     std::string s(t.text);
     while (!s.empty() && (s.back() == 'U' || s.back() == 'u')) s.pop_back();
     char* end = nullptr;
+    errno = 0;
     uint64_t v = std::strtoull(s.c_str(), &end, 0);
-    if (s.empty() || *end) fail(t, std::string("bad number for ") + what);
+    if (s.empty() || *end || s[0] == '-') fail(t, std::string("bad number for ") + what);
+    if (errno == ERANGE) fail(t, std::string("number out of range (above 2^64 - 1) for ") + what);
     return v;
   }
   // Tokens on the current token's line (directives without ';': .loc, .file).
@@ -127,25 +136,8 @@ class Parser {
     const Token& t = peek();
     if (t.kind != Token::kIdent) fail(t, "expected a directive");
     std::string_view d = t.text;
-    if (d == ".version") {
-      next();
-      mod_.version = std::string(next().text);
-      return;
-    }
-    if (d == ".target") {
-      next();
-      for (;;) {
-        const Token& tg = ident("a target name");
-        std::string_view s = tg.text;
-        if (s.substr(0, 3) == "sm_") {
-          mod_.target = std::string(s);
-          mod_.sm = uint32_t(std::atoi(std::string(s.substr(3)).c_str()));
-          if (mod_.sm < 20 || mod_.sm > 120) fail(tg, "unsupported target");
-        }
-        if (!accept(",")) break;
-      }
-      return;
-    }
+    if (d == ".version") return next(), version();
+    if (d == ".target") return next(), target();
     if (d == ".address_size") {
       next();
       const Token& n = peek();
@@ -167,13 +159,39 @@ class Parser {
     fail(peek(), "unexpected token at module level");
   }
 
+  void version() {
+    const Token& v = next();
+    mod_.version = std::string(v.text);
+    mod_.isa = isa_version(v.text);
+    if (v.kind != Token::kNumber || mod_.isa == 0)
+      fail(v, "not a PTX ISA version (released versions: 1.0 to 9.0, e.g. .version 8.0)");
+  }
+  // .target sm_XX{, modifier}: the PTX ISA version must be one that accepts sm_XX.
+  void target() {
+    for (;;) {
+      const Token& tg = ident("a target name");
+      std::string_view s = tg.text;
+      if (s.substr(0, 3) == "sm_") {
+        const uint32_t first = first_version_for(s);
+        if (first == 0) fail(tg, "unsupported target (known targets: " + known_targets() + ")");
+        if (mod_.isa && mod_.isa < first)
+          fail(tg, "PTX ISA version " + version_text(mod_.isa) + " does not support .target " + std::string(s) +
+                       " (it needs .version " + version_text(first) + " or later)");
+        mod_.target = std::string(s);
+        mod_.sm = uint32_t(std::atoi(std::string(s.substr(3)).c_str()));
+      }
+      if (!accept(",")) break;
+    }
+  }
+
   // [.align N] [.vN] .type name[dims] [= init] {, name...} ;
   struct VarHead {
     uint32_t align = 0;
     Ty ty = kTyNone;
     uint32_t vec = 1;
   };
-  VarHead var_head() {
+  // `reg`: a .reg declaration (the only state space a .pred may live in).
+  VarHead var_head(bool reg = false) {
     VarHead h;
     for (;;) {
       if (accept(".align")) {
@@ -184,6 +202,12 @@ class Parser {
         h.vec = next().text == ".v2" ? 2 : 4;
       } else if (is(".ptr")) {
         next();
+      } else if (accept(".attribute")) {  // .attribute(.managed): where the host sees it is the runtime's concern
+        if (!accept("(")) fail(peek(), "expected '(' after .attribute");
+        while (!accept(")")) {
+          if (peek().kind == Token::kEnd || is(";")) fail(peek(), "unterminated .attribute(...)");
+          next();
+        }
       } else {
         break;
       }
@@ -191,6 +215,8 @@ class Parser {
     const Token& t = ident("a type");
     h.ty = t.text.size() > 1 ? ty_from(t.text.substr(1)) : kTyNone;
     if (h.ty == kTyNone) fail(t, "unknown type");
+    if (h.ty == kPred && !reg)
+      fail(t, "a .pred variable must be declared in the .reg state space (PTX keeps predicates in registers only)");
     return h;
   }
   // name plus optional [N] dimensions; returns element count (0 for "[]").
@@ -205,7 +231,10 @@ class Parser {
       }
       const Token& n = peek();
       uint64_t d = number("an array size");
-      if (d == 0 || d > (1ull << 32)) fail(n, "bad array size");
+      if (d == 0) fail(n, "bad array size");
+      if (d > kMaxVariableBytes || count > kMaxVariableBytes / d)
+        fail(n, "array of " + (count > 1 ? std::to_string(count) + " x " : std::string()) + std::to_string(d) +
+                    " elements: larger than 4 GiB (variable sizes are 32-bit)");
       count *= d;
       expect("]", "after the array size");
     }
@@ -221,7 +250,13 @@ class Parser {
       }
       bool neg = accept("-");
       const Token& n = peek();
-      if (n.kind == Token::kIdent) fail(n, "address initialisers are not supported");
+      if (n.kind == Token::kIdent) {
+        bool func = false;
+        for (const Function& g : mod_.funcs) func |= g.name == n.text;
+        fail(n, func ? "function pointers (a variable initialised with a function's address) are not supported by "
+                       "the PTX emulator yet: indirect calls cannot run"
+                     : "address initialisers (a variable holding another variable's address) are not supported yet");
+      }
       Operand o = immediate(neg);
       uint64_t bits = imm_bits(o, ty);
       for (int b = 0; b < bytes; ++b) s.init.push_back(uint8_t(bits >> (8 * b)));
@@ -238,10 +273,18 @@ class Parser {
     s.name = std::string(nt.text);
     s.space = sp;
     s.line = nt.line;
-    uint64_t count = var_dims(unsized);
-    s.size = uint32_t(count * ty_bytes(h.ty) * h.vec);
+    s.col = nt.col;
+    s.size = uint32_t(checked_size(nt, var_dims(unsized), h));
     s.align = h.align ? h.align : uint32_t(ty_bytes(h.ty) * h.vec);
     return s;
+  }
+  // count x element bytes, refused beyond 32 bits (it would wrap).
+  uint64_t checked_size(const Token& at, uint64_t count, const VarHead& h) const {
+    const uint64_t elem = uint64_t(ty_bytes(h.ty)) * h.vec;
+    if (count > kMaxVariableBytes / elem)
+      fail(at, "'" + std::string(at.text) + "' is " + std::to_string(count) + " x " + std::to_string(elem) +
+                   " bytes, larger than 4 GiB (sizes are 32-bit)");
+    return count * elem;
   }
   void module_var(bool is_extern) {
     Space sp = space_from(next().text.substr(1));
@@ -252,6 +295,12 @@ class Parser {
       Symbol s = declared(nt, sp, h, unsized);
       if (sp == kSpShared && (unsized || (is_extern && s.size == 0))) s.dynamic_shared = true;
       if (accept("=")) initialiser(s, h.ty);
+      if (sp == kSpConst) {
+        const_bytes_ = (const_bytes_ + s.align - 1) / s.align * s.align + s.size;
+        if (const_bytes_ > kMaxConstBytes)
+          fail(nt, "the module's .const variables reach " + std::to_string(const_bytes_) +
+                       " bytes, beyond the 64 KiB constant bank");
+      }
       if (sp != kSpShared) {
         s.global = int32_t(mod_.globals.size());
         globals_[s.name] = s.global;
@@ -263,6 +312,7 @@ class Parser {
     expect(";", "after the variable declaration");
   }
   std::vector<Symbol> shared_globals_;
+  uint64_t const_bytes_ = 0;  // .const of the module so far (one 64 KiB bank)
 
   // --- functions ---
   void param_list(Function& fn, bool entry, std::vector<Param>* out) {
@@ -281,13 +331,17 @@ class Parser {
       const Token& nt = ident("a parameter name");
       p.name = std::string(nt.text);
       bool unsized;
-      uint64_t count = var_dims(unsized);
-      p.size = uint32_t(count * ty_bytes(h.ty) * h.vec);
+      p.size = uint32_t(checked_size(nt, var_dims(unsized), h));
       p.align = h.align ? h.align : uint32_t(ty_bytes(h.ty) * h.vec);
       if (entry) {
-        fn.param_bytes = (fn.param_bytes + p.align - 1) / p.align * p.align;
-        p.offset = fn.param_bytes;
-        fn.param_bytes += p.size;
+        const uint64_t offset = (uint64_t(fn.param_bytes) + p.align - 1) / p.align * p.align;
+        const uint32_t limit = max_kernel_param_bytes(mod_.isa, mod_.sm);
+        if (offset + p.size > limit)
+          fail(nt, "kernel parameters reach " + std::to_string(offset + p.size) + " bytes, beyond the " +
+                       std::to_string(limit) + " bytes of parameter space" +
+                       (limit < 32764 ? " (32764 bytes need .target sm_70 or later and .version 8.1 or later)" : ""));
+        p.offset = uint32_t(offset);
+        fn.param_bytes = uint32_t(offset + p.size);
       }
       if (out) out->push_back(p);
     } while (accept(","));
@@ -319,19 +373,27 @@ class Parser {
     body(rets);
     f_ = nullptr;
   }
-  void add_sym(Symbol s, const Token& at) {
+  // Places `s` in its space; static .shared and .local stay within the
+  // limits ptxas enforces (the error names the variable's declaration).
+  void add_sym(Symbol s) {
+    auto place = [&](uint32_t& used, uint64_t limit, const char* what, const char* hint) {
+      const uint64_t at = (uint64_t(used) + s.align - 1) / s.align * s.align;
+      if (at + s.size > limit)
+        throw PtxError(path_, s.line, s.col, s.name,
+                       std::string(f_->entry ? ".entry " : ".func ") + f_->name + " declares " +
+                           std::to_string(at + s.size) + " bytes of " + what + ", beyond the " +
+                           std::to_string(limit) + " allowed" + hint);
+      s.offset = uint32_t(at);
+      used = uint32_t(at + s.size);
+    };
     if (s.space == kSpShared && !s.dynamic_shared) {
-      f_->shared_bytes = (f_->shared_bytes + s.align - 1) / s.align * s.align;
-      s.offset = f_->shared_bytes;
-      f_->shared_bytes += s.size;
+      place(f_->shared_bytes, kMaxStaticSharedBytes, "static .shared memory",
+            " (use dynamic shared memory, sized at launch, for more)");
     } else if (s.space == kSpLocal) {
-      f_->local_bytes = (f_->local_bytes + s.align - 1) / s.align * s.align;
-      s.offset = f_->local_bytes;
-      f_->local_bytes += s.size;
+      place(f_->local_bytes, kMaxLocalBytes, ".local memory per thread", "");
     } else if (s.dynamic_shared) {
       f_->dyn_shared_align = std::max(f_->dyn_shared_align, s.align);
     }
-    (void)at;
     syms_[s.name] = int(f_->syms.size());
     f_->syms.push_back(std::move(s));
   }
@@ -344,8 +406,7 @@ class Parser {
       syms_[g.name] = int(f_->syms.size());
       f_->syms.push_back(g);
     }
-    Token none;
-    for (const Symbol& s : shared_globals_) add_sym(s, none);
+    for (const Symbol& s : shared_globals_) add_sym(s);
     f_->param_sym = int32_t(f_->syms.size());
     for (const Param& p : f_->params) {
       Symbol s;
@@ -355,7 +416,7 @@ class Parser {
       s.align = p.align;
       s.offset = p.offset;
       s.scratch = !f_->entry;
-      add_sym(s, none);
+      add_sym(s);
     }
     f_->ret_sym = int32_t(f_->syms.size());
     f_->rets = rets;
@@ -366,7 +427,7 @@ class Parser {
       s.size = p.size;
       s.align = p.align;
       s.scratch = true;
-      add_sym(s, none);
+      add_sym(s);
     }
     expect("{", "to open the function body");
     int& depth = depth_;
@@ -396,6 +457,7 @@ class Parser {
                  t.text == ".global") {
         local_var();
       } else if (t.kind == Token::kIdent && is(":", 1)) {
+        if (is(".callprototype", 2)) fail(peek(2), kIndirectCalls);
         if (labels_.count(std::string(t.text))) fail(t, "label defined twice");
         labels_[std::string(t.text)] = int(f_->insts.size());
         next(), next();
@@ -428,7 +490,7 @@ class Parser {
           if (kind(0) != Operand::kLabel) bad(0, "a label");
           continue;
         case Op::kCall: case Op::kBar: case Op::kMembar: case Op::kFence: case Op::kPrefetch:
-        case Op::kNanosleep: case Op::kRet: case Op::kExit:
+        case Op::kNanosleep: case Op::kRet: case Op::kExit: case Op::kTrap:
           continue;
         case Op::kLd: case Op::kLdu:
           if (kind(0) != Operand::kReg && kind(0) != Operand::kVec) bad(0, "a register or vector");
@@ -469,7 +531,7 @@ class Parser {
   }
   void reg_decl() {
     next();
-    VarHead h = var_head();
+    VarHead h = var_head(/*reg=*/true);
     if (h.vec != 1) fail(peek(), "vector registers are not supported");
     do {
       const Token& nt = ident("a register name");
@@ -511,7 +573,7 @@ class Parser {
       if (sp == kSpGlobal || sp == kSpConst) fail(nt, "global/const variables must be declared at module level");
       if (accept("=")) fail(peek(), "initialisers are only supported on module-level variables");
       s.scratch = sp == kSpParam;  // a call site's argument / return slot
-      add_sym(std::move(s), nt);
+      add_sym(std::move(s));
     } while (accept(","));
     expect(";", "after the variable declaration");
   }
@@ -555,6 +617,7 @@ class Parser {
       if (types.size() > 1) in.type2 = in.op == Op::kCvt ? types[1] : types.front();
     }
     if (in.op == Op::kCvt && types.size() != 2) fail(op, "cvt needs a destination and a source type");
+    if (row->typed && types.empty()) fail(op, "'" + std::string(name) + "' needs a type (" + type_list(*row) + ")");
     if (in.op == Op::kCall) {
       f_->calls = true;
       call_operands(in);
@@ -571,6 +634,12 @@ class Parser {
                    " operands, got " + std::to_string(in.ops.size()));
     next();
     f_->insts.push_back(std::move(in));
+  }
+  static std::string type_list(const OpcodeRow& row) {
+    std::string s;
+    for (int t = 1; t < kTyCount; ++t)
+      if (row.mods.count(ty_name(Ty(t)))) s.append(s.empty() ? "." : ", .").append(ty_name(Ty(t)));
+    return s;
   }
   void decode_mod(Inst& in, std::string_view m, std::vector<Ty>& types) {
     if (Ty t = ty_from(m); t != kTyNone) return types.push_back(t);
@@ -622,6 +691,7 @@ class Parser {
       expect(",", "after the return parameter list");
     }
     const Token& fn = ident("a function name");
+    if (regs_.count(std::string(fn.text))) fail(fn, kIndirectCalls);
     Operand target;
     target.kind = Operand::kLabel;
     target.name = std::string(fn.text);
@@ -668,17 +738,21 @@ class Parser {
     }
     bool is_float = s.find('.') != std::string::npos ||
                     (s.find_first_of("eE") != std::string::npos && s.find_first_of("xX") == std::string::npos);
+    errno = 0;
     if (is_float) {
       o.lit = 3;
       o.fval = std::strtod(s.c_str(), &end);
       if (*end) fail(t, "bad number");
+      if (errno == ERANGE && std::abs(o.fval) > 1) fail(t, "floating-point constant out of range (beyond .f64)");
       if (neg) o.fval = -o.fval;
       return o;
     }
     while (!s.empty() && (s.back() == 'U' || s.back() == 'u')) s.pop_back();
     o.imm = int64_t(std::strtoull(s.c_str(), &end, 0));
     if (s.empty() || *end) fail(t, "bad number");
-    if (neg) o.imm = -o.imm;
+    // PTX integer constants are 64-bit: ptxas reports "Constant overflow"
+    if (errno == ERANGE) fail(t, "integer constant out of range (PTX constants are 64-bit)");
+    if (neg) o.imm = int64_t(0 - uint64_t(o.imm));
     return o;
   }
   int reg_or_fail(const Token& t) {
@@ -716,7 +790,7 @@ class Parser {
           bool neg = next().text == "-";
           if (accept("-")) neg = !neg;  // nvcc writes [%r1+-4]
           uint64_t v = number("an address offset");
-          o.imm = neg ? -int64_t(v) : int64_t(v);
+          o.imm = int64_t(neg ? 0 - v : v);
         }
       }
       if (is(",") && is("{", 1)) {  // tex: [texture, {coordinates}]

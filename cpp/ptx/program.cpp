@@ -106,6 +106,24 @@ std::vector<int32_t> post_dominators(const std::vector<Inst>& insts) {
 
 uint32_t align_to(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 
+// Why a call's target has no body: the CUDA device runtime's functions the
+// emulator does not provide are named, with what to do instead.
+std::string missing_body(const std::string& name) {
+  if (name == "vprintf")
+    return "printf in device code (vprintf) is not supported by the PTX emulator yet; remove it or compile it "
+           "out (e.g. #ifndef ACCELSIM) and copy results to the host instead";
+  if (name == "malloc" || name == "free")
+    return "device-side " + name + " (the CUDA device heap) is not supported by the PTX emulator yet; allocate "
+           "with Device.empty()/zeros() on the host and pass the pointer";
+  if (name == "__assertfail")
+    return "assert() in device code (__assertfail) is not supported by the PTX emulator yet; compile with "
+           "-DNDEBUG";
+  if (name.rfind("cudaGetParameterBuffer", 0) == 0 || name.rfind("cudaLaunchDevice", 0) == 0)
+    return "dynamic parallelism (a kernel launching kernels) is not supported by the PTX emulator";
+  return "call to a function declared without a body (.extern .func) in this module: the emulator runs only "
+         "functions defined in the module";
+}
+
 // The kernel and the .funcs it reaches, callees after callers; recursion is
 // a PtxError (the emulator gives each function one register range).
 void collect(const Module& m, const Function* f, std::vector<const Function*>& order,
@@ -115,7 +133,7 @@ void collect(const Module& m, const Function* f, std::vector<const Function*>& o
   for (const Inst& in : f->insts) {
     if (in.op != Op::kCall) continue;
     const Function* g = m.find(in.ops[0].name);
-    if (!g) throw PtxError(m.path, in.line, in.col, in.ops[0].name, "call to a function without a body");
+    if (!g) throw PtxError(m.path, in.line, in.col, in.ops[0].name, missing_body(in.ops[0].name));
     if (std::find(path.begin(), path.end(), g) != path.end())
       throw PtxError(m.path, in.line, in.col, in.ops[0].name, "recursive calls are not supported by the PTX emulator yet");
     if (std::find(order.begin(), order.end(), g) == order.end()) collect(m, g, order, path);
@@ -173,6 +191,8 @@ void link(const Module& m, const Function* kernel, Program& p) {
       for (int32_t& s : in.call_rets) s += sb;
       for (int32_t& s : in.call_args) s += sb;
       for (Operand& o : in.ops) {
+        // a 32-bit address register ([%r4+68] into .shared) wraps at 2^32, as nvcc's offsets expect
+        if (o.kind == Operand::kAddr && o.reg >= 0) o.addr32 = ty_bytes(f->regs[size_t(o.reg)].type) == 4;
         if (o.reg >= 0) o.reg += rb;
         if (o.reg2 >= 0) o.reg2 += rb;
         if (o.sym >= 0) o.sym += sb;
@@ -197,7 +217,7 @@ void link(const Module& m, const Function* kernel, Program& p) {
 bool writes_reg(Op op) {
   switch (op) {
     case Op::kSt: case Op::kRed: case Op::kBra: case Op::kRet: case Op::kExit: case Op::kBar:
-    case Op::kMembar: case Op::kFence: case Op::kCall: case Op::kPrefetch: case Op::kNanosleep:
+    case Op::kMembar: case Op::kFence: case Op::kCall: case Op::kPrefetch: case Op::kNanosleep: case Op::kTrap:
       return false;
     default:
       return true;

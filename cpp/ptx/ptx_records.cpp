@@ -50,6 +50,7 @@ PtxClass ptx_class(const Inst& in) {
   switch (in.op) {
     case Op::kLd: case Op::kLdu: case Op::kSt: case Op::kAtom: case Op::kRed: case Op::kTex:
     case Op::kBar: case Op::kExit: case Op::kMembar: case Op::kFence: case Op::kPrefetch: case Op::kNanosleep:
+    case Op::kTrap:
       return {true};
     case Op::kRet:  // the kernel's ret is its EXIT; a .func's returns like a branch
       return (in.mods & kMInFunc) ? PtxClass{} : PtxClass{true};

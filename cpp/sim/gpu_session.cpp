@@ -17,6 +17,7 @@ GpuSession::GpuSession(const config::GpuConfig& cfg, size_t max_streams)
 void GpuSession::reset() {
   gpu_ = std::make_shared<Gpu>(cfg_, nullptr, std::make_shared<stats::RunStats>(max_streams_));
   streams_.clear();
+  first_snapshot_ = gpu_->stats()->registry.snapshot();
   ++resets_;
 }
 
@@ -42,29 +43,69 @@ void GpuSession::map_streams(Workload& w) {
   if (w.streams.empty()) w.streams.push_back(0);
 }
 
-RunResult GpuSession::run(Workload workload, const RunOptions& opts) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (opts.flush || !opts.warmup.empty() || !opts.replay.empty() || opts.count_from || opts.first_command || opts.end_command != SIZE_MAX)
-    throw Error("a device session runs its commands as given: no flush, warm-up or command window");
-  map_streams(workload);
-  const uint64_t t0 = gpu_->now();
-  const stats::Snapshot s0 = gpu_->stats()->registry.snapshot();
-  const size_t row0 = gpu_->stats()->kernels->rows();
-  RunOptions o = opts;  // the budget counts from this run's start
-  if (o.max_cycles != UINT64_MAX) o.max_cycles = t0 + std::min(o.max_cycles, UINT64_MAX - t0 - 1);
-  RunResult r;
+std::shared_ptr<stats::RunStats> GpuSession::stats_since_reset() const {
+  return gpu_->stats()->since(first_snapshot_, 0, streams_.size());
+}
+
+RunResult GpuSession::run(Workload workload, const RunOptions& opts, const PollHook& poll) {
+  SessionRun r(*this, std::move(workload), opts);
+  if (poll) r.run().set_poll(poll);
   try {
-    WorkloadRun run(gpu_, nullptr, std::move(workload), o);
-    while (run.step()) {
+    while (r.run().step()) {
     }
-    r = run.result();
   } catch (...) {
-    reset();  // the GPU is mid-kernel: nothing to go on from
+    r.fail();
     throw;
   }
-  r.total_cycles -= t0;
-  r.stats = gpu_->stats()->since(s0, row0, streams_.size());
-  if (!r.completed) reset();
+  return r.finish();
+}
+
+std::unique_ptr<SessionRun> GpuSession::start(Workload workload, const RunOptions& opts) {
+  return std::make_unique<SessionRun>(*this, std::move(workload), opts);
+}
+
+SessionRun::SessionRun(GpuSession& session, Workload workload, const RunOptions& opts)
+    : session_(session), lock_(session.mu_, std::try_to_lock) {
+  // A second run while one is open would wait for ever on its own thread.
+  if (!lock_.owns_lock()) throw Error("the device is in another run (from another thread?): one run at a time");
+  if (opts.flush || !opts.warmup.empty() || !opts.replay.empty() || opts.count_from || opts.first_command ||
+      opts.end_command != SIZE_MAX)
+    throw Error("a device session runs its commands as given: no flush, warm-up or command window");
+  session_.map_streams(workload);
+  Gpu& gpu = *session_.gpu_;
+  t0_ = gpu.now();
+  s0_ = gpu.stats()->registry.snapshot();
+  row0_ = gpu.stats()->kernels->rows();
+  RunOptions o = opts;  // the budget counts from this run's start
+  if (o.max_cycles != UINT64_MAX) o.max_cycles = t0_ + std::min(o.max_cycles, UINT64_MAX - t0_ - 1);
+  run_ = std::make_unique<WorkloadRun>(session_.gpu_, nullptr, std::move(workload), o);
+}
+
+WorkloadRun& SessionRun::run() {
+  if (!run_) throw Error("this run of the device has ended (it failed or its result was taken)");
+  return *run_;
+}
+
+SessionRun::~SessionRun() {
+  if (!finished_) fail();
+}
+
+void SessionRun::fail() {
+  if (finished_) return;
+  finished_ = true;
+  run_.reset();
+  session_.reset();
+  lock_.unlock();
+}
+
+RunResult SessionRun::finish() {
+  RunResult r = run().result();
+  finished_ = true;
+  r.total_cycles -= t0_;
+  r.stats = session_.gpu_->stats()->since(s0_, row0_, session_.streams_.size());
+  run_.reset();
+  if (!r.completed && session_.reset_after_cut_) session_.reset();
+  lock_.unlock();
   return r;
 }
 

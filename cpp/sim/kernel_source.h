@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "base/run_guard.h"
 #include "trace/trace_reader.h"
 
 namespace accelsim::sim {
@@ -23,6 +24,9 @@ class KernelSource {
   // Whether its blocks come as RecordStreams (produced while they run, at
   // serial points of the run: never read ahead on another thread).
   virtual bool streams() const { return false; }
+  // The run this kernel belongs to, for sources that produce records while
+  // it runs (PTX emulation polls it); null detaches. Outlives the blocks.
+  virtual void watch(RunGuard* /*run*/) {}
 };
 
 // The fixed class names (alu, sp, int, ...) in UnitClass order.

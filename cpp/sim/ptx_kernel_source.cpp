@@ -33,8 +33,10 @@ namespace {
 // One resident block: its own emulator, run a chunk at a time.
 class PtxCtaStream final : public isa::RecordStream {
  public:
-  PtxCtaStream(std::shared_ptr<const ptx::Launch> launch, uint64_t index, PtxKernelSource::StreamStats* stats)
+  PtxCtaStream(std::shared_ptr<const ptx::Launch> launch, uint64_t index, PtxKernelSource::StreamStats* stats,
+               RunGuard* guard)
       : launch_(std::move(launch)), emu_(*launch_), stats_(stats) {
+    emu_.set_guard(guard);
     const uint32_t chunk = launch_->chunk_records;
     chunk_ = chunk ? chunk : UINT32_MAX;
     low_ = chunk ? std::max<uint32_t>(1, chunk / 4) : 0;
@@ -72,7 +74,7 @@ bool PtxKernelSource::next_block(trace::ThreadBlockTrace& out) {
   out.coord = {uint32_t(next_ % info_.grid.x), uint32_t((next_ / info_.grid.x) % info_.grid.y),
                uint32_t(next_ / (uint64_t(info_.grid.x) * info_.grid.y))};
   if (streamed_) {  // emulated once resident (Sm::launch asks for the first chunk)
-    auto s = std::make_shared<PtxCtaStream>(launch_, next_, stats_.get());
+    auto s = std::make_shared<PtxCtaStream>(launch_, next_, stats_.get(), guard_);
     out.insts.clear();
     out.addrs.clear();
     out.warp_begin.assign(size_t(s->num_warps()) + 1, 0);
@@ -81,6 +83,7 @@ bool PtxKernelSource::next_block(trace::ThreadBlockTrace& out) {
     return true;
   }
   if (!emu_) emu_ = std::make_unique<ptx::CtaEmulator>(*launch_);
+  emu_->set_guard(guard_);
   emu_->run(next_, recs_);
   out.stream.reset();
   out.insts.swap(recs_.insts);

@@ -24,6 +24,8 @@ class PtxKernelSource : public KernelSource {
   const std::vector<std::string>& unit_class_names() const override { return isa_->unit_names(); }
   bool next_block(trace::ThreadBlockTrace& out) override;
   bool streams() const override { return streamed_; }
+  // Emulation polls the run (Ctrl-C, the cycle budget; base/run_guard.h).
+  void watch(RunGuard* run) override { guard_ = run; }
 
   // Streamed blocks, over the whole run: the most records one warp held at
   // once, and how many refills ran.
@@ -48,6 +50,7 @@ class PtxKernelSource : public KernelSource {
   ptx::BlockRecords recs_;
   uint64_t next_ = 0, total_ = 0;
   bool streamed_ = false;
+  RunGuard* guard_ = nullptr;
   std::shared_ptr<StreamStats> stats_ = std::make_shared<StreamStats>();
 };
 

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "base/run_guard.h"
 #include "sim/gpu.h"
 #include "sim/run_result.h"
 #include "sim/work_items.h"
@@ -30,7 +31,7 @@
 
 namespace accelsim::sim {
 
-class WorkloadRun {
+class WorkloadRun final : public RunGuard {
  public:
   // (opts.warmup and opts.replay are sorted here; the others are taken as given.)
   WorkloadRun(const config::GpuConfig& cfg, std::shared_ptr<const isa::IsaRegistry> isa,
@@ -57,6 +58,12 @@ class WorkloadRun {
   // Ends the run between steps as an interrupt does inside one: kernels in
   // flight are cut off, the rest not reached. No-op once done.
   void interrupt();
+  // RunGuard, for PTX emulation inside a step: the poll hook's verdict, and
+  // the cycles left before the budget.
+  bool stop_requested() override { return poller_.stopped() || poller_.check(); }
+  uint64_t cycles_left() const override {
+    return opts_.max_cycles > now() ? opts_.max_cycles - now() : 0;
+  }
 
  private:
   bool selected(const trace::KernelInfo& info) const;

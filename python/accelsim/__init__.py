@@ -9,8 +9,8 @@ from __future__ import annotations
 import importlib
 
 from accelsim.config import Config, import_gpgpusim_config, list_configs, load_config
-from accelsim.errors import (AccelsimError, ConfigError, DeadlockError, Interrupted, ProfileError,
-                             PtxError, TraceError)
+from accelsim.errors import (AccelsimError, ConfigError, DeadlockError, DeviceMemoryError, DeviceTypeError,
+                             Interrupted, ProfileError, PtxError, RunStopped, TraceError)
 
 __version__ = "0.1.0"
 
@@ -26,6 +26,7 @@ _LAZY = {
     "load_result": "accelsim.stats",
     "Simulator": "accelsim.sim",
     "Device": "accelsim.ptx",
+    "run_cuda": "accelsim.cuda",
     "Trace": "accelsim.trace",
     "open_trace": "accelsim.trace",
 }
@@ -35,8 +36,8 @@ _LAZY = {
 _LAZY_MODULES = ("sweep", "tune")
 
 __all__ = [
-    "AccelsimError", "Config", "ConfigError", "DeadlockError", "Interrupted",
-    "ProfileError", "PtxError", "TraceError",
+    "AccelsimError", "Config", "ConfigError", "DeadlockError", "DeviceMemoryError", "DeviceTypeError",
+    "Interrupted", "ProfileError", "PtxError", "RunStopped", "TraceError",
     "import_gpgpusim_config", "list_configs", "load_config", *_LAZY, *_LAZY_MODULES,
 ]
 

@@ -13,6 +13,9 @@ INST_RECORD_SIZE: int
 def param_declarations() -> list[dict[str, Any]]:
     """Every scalar parameter: name, kind, default, min, max, choices, doc."""
 
+def config_text(config: dict[str, Any], /) -> str: ...
+def config_from_text(text: str, where: str = ...) -> dict[str, Any]: ...
+def fatbin_ptx(path: str, sm_version: int = ...) -> list[tuple[int, str]]: ...
 def check_config(config: dict[str, Any], /) -> dict[str, Any]:
     """Builds the C++ config from canonical values, validates it (raises
     accelsim.ConfigError), returns it back as a dict."""
@@ -134,8 +137,11 @@ class PtxBlocks:
                  regs_per_thread: SupportsIndex, id: SupportsIndex) -> None: ...
     def header(self) -> dict[str, Any]:
         """name, id, grid, block, shmem, nregs, binary_version, stream, shmem_base, local_base."""
-    def next_block(self) -> tuple[tuple[int, int, int], bytes, list[int], bytes] | None:
-        """(coord, raw records, warp begins, addresses); None after the last block."""
+    def next_block(self, on_poll: Callable[[], Any] | None = None
+                   ) -> tuple[tuple[int, int, int], bytes, list[int], bytes] | None:
+        """(coord, raw records, warp begins, addresses); None after the last block.
+        Ctrl-C and ``on_poll()`` are handled about every 50 ms while the block is
+        emulated; an exception from either stops it and is raised."""
 
 class GpuSession:
     """One GPU kept across runs (a Device): clock and caches go on."""
@@ -147,13 +153,24 @@ class GpuSession:
     def resets(self) -> int:
         """Runs that had to start on a fresh GPU (after a cut-short or failed run)."""
 
-def run_ptx(simulator: Simulator, tables: PtxTables, launches: list[dict[str, Any]],
-            binary_version: SupportsIndex, regs_per_thread: SupportsIndex,
-            max_cycles: int | None = None, session: GpuSession | None = None,
-            first_id: SupportsIndex = 1) -> dict[str, Any]:
-    """Times queued launches and copies (dicts as accelsim.ptx.Device queues
-    them) on the simulator, or on ``session``'s GPU; kernels are numbered
-    from ``first_id``. The result dict of Simulator.run."""
+class PtxRun:
+    """A Device's queued work running on its GpuSession, stepped like WorkloadRun."""
+    def step(self, on_poll: Callable[[dict[str, Any]], Any] | None = None,
+             interval_ms: int = 50) -> bool: ...
+    def progress(self) -> dict[str, Any]: ...
+    def interrupt(self) -> None: ...
+    def finished_kernels(self) -> list[dict[str, Any]]: ...
+    def result(self) -> dict[str, Any]:
+        """The result dict of Simulator.run plus record_buffer_max, record_refills,
+        record_dry_waits; fills the host arrays of device-to-host copies. Once."""
+    def close(self) -> None:
+        """Abandons the run unless its result was taken (the next run starts fresh)."""
+
+def start_ptx(tables: PtxTables, launches: list[dict[str, Any]], binary_version: SupportsIndex,
+              regs_per_thread: SupportsIndex, session: GpuSession, max_cycles: int | None = None,
+              first_id: SupportsIndex = 1) -> PtxRun:
+    """Queued launches and copies (dicts as accelsim.ptx.Device queues them) as
+    a run on ``session``'s GPU; kernels are numbered from ``first_id``."""
 
 # Bindings added after these stubs were written read as Any rather than as
 # errors, until they are declared above.

@@ -9,7 +9,7 @@ from typing import Any
 
 from accelsim import _args, _core
 from accelsim._paths import data_dir
-from accelsim.errors import ConfigError, Interrupted
+from accelsim.errors import ConfigError
 from accelsim.stats.result_api import StatsResultMixin
 from accelsim.stats.streams import stream_rows
 
@@ -264,32 +264,13 @@ class Simulator:
                   on_progress=None, progress: bool | None = None, threads: int | None = None) -> SimResult:
         """One run on this process's GPU: ``options`` go to the core as they
         are (see ``_core.Simulator.start``)."""
-        from accelsim.progress import ProgressReporter, want_bar
+        from accelsim.run_loop import drive
 
         start = time.perf_counter()
         core = self._core if threads is None else self._with_threads(threads)
         run = core.start(path, budget, ids, options or None)  # ids: already the selected kernels that exist
-        reporter = None
-        if on_progress is not None or want_bar(progress):
-            reporter = ProgressReporter(on_progress, bar=want_bar(progress))
-        try:
-            while run.step(reporter):
-                if reporter is not None and reporter(run.progress()):
-                    run.interrupt()  # on_progress asked to stop
-                    break
-                if on_kernel is not None:
-                    for row in run.finished_kernels():
-                        on_kernel(row)
-            else:
-                if reporter is not None:
-                    reporter(run.progress())  # the final state
-        except KeyboardInterrupt:
-            run.interrupt()  # no-op when the core stopped itself on the signal
-            raise Interrupted(self._result(run, path, start)) from None
-        finally:
-            if reporter is not None:
-                reporter.close()
-        return self._result(run, path, start)
+        return drive(run, lambda: self._result(run, path, start), on_progress=on_progress, progress=progress,
+                     on_kernel=on_kernel)
 
     def _result(self, run, path: str, start: float) -> SimResult:
         raw = run.result()

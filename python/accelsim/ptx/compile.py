@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -53,12 +54,25 @@ def _find_nvcc() -> str | None:
     return None
 
 
+_ARCH = re.compile(r"(?:sm|compute)_(\d{2,3})[af]?")
+
+
+def checked_arch(arch) -> str:
+    """``arch`` ("sm_75", "sm_90a", "compute_80") as the compilers want it."""
+    if not isinstance(arch, str) or not _ARCH.fullmatch(arch):
+        raise PtxError(f"arch must name a GPU target such as 'sm_75' or 'sm_90a', not {arch!r}")
+    return arch
+
+
 def cuda_to_ptx(source: str, name: str = "kernel.cu", arch: str | None = None,
                 options: list[str] | None = None) -> str:
-    """PTX text for CUDA C++ ``source``. Raises PtxError with the compiler's
-    log on a compile error, or saying what to install when no compiler exists."""
-    arch = arch or DEFAULT_ARCH
-    options = list(options or [])
+    """PTX text for CUDA C++ ``source``, with line info (``.loc``) so errors
+    can name the source line. Raises PtxError with the compiler's log on a
+    compile error, or saying what to install when no compiler exists."""
+    arch = checked_arch(arch or DEFAULT_ARCH)
+    if options is not None and (isinstance(options, str) or not all(isinstance(o, str) for o in options)):
+        raise PtxError(f"options must be a list of strings, not {options!r}")
+    options = ["-lineinfo", *(options or [])]
     ptx = _nvrtc(source, name, arch, options)
     if ptx is not None:
         return ptx

@@ -3,12 +3,15 @@ timing run that executes them."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import numpy as np
 
-from accelsim import _core
-from accelsim.errors import PtxError
+from accelsim import _args, _core
+from accelsim.errors import DeviceMemoryError, DeviceTypeError, Interrupted, PtxError, RunStopped
 from accelsim.ptx._tables import tables
+from accelsim.ptx.cuda_lines import relocate
+from accelsim.ptx.device_array import DeviceArray, checked_dtype, checked_shape, host_data
 
 __all__ = ["Device", "DeviceArray", "Stream"]
 
@@ -25,65 +28,16 @@ class Stream:
     def __int__(self) -> int:
         return self.id
 
-    def synchronize(self):
+    def synchronize(self, **run_settings):
         """Runs the device's queued work (the whole device: the simulator
-        times all streams together) and returns that run's SimResult."""
-        return self.device.synchronize()
+        times all streams together) and returns that run's SimResult;
+        ``max_cycles``, ``progress``, ``on_progress`` as Device.synchronize."""
+        return self.device.synchronize(**run_settings)
 
     def __repr__(self) -> str:
         return f"<accelsim.ptx.Stream {self.id} of {self.device!r}>"
 
 _RECORD_MODES = ("lowered", "ptx", "sass")
-
-
-class DeviceArray:
-    """A buffer in a Device's memory with a shape and dtype (like a CuPy
-    array, but data moves only through copy_to_host / copy_from_host)."""
-
-    def __init__(self, device: "Device", ptr: int, shape: tuple, dtype):
-        self.device, self.ptr, self.shape, self.dtype = device, ptr, tuple(shape), np.dtype(dtype)
-
-    @property
-    def size(self) -> int:
-        return int(np.prod(self.shape, dtype=np.int64))
-
-    @property
-    def nbytes(self) -> int:
-        return self.size * self.dtype.itemsize
-
-    def copy_to_host(self, stream=None) -> np.ndarray:
-        """The array's contents, copied device-to-host on the copy engine
-        (timed like any copy). ``stream=None``: synchronous, as cudaMemcpy:
-        every queued command runs first and the data is returned. With a
-        stream (cudaMemcpyAsync into pinned memory): the copy is queued on
-        it, in order with that stream's launches, and the returned array is
-        filled when the queue runs (synchronize() or any synchronous copy);
-        until then it holds zeros."""
-        host = np.zeros(self.shape, dtype=self.dtype)
-        if self.nbytes:
-            self.device._copy(self.ptr, self.nbytes, stream, to_host=host)
-            if stream is None:
-                self.device._flush()
-        return host
-
-    get = copy_to_host
-
-    def copy_from_host(self, array, stream=None) -> None:
-        """Host-to-device copy into this array, timed on the copy engine in
-        order with the queued launches: ``stream=None`` as cudaMemcpy (after
-        all queued work), else on that stream as cudaMemcpyAsync. The bytes
-        land when the copy runs, so launches queued before it still see the
-        old contents."""
-        a = np.ascontiguousarray(array, dtype=self.dtype)
-        if a.size != self.size:
-            raise PtxError(f"copy of {a.size} elements into a device array of {self.size}")
-        if a.nbytes:
-            self.device._copy(self.ptr, a.nbytes, stream, data=a.tobytes())
-
-    set = copy_from_host
-
-    def __repr__(self) -> str:
-        return f"<DeviceArray {self.shape} {self.dtype} at {self.ptr:#x}>"
 
 
 class Device:
@@ -107,11 +61,24 @@ class Device:
     on it from ~16 up; 0 = whole blocks at launch); after each run that
     timed kernels ``stream_stats`` (also in the result's
     ``extra["stream_stats"]``) holds record_buffer_max (the most records one warp held),
-    record_refills and record_dry_waits (docs/ptx.md)."""
+    record_refills and record_dry_waits (docs/ptx.md).
+
+    Every run (``synchronize()``, and a synchronous copy, which runs the queue
+    first) follows the trace runs' contract (docs/run_control.md):
+    ``max_cycles`` is each run's cycle budget (None: none), ``on_progress``
+    and ``progress`` (the bar) as for ``Simulator.run``; ``synchronize`` may
+    override all three for one run. Ctrl-C raises ``accelsim.Interrupted``
+    with the partial result. ``max_warp_insts`` bounds the warp instructions
+    one warp may execute (an endless loop is a PtxError saying why it loops).
+    ``memory_bytes`` is the device memory (default: the config's
+    ``dram_capacity``); allocating beyond it raises
+    ``accelsim.DeviceMemoryError``, as cudaMalloc fails. Pages are allocated
+    on first touch, so a large array costs host memory only where written."""
 
     def __init__(self, config="QV100", *, arch: int = 70, regs_per_thread: int | str | None = None,
                  max_warp_insts: int = 1 << 24, records: str = "lowered",
-                 record_chunk: int = 128):
+                 record_chunk: int = 128, max_cycles: int | None = None, progress: bool | None = None,
+                 on_progress=None, memory_bytes: int | None = None):
         from accelsim.sim import Simulator
 
         if records not in _RECORD_MODES:
@@ -139,9 +106,15 @@ class Device:
         units = self.sim._values.get("opcode_units") if isinstance(self.sim._values, dict) else None
         self._tables = tables(tuple(sorted((units or {}).items())))
         self.config_name = self.sim.config_name
-        self.arch = int(arch)
+        self.arch = _args.bounded_int("arch", arch, 10, 1000)
         self.regs_per_thread = int(regs_per_thread)
-        self.max_warp_insts = int(max_warp_insts)
+        self.max_warp_insts = _args.bounded_int("max_warp_insts", max_warp_insts, 1, _args.MAX_CYCLES)
+        self.max_cycles = _args.max_cycles(max_cycles)
+        self.progress, self.on_progress = progress, _callable_or_none("on_progress", on_progress)
+        values = self.sim._values if isinstance(self.sim._values, dict) else {}
+        self.memory_bytes = _args.bounded_int("memory_bytes", memory_bytes, 1, 1 << 46) \
+            if memory_bytes is not None else int(values.get("dram_capacity", 16 << 30))
+        self._limits = {k: int(values[k]) for k in ("max_threads_per_sm", "shmem_per_cta") if k in values}
         if isinstance(record_chunk, bool) or not isinstance(record_chunk, (int, np.integer)) \
                 or not 0 <= record_chunk < 1 << 31:
             raise PtxError(f"record_chunk must be an integer >= 0 (0: whole blocks), not {record_chunk!r}")
@@ -150,29 +123,43 @@ class Device:
         self._mem = _core.DeviceMemory()
         self._pending: list[dict] = []
         self._results: list = []
-        self._globals: dict[int, list[int]] = {}
+        # id(module core) -> (that core, its variables' addresses): holding the core keeps the id unique
+        self._globals: dict[int, tuple[object, list[int]]] = {}
         self._next_stream = 0
         self._gpu: _core.GpuSession | None = None  # one GPU for the device's life, built on first run
         self._kernels_run = 0
         self.sm_count = int(self.sim._values.get("sm_count", 80)) if isinstance(self.sim._values, dict) else 80
 
     # --- memory ---
+    def _allocate(self, nbytes: int) -> int:
+        """A device address for ``nbytes`` (cudaMalloc), within memory_bytes."""
+        in_use = int(self._mem.bytes_allocated)
+        span = (max(nbytes, 1) + 255) // 256 * 256  # cudaMalloc's 256-byte alignment
+        if in_use + span > self.memory_bytes:
+            raise DeviceMemoryError(
+                f"out of device memory: allocating {nbytes:,} bytes with {in_use:,} of {self.memory_bytes:,} "
+                f"in use on {self.config_name} (cudaErrorMemoryAllocation; Device(memory_bytes=...) sets the "
+                f"size)", requested=nbytes, in_use=in_use, capacity=self.memory_bytes)
+        return int(self._mem.allocate(nbytes))
+
     def empty(self, shape, dtype=np.float32) -> DeviceArray:
-        shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
-        dt = np.dtype(dtype)
-        n = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
-        return DeviceArray(self, self._mem.allocate(n), shape, dt)
+        """A new device array (cudaMalloc). Its pages are made on first
+        touch, so it costs host memory only where written; it reads as zeros."""
+        dims, dt = checked_shape(shape), checked_dtype(dtype)
+        n = int(np.prod(dims, dtype=object)) * dt.itemsize
+        return DeviceArray(self, self._allocate(n), dims, dt)
 
     def zeros(self, shape, dtype=np.float32) -> DeviceArray:
-        a = self.empty(shape, dtype)
-        if a.nbytes:
-            self._mem.fill(a.ptr, 0, a.nbytes)
-        return a
+        """A new device array of zeros (fresh device memory reads as zeros)."""
+        return self.empty(shape, dtype)
 
     def to_device(self, array, stream=None) -> DeviceArray:
-        """A new device array holding ``array``: a host-to-device copy timed
-        on the copy engine (synchronous, or on ``stream``)."""
-        a = np.ascontiguousarray(array)
+        """A new device array holding ``array`` (numbers only: strings and
+        objects raise DeviceTypeError): a host-to-device copy timed on the
+        copy engine (synchronous, or on ``stream``)."""
+        if isinstance(array, DeviceArray):
+            raise DeviceTypeError("to_device takes host data; this is a DeviceArray already")
+        a = host_data(array, None, "to_device")
         d = self.empty(a.shape, a.dtype)
         if a.nbytes:
             self._mem.write(d.ptr, a.reshape(-1))  # a new buffer: nothing can read it earlier
@@ -220,18 +207,18 @@ class Device:
 
     # --- launches ---
     def _module_globals(self, module) -> list[int]:
+        """Device addresses of the module's .global/.const variables, placed
+        (and initialised) on the module's first launch on this device."""
         key = id(module._core)
         if key not in self._globals:
             addrs = []
             for g in module._core.globals():
-                ptr = self._mem.allocate(g["size"])
-                if g["size"]:
-                    self._mem.fill(ptr, 0, g["size"])
+                ptr = self._allocate(g["size"])  # fresh memory reads as zeros
                 if g["init"]:
                     self._mem.write(ptr, np.frombuffer(g["init"], dtype=np.uint8))
                 addrs.append(ptr)
-            self._globals[key] = addrs
-        return self._globals[key]
+            self._globals[key] = (module._core, addrs)
+        return self._globals[key][1]
 
     def _launch(self, kernel, grid, block, params: bytes, stream, shared: int) -> None:
         stream = self._stream_id(stream) or 0
@@ -259,6 +246,7 @@ class Device:
             regs = resources.registers
             extra["static_shared"] = resources.shared_bytes
             extra["ptxas"] = resources
+        self._check_fits(kernel, block, int(extra.get("static_shared", kernel.info["shared_bytes"])), shared)
         self._pending.append({
             **extra,
             "regs": int(regs),
@@ -269,33 +257,89 @@ class Device:
             "chunk_records": self.record_chunk,
         })
 
-    def _flush(self):
+    def _check_fits(self, kernel, block, static_shared: int, dynamic_shared: int) -> None:
+        """A launch the GPU of the config cannot run at all is refused here,
+        as cudaLaunchKernel refuses it, not when the queue runs."""
+        threads = block[0] * block[1] * block[2]
+        most = self._limits.get("max_threads_per_sm")
+        if most is not None and threads > most:
+            raise PtxError(f"kernel {kernel.name}: a block of {threads} threads, more than an SM of "
+                           f"{self.config_name} holds ({most}; max_threads_per_sm)", path=kernel.module.name,
+                           line=kernel.info.get("line"))
+        limit = self._limits.get("shmem_per_cta")
+        if limit is not None and static_shared + dynamic_shared > limit:
+            raise PtxError(f"kernel {kernel.name}: {static_shared:,} bytes of static and {dynamic_shared:,} of "
+                           f"dynamic shared memory, more than a block may use on {self.config_name} "
+                           f"({limit:,}; shmem_per_cta)", path=kernel.module.name, line=kernel.info.get("line"))
+
+    _DEFAULT = object()  # "as the Device was made" for synchronize's run settings
+
+    def _run_settings(self, max_cycles, progress, on_progress) -> tuple:
+        d = Device._DEFAULT
+        return (self.max_cycles if max_cycles is d else _args.max_cycles(max_cycles),
+                self.progress if progress is d else progress,
+                self.on_progress if on_progress is d else _callable_or_none("on_progress", on_progress))
+
+    def _flush(self, max_cycles=_DEFAULT, progress=_DEFAULT, on_progress=_DEFAULT):
+        """Runs the queue (one run on the device's GPU) and returns its
+        SimResult; Ctrl-C raises Interrupted with the partial result. The
+        queue is consumed either way: work a stopped run did not reach is
+        dropped (its kernels are listed as not_reached)."""
         if not self._pending:
             return None
-        from accelsim.sim import SimResult
+        from accelsim.run_loop import drive
 
+        budget, bar, callback = self._run_settings(max_cycles, progress, on_progress)
         launches, self._pending = self._pending, []
         start = time.perf_counter()
         if self._gpu is None:
             self._gpu = _core.GpuSession(self.sim._core)
-        raw = _core.run_ptx(self.sim._core, self._tables, launches, self.arch, self.regs_per_thread,
-                            session=self._gpu, first_id=self._kernels_run + 1)
+        first_id = self._kernels_run + 1
         self._kernels_run += sum(1 for d in launches if "copy_bytes" not in d)
-        wall = time.perf_counter() - start
+        run = None
+        try:
+            run = _core.start_ptx(self._tables, launches, self.arch, self.regs_per_thread, self._gpu,
+                                  max_cycles=budget, first_id=first_id)
+            res = drive(run, lambda: self._result(run.result(), launches, start), on_progress=callback,
+                        progress=bar, label="PTX run")
+        except Interrupted as stop:
+            self._results.append(stop.result)
+            raise
+        except PtxError as e:  # a module from CUDA: name the .cu line
+            raise relocate(e, [d["_module"] for d in launches if "_module" in d]) from None
+        finally:
+            if run is not None:
+                run.close()  # an exception from a callback: the device is free for the next run
+        self._results.append(res)
+        return res
+
+    def _result(self, raw: dict, launches: list[dict], start: float):
+        from accelsim.sim import SimResult
+
         stream_stats = {k: raw[k] for k in ("record_buffer_max", "record_refills", "record_dry_waits")}
         if any("copy_bytes" not in d for d in launches):  # a copy-only run (copy_to_host) streams no records
             self.stream_stats = stream_stats
         res = SimResult(columns=raw["kernels"], total_cycles=raw["total_cycles"], completed=raw["completed"],
                         config_name=self.config_name, workload="ptx", sm_count=raw["sm_count"],
-                        core_period_ps=raw["core_period_ps"], wall_time_s=wall, _stats=raw["stats"])
+                        core_period_ps=raw["core_period_ps"], wall_time_s=time.perf_counter() - start,
+                        _stats=raw["stats"], interrupted=raw.get("interrupted", False))
         res.extra["launches"] = [{k: v for k, v in d.items() if k not in ("memory", "module", "_module", "sass")}
                                  for d in launches if "copy_bytes" not in d]
         res.extra["copies"] = list(raw.get("copies", []))
         res.extra["stream_stats"] = stream_stats
-        self._results.append(res)
         return res
 
-    def synchronize(self):
+    def _run_sync(self, what: str) -> None:
+        """Runs the queue for a synchronous copy; its data exists only if the
+        run got to it."""
+        res = self._flush()
+        if res is not None and not res.completed:
+            why = "on_progress asked it to stop" if res.interrupted else \
+                f"it reached its cycle budget (max_cycles={self.max_cycles:,})"
+            raise RunStopped(f"{what}: the run stopped before the copy ran ({why}); no data was copied. "
+                             f"The partial result is in Device.results[-1]", result=res)
+
+    def synchronize(self, max_cycles=_DEFAULT, progress=_DEFAULT, on_progress=_DEFAULT):
         """Runs every queued launch and copy on the timing model and returns
         that run's SimResult (None if nothing ever ran; the last result when
         nothing was queued since). A Device is one GPU: each run goes on
@@ -304,9 +348,17 @@ class Device:
         ``total_cycles`` is the cycles it took, its kernels and copies carry
         times on the device's clock, its counters count only that run.
         Synchronous copies (copy_to_host(), and copies queued before them)
-        run when they are called; every result stays in ``results``."""
+        run when they are called; every result stays in ``results``.
+
+        ``max_cycles``, ``progress`` and ``on_progress`` override the
+        Device's for this run (as for ``Simulator.run``): a run that reaches
+        its budget or whose ``on_progress`` returns True ends with
+        ``completed`` False and each kernel's ``status`` (``simulated``,
+        ``cut_off``, ``not_reached``); Ctrl-C raises ``accelsim.Interrupted``
+        carrying that partial result. Either way the queue is consumed and
+        the next run starts on a fresh GPU."""
         if self._pending:
-            self._flush()
+            self._flush(max_cycles, progress, on_progress)
         return self._results[-1] if self._results else None
 
     @property
@@ -318,16 +370,35 @@ class Device:
     def results(self) -> list:
         return list(self._results)
 
-    def save_trace(self, folder):
+    def save_trace(self, folder, progress=_DEFAULT, on_progress=_DEFAULT):
         """Emulates the queued launches (device memory changes as if they
         ran) and writes them as an Accel-Sim trace folder instead of timing
-        them; returns the kernelslist.g path, which Simulator.run replays."""
+        them; returns the kernelslist.g path, which Simulator.run replays.
+        ``folder`` is made if missing (an existing file there is an error).
+        ``progress`` / ``on_progress`` as for synchronize (no cycles pass:
+        progress counts records). Ctrl-C stops it within a fraction of a
+        second with ``accelsim.Interrupted`` (on_progress returning True:
+        ``accelsim.RunStopped``), whose ``result`` is the kernelslist.g of
+        the kernels written whole so far."""
         from accelsim.ptx.save import write_launches
 
+        folder = Path(_args.path_text("folder", folder))
+        if folder.exists() and not folder.is_dir():
+            raise PtxError(f"save_trace: {folder} exists and is not a folder", path=str(folder))
+        _, bar, callback = self._run_settings(None, progress, on_progress)
         launches, self._pending = self._pending, []
-        return write_launches(folder, launches, self.arch, self.regs_per_thread)
+        try:
+            return write_launches(folder, launches, self.arch, self.regs_per_thread, progress=bar,
+                                  on_progress=callback)
+        except PtxError as e:
+            raise relocate(e, [d["_module"] for d in launches if "_module" in d]) from None
 
     def __repr__(self) -> str:
         mode = "" if self.records == "lowered" else f" records={self.records!r}"
         return f"<accelsim.Device {self.config_name} sm_{self.arch}{mode}>"
 
+
+def _callable_or_none(name: str, f):
+    if f is not None and not callable(f):
+        raise PtxError(f"{name} must be a callable or None, not {type(f).__name__}")
+    return f

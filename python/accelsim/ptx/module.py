@@ -1,7 +1,6 @@
 """PTX modules and their kernels: parsing, argument packing, launch syntax."""
 from __future__ import annotations
 
-import os
 import struct
 from pathlib import Path
 
@@ -10,6 +9,7 @@ import numpy as np
 from accelsim import _core
 from accelsim.errors import PtxError
 from accelsim.ptx._tables import tables
+from accelsim.ptx.cuda_lines import CudaLines, ptx_name_for, relocate
 
 __all__ = ["Kernel", "Module"]
 
@@ -18,16 +18,20 @@ _INT_KINDS = {"u": ("u", "i"), "s": ("i", "u"), "b": ("u", "i")}
 
 
 def _looks_like_path(src: str) -> bool:
-    return "\n" not in src and (src.endswith(".ptx") or os.path.exists(src))
+    """One line that is no PTX (PTX has directives and braces) names a file."""
+    return "\n" not in src and not any(w in src for w in (".entry", ".version", ".func", "{", ";"))
 
 
 class Module:
     """A parsed PTX module. ``src`` is PTX text or a path to a .ptx file;
     ``name`` labels it in error messages (default: the path or "<string>")."""
 
-    def __init__(self, src, name: str | None = None):
+    def __init__(self, src, name: str | None = None, *, _cuda_source: str | None = None):
         if isinstance(src, Path) or (isinstance(src, str) and _looks_like_path(src)):
             path = Path(src)
+            if not path.exists():
+                raise PtxError(f"PTX file {str(path)!r} does not exist (Module takes PTX text or the path of "
+                               f"a .ptx file)", path=str(path))
             try:
                 text = path.read_text(encoding="utf-8", errors="replace")
             except OSError as e:
@@ -40,16 +44,32 @@ class Module:
             raise PtxError(f"Module expects PTX text or a path, not {type(src).__name__}")
         self.name = name
         self.text = text
-        self._core = _core.PtxModule.parse(text, name, tables())
+        # from_cuda: errors name the CUDA line (cuda_lines.py); the PTX is parsed as "<PTX of name>"
+        self.cuda_lines = CudaLines(text, _cuda_source) if _cuda_source else None
+        try:
+            self._core = _core.PtxModule.parse(text, ptx_name_for(name) if _cuda_source else name, tables())
+        except PtxError as e:
+            raise relocate(e, [self]) from None
         self._kernels = {k["name"]: k for k in self._core.kernels()}
 
     @classmethod
-    def from_cuda(cls, source: str, name: str = "kernel.cu", arch: str | None = None,
+    def from_cuda(cls, source, name: str = "kernel.cu", arch: str | None = None,
                   options: list[str] | None = None) -> "Module":
-        """Compile CUDA C++ to PTX (NVRTC if installed, else ``nvcc -ptx``)."""
+        """Compile CUDA C++ (str, or UTF-8 bytes) to PTX (NVRTC if installed,
+        else ``nvcc -ptx``), with line info: errors then name the .cu line.
+        ``arch``: a target such as "sm_75" (default: the oldest CUDA 13 has)."""
         from accelsim.ptx.compile import cuda_to_ptx
 
-        return cls(cuda_to_ptx(source, name=name, arch=arch, options=options), name=name)
+        if isinstance(source, (bytes, bytearray)):
+            try:
+                source = bytes(source).decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise PtxError(f"CUDA source given as bytes is not UTF-8 text ({e.reason} at byte {e.start})",
+                               path=name) from None
+        if not isinstance(source, str):
+            raise PtxError(f"from_cuda expects CUDA C++ source text (str or bytes), not {type(source).__name__}",
+                           path=name)
+        return cls(cuda_to_ptx(source, name=name, arch=arch, options=options), name=name, _cuda_source=name)
 
     @property
     def kernel_names(self) -> list[str]:
@@ -128,14 +148,21 @@ class _Launcher:
 
 
 def _dim3(v, kernel: str, what: str) -> tuple[int, int, int]:
-    t = (v,) if isinstance(v, (int, np.integer)) else tuple(v)
-    if not 1 <= len(t) <= 3 or not all(isinstance(x, (int, np.integer)) and x >= 1 for x in t):
+    try:
+        t = (v,) if isinstance(v, (int, np.integer)) else tuple(v)
+    except TypeError:
+        t = ()
+    if not 1 <= len(t) <= 3 or not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) and x >= 1
+                                       for x in t):
         raise PtxError(f"kernel {kernel}: {what} must be a positive int or a tuple of up to 3, got {v!r}")
     t = tuple(int(x) for x in t) + (1,) * (3 - len(t))
+    # CUDA's limits for compute capability 3.0 and later (cudaErrorInvalidConfiguration beyond them)
     if what == "block" and t[0] * t[1] * t[2] > 1024:
         raise PtxError(f"kernel {kernel}: block of {t[0] * t[1] * t[2]} threads (at most 1024)")
-    if what == "grid" and (t[0] >= 2**31 or t[1] >= 65536 or t[2] >= 65536):
-        raise PtxError(f"kernel {kernel}: grid {t} exceeds the CUDA limits")
+    limits = (1024, 1024, 64) if what == "block" else (2**31 - 1, 65535, 65535)
+    for axis, n, most in zip("xyz", t, limits):
+        if n > most:
+            raise PtxError(f"kernel {kernel}: {what} {t}: {what}.{axis} = {n:,} is beyond CUDA's limit of {most:,}")
     return (t[0], t[1], t[2])
 
 

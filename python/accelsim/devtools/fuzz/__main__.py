@@ -45,6 +45,8 @@ def main(argv=None) -> int:
     ap.add_argument("--from-json", action="append", help="with --doc: the figures of an earlier "
                     "--json (repeat for several runs, one --label each)")
     ap.add_argument("--label", action="append", help="with --doc: what the run was")
+    ap.add_argument("--doc-section", default="", help="with --doc: a named generated section (e.g. ptx) "
+                    "instead of the main one")
     args = ap.parse_args(argv)
     if args.replay:
         return _replay(args.replay)
@@ -52,7 +54,7 @@ def main(argv=None) -> int:
         if not args.doc:
             ap.error("--from-json needs --doc")
         labels = (args.label or []) + [f"Run {i + 1}" for i in range(len(args.from_json))]
-        doc_from_json(list(zip(args.from_json, labels)), args.doc)
+        doc_from_json(list(zip(args.from_json, labels)), args.doc, args.doc_section)
         return 0
     names = [n for n in args.targets.split(",") if n] or [
         n for n, t in TARGETS.items() if args.slow or not t.slow]
@@ -86,7 +88,8 @@ def main(argv=None) -> int:
         if args.json:
             Path(args.json).write_text(json.dumps(results, indent=1))
     if args.doc:
-        update_doc(Path(args.doc), markdown(results, (args.label or ["Fuzz run"])[0]))
+        update_doc(Path(args.doc), markdown(results, (args.label or ["Fuzz run"])[0], section=args.doc_section),
+                   args.doc_section)
     return 1 if total_findings else 0
 
 

@@ -207,6 +207,15 @@ def run_kernelslist_sim(data: bytes, scratch: Path) -> None:
     Simulator(_qv100()).run(scratch / "kernelslist.g", max_cycles=200_000)
 
 
+def _ptx(name: str):
+    """A function of ptx_targets, imported when called (the worker may not need PTX)."""
+    def call(*args):
+        from accelsim.devtools.fuzz import ptx_targets
+
+        return getattr(ptx_targets, name)(*args)
+    return call
+
+
 TARGETS = {t.name: t for t in [
     Target("trace_line", "instruction lines of a kernel trace (C++ reader)", make_trace_body,
            run_kernel_file),
@@ -225,6 +234,11 @@ TARGETS = {t.name: t for t in [
            run_trace_sim, slow=True),
     Target("kernelslist_sim", "simulating a damaged kernelslist (cycle budget 200k)",
            make_kernelslist, run_kernelslist_sim, slow=True),
+    Target("ptx_parse", "PTX modules (C++ parser, as Module reads them)", _ptx("make_ptx"), _ptx("run_ptx_parse")),
+    Target("ptx_run", "damaged PTX parsed, launched and emulated (20k warp instructions)", _ptx("make_ptx"),
+           _ptx("run_ptx_run"), slow=True),
+    Target("ptx_emulator", "random valid kernels emulated, checked against a NumPy reference", _ptx("make_gen"),
+           _ptx("run_gen"), slow=True),
 ]}
 
 

@@ -1,0 +1,321 @@
+"""The real CUDA suites under the simulator's CUDA runtime: every program of
+Rodinia 3.1, Parboil and PolyBench/GPU (``../shared/data/apps``, sources
+only) built with nvcc 13 as it is (``-cudart shared``), run unmodified under
+``accelsim.run_cuda`` with inputs generated at documented sizes, and checked
+(its own check, or a reference computed from the same input).
+
+``python -m accelsim.bench.cuda_apps [--size small|full] [--only NAME ...]
+[--write-doc docs/cuda_apps.md]`` prints the table (built, ran, correct,
+kernels, simulated cycles, wall time) and can write it into the doc between
+its markers. ``small`` is what the default test suite runs; ``full`` the
+sizes the suites document (minutes to hours of simulation each)."""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from accelsim.bench import cuda_apps_inputs as inputs
+
+__all__ = ["App", "APPS", "apps_folder", "build_app", "run_app", "main"]
+
+
+@dataclass
+class App:
+    """One program: where it lives, what nvcc compiles, its arguments at
+    each size (None: not run at that size), how its input is made
+    (``prepare(folder, size) -> extra``) and checked (``check(folder,
+    stdout, extra) -> bool``; None: the program has no check)."""
+
+    suite: str
+    name: str
+    folder: str                          # under the apps root
+    sources: list[str]
+    args: dict[str, list[str] | None]    # size -> argv[1:]
+    flags: list[str] = field(default_factory=list)
+    prepare: Callable | None = None
+    check: Callable | None = None
+    note: str = ""
+
+
+def _bfs_prepare(folder: Path, size: str):
+    return inputs.bfs_graph(folder, 2000 if size == "small" else 1 << 16)
+
+
+def _nn_prepare(folder: Path, size: str):
+    return inputs.nn_records(folder, 2 if size == "small" else 4, 500 if size == "small" else 10691)
+
+
+def _parboil(name: str, stems: list[str], exts: dict[str, str], args=None, prepare=None, check=None,
+             note: str = "its data sets are not in the copy (not generated yet)") -> App:
+    srcs = [f"src/cuda/{s}{exts.get(s, '.cu')}" for s in stems] + ["../../common/src/parboil_cuda.c"]
+    return App("parboil", name, f"parboil/benchmarks/{name}", srcs, args or {"small": None, "full": None},
+               flags=["-I{root}/parboil/common/include", "-I{dir}/src/cuda"], prepare=prepare, check=check, note=note)
+
+
+def _sgemm_prepare(folder: Path, size: str):
+    return inputs.parboil_sgemm_inputs(folder, *((64, 32, 48) if size == "small" else (128, 96, 160)))
+
+
+def _polybench(name: str, source: str) -> App:
+    return App("polybench", name, f"polybench-gpu-1.0/CUDA/{name}", [source],
+               {"small": None, "full": []}, flags=["-I{root}/polybench-gpu-1.0/common"],
+               check=lambda folder, out, extra: inputs.polybench_check(folder, out),
+               note="sizes are compile-time constants of the source: full size only")
+
+
+R = "rodinia/3.1/cuda"
+APPS: list[App] = [
+    App("rodinia", "bfs", f"{R}/bfs", ["bfs.cu"], {"small": ["{input}"], "full": ["{input}"]},
+        prepare=_bfs_prepare, check=lambda folder, out, graph: inputs.bfs_check(folder, out, graph)),
+    App("rodinia", "pathfinder", f"{R}/pathfinder", ["pathfinder.cu"],
+        {"small": ["256", "8", "4"], "full": ["100000", "100", "20"]}, flags=["-DBENCH_PRINT"],
+        check=lambda folder, out, extra: inputs.pathfinder_check(folder, out, *extra),
+        prepare=lambda folder, size: (256, 8) if size == "small" else (100000, 100)),
+    App("rodinia", "nn", f"{R}/nn", ["nn_cuda.cu"],
+        {"small": ["{input}", "-r", "5", "-lat", "30", "-lng", "90"],
+         "full": ["{input}", "-r", "5", "-lat", "30", "-lng", "90"]},
+        prepare=_nn_prepare, check=lambda folder, out, extra: inputs.nn_check(folder, out, 5, 30.0, 90.0)),
+    App("rodinia", "lud", f"{R}/lud", ["cuda/lud.cu", "cuda/lud_kernel.cu", "common/common.c"],
+        {"small": ["-s", "64", "-v"], "full": ["-s", "256", "-v"]}, flags=["-I{dir}/common"],
+        check=lambda folder, out, extra: inputs.lud_check(folder, out)),
+    App("rodinia", "hotspot", f"{R}/hotspot", ["hotspot.cu"], {"small": None, "full": None},
+        note="needs temperature and power input files (not generated yet)"),
+    App("rodinia", "nw", f"{R}/nw", ["needle.cu"], {"small": ["64", "10"], "full": ["2048", "10"]}),
+    App("rodinia", "srad_v2", f"{R}/srad/srad_v2", ["srad.cu"],
+        {"small": ["64", "64", "0", "31", "0", "31", "0.5", "2"], "full": ["2048", "2048", "0", "127", "0", "127",
+                                                                             "0.5", "2"]}),
+    App("rodinia", "backprop", f"{R}/backprop", ["backprop.c", "facetrain.c", "imagenet.c", "backprop_cuda.cu"],
+        {"small": ["1024"], "full": ["65536"]}),
+    App("rodinia", "gaussian", f"{R}/gaussian", ["gaussian.cu"], {"small": ["-s", "16"], "full": ["-s", "256"]}),
+    App("rodinia", "particlefilter_naive", f"{R}/particlefilter", ["ex_particle_CUDA_naive_seq.cu"],
+        {"small": ["-x", "32", "-y", "32", "-z", "2", "-np", "100"],
+         "full": ["-x", "128", "-y", "128", "-z", "10", "-np", "1000"]}),
+    App("rodinia", "streamcluster", f"{R}/streamcluster", ["streamcluster_cuda_cpu.cpp", "streamcluster_cuda.cu"],
+        {"small": ["2", "4", "16", "256", "256", "100", "none", "output.txt", "1"],
+         "full": ["10", "20", "256", "65536", "65536", "1000", "none", "output.txt", "1"]}),
+    App("rodinia", "lavaMD", f"{R}/lavaMD", ["main.c", "kernel/kernel_gpu_cuda_wrapper.cu", "util/timer/timer.c",
+                                             "util/num/num.c", "util/device/device.cu"],
+        {"small": ["-boxes1d", "2"], "full": ["-boxes1d", "10"]}),
+    App("rodinia", "hotspot3D", f"{R}/hotspot3D", ["3D.cu"], {"small": None, "full": None},
+        note="needs power and temperature input files (not generated yet)"),
+    App("rodinia", "particlefilter_float", f"{R}/particlefilter", ["ex_particle_CUDA_float_seq.cu"],
+        {"small": ["-x", "32", "-y", "32", "-z", "2", "-np", "100"],
+         "full": ["-x", "128", "-y", "128", "-z", "10", "-np", "1000"]}),
+    App("rodinia", "srad_v1", f"{R}/srad/srad_v1", ["main.cu"], {"small": None, "full": None},
+        note="reads an image file (not generated yet)"),
+    App("rodinia", "kmeans", f"{R}/kmeans", ["cluster.c", "getopt.c", "kmeans.c", "kmeans_clustering.c",
+                                             "kmeans_cuda.cu", "rmse.c"], {"small": None, "full": None},
+        note="needs a points file (not generated yet)"),
+    App("rodinia", "b+tree", f"{R}/b+tree", ["main.c", "kernel/kernel_gpu_cuda_wrapper.cu",
+                                             "kernel/kernel_gpu_cuda_wrapper_2.cu", "util/timer/timer.c",
+                                             "util/num/num.c", "util/cuda/cuda.cu"], {"small": None, "full": None},
+        note="needs a tree file and a command file (not generated yet)"),
+    App("rodinia", "cfd", f"{R}/cfd", ["euler3d.cu"], {"small": None, "full": None}),
+    App("rodinia", "dwt2d", f"{R}/dwt2d", ["main.cu", "dwt.cu", "components.cu", "dwt_cuda/fdwt53.cu",
+                                           "dwt_cuda/fdwt97.cu", "dwt_cuda/rdwt53.cu", "dwt_cuda/rdwt97.cu",
+                                           "dwt_cuda/common.cu"], {"small": None, "full": None}),
+    App("rodinia", "myocyte", f"{R}/myocyte", ["main.cu"], {"small": None, "full": None}),
+    App("rodinia", "heartwall", f"{R}/heartwall", ["main.cu", "AVI/avilib.c", "AVI/avimod.c"],
+        {"small": None, "full": None}, flags=["-I{dir}/AVI"], note="reads a video file (not in the copy)"),
+    App("rodinia", "leukocyte", f"{R}/leukocyte/CUDA", ["detect_main.c", "avilib.c", "find_ellipse.c",
+                                                          "find_ellipse_kernel.cu", "track_ellipse.c",
+                                                          "track_ellipse_kernel.cu", "misc_math.c"],
+        {"small": None, "full": None}, flags=["-I{dir}/../meschach_lib"], note="reads a video file (not in the copy)"),
+    App("rodinia", "hybridsort", f"{R}/hybridsort", ["main.cu", "bucketsort.cu", "mergesort.cu"],
+        {"small": ["r"], "full": ["r"]}),
+    App("rodinia", "huffman", f"{R}/huffman", ["main_test_cu.cu", "cpuencode.cpp"], {"small": None, "full": None},
+        note="needs an input file (not generated yet)"),
+    App("rodinia", "mummergpu", f"{R}/mummergpu", ["src/mummergpu.cu", "src/mummergpu_gold.cpp",
+                                                    "src/mummergpu_main.cpp", "src/suffix-tree.cpp",
+                                                    "src/PoolMalloc.cpp"], {"small": None, "full": None},
+        note="needs reference and query sequence files (not generated yet)"),
+    _parboil("sgemm", ["main", "io"], {"io": ".cc"},
+             {"small": ["-i", "{input}", "-o", "C.txt"], "full": ["-i", "{input}", "-o", "C.txt"]},
+             prepare=_sgemm_prepare, check=lambda folder, out, extra: inputs.parboil_sgemm_check(folder, extra),
+             note=""),  # aborts (std::bad_cast) reading its input before any CUDA call, with NVIDIA's runtime
+                        # too: io.cc's readColMajorMatrixFile ends without a return (undefined behaviour)
+    _parboil("bfs", ["main"], {}),
+    _parboil("cutcp", ["main", "readatom", "output", "excl", "cutcpu", "cutoff6overlap"],
+             {"main": ".c", "readatom": ".c", "output": ".c", "excl": ".c", "cutcpu": ".c"}),
+    _parboil("histo", ["main", "histo_final", "histo_intermediates", "histo_main", "histo_prescan", "util"], {}),
+    _parboil("lbm", ["main", "lbm"], {"main": ".cc"}),
+    _parboil("mri-gridding", ["CPU_kernels", "CUDA_interface", "scanLargeArray", "sort", "main"],
+             {"CPU_kernels": ".c"}),
+    _parboil("mri-q", ["file", "main"], {"file": ".cc"}),
+    _parboil("sad", ["file", "image", "sad4", "largerBlocks", "main"], {"file": ".c", "image": ".c"}),
+    _parboil("spmv", ["main", "file", "gpu_info"], {"file": ".cc", "gpu_info": ".cc"}),
+    _parboil("stencil", ["main", "file"], {"file": ".cc"}),
+    _parboil("tpacf", ["args", "model_io", "main"], {"args": ".cc", "model_io": ".cc"}),
+    *[_polybench(n, s) for n, s in [
+        ("2DCONV", "2DConvolution.cu"), ("2MM", "2mm.cu"), ("3DCONV", "3DConvolution.cu"), ("3MM", "3mm.cu"),
+        ("ATAX", "atax.cu"), ("BICG", "bicg.cu"), ("CORR", "correlation.cu"), ("COVAR", "covariance.cu"),
+        ("FDTD-2D", "fdtd2d.cu"), ("GEMM", "gemm.cu"), ("GESUMMV", "gesummv.cu"), ("GRAMSCHM", "gramschmidt.cu"),
+        ("MVT", "mvt.cu"), ("SYR2K", "syr2k.cu"), ("SYRK", "syrk.cu")]],
+]
+
+
+def apps_folder() -> Path | None:
+    """``../shared/data/apps`` beside the repository (or $ACCELSIM_SHARED_DATA/apps)."""
+    import os
+
+    here = Path(__file__).resolve()
+    candidates = [Path(os.environ["ACCELSIM_SHARED_DATA"]) / "apps"] if os.environ.get("ACCELSIM_SHARED_DATA") else []
+    candidates += [p / "shared" / "data" / "apps" for p in here.parents]
+    return next((c for c in candidates if c.is_dir()), None)
+
+
+def _expand(items: list[str], root: Path, app: App, extra) -> list[str]:
+    return [s.format(root=root, dir=root / app.folder, input=extra) for s in items]
+
+
+# CUDA 13 removed cudaThreadSynchronize (deprecated since CUDA 4); programs
+# still calling it build with this define when asked (--compat), nothing else.
+COMPAT_FLAGS = ["-DcudaThreadSynchronize=cudaDeviceSynchronize"]
+
+
+def build_app(app: App, root: Path, out: Path, nvcc=None, compat: bool = False) -> tuple[Path | None, str]:
+    """Builds the program as it is (``compat``: with COMPAT_FLAGS too):
+    (executable, "") or (None, nvcc's first error)."""
+    from accelsim.cuda.nvcc import compile_cuda_sources
+
+    exe = out / app.name
+    extra = COMPAT_FLAGS if compat else []
+    try:
+        compile_cuda_sources([root / app.folder / s for s in app.sources], exe,
+                             flags=["-O3", "-w", *extra, *_expand(app.flags, root, app, None)], nvcc=nvcc,
+                             cwd=root / app.folder)
+    except Exception as e:  # nvcc's message is the row's explanation
+        lines = [ln for ln in str(e).splitlines() if "error" in ln] or str(e).splitlines()[-1:]
+        return None, re.sub(r"^.*?/(?=[^/]*:)|^.*?/(?=[^/]*\()", "", lines[0].strip())[:160]
+    return exe, ""
+
+
+def run_app(app: App, exe: Path, root: Path, size: str, config: str, timeout: float) -> dict:
+    """Runs the built program at ``size``; the table row."""
+    from accelsim.cuda import run_cuda
+
+    row = {"suite": app.suite, "program": app.name, "built": True, "ran": False, "correct": None,
+           "kernels": None, "cycles": None, "wall_s": None, "why": ""}
+    args = app.args.get(size)
+    if args is None:
+        row["why"] = app.note or f"no {size} inputs"
+        return row
+    with tempfile.TemporaryDirectory(prefix=f"accelsim-{app.name}-") as tmp:
+        folder = Path(tmp)
+        extra = app.prepare(folder, size) if app.prepare else None
+        start = time.perf_counter()
+        try:
+            r = run_cuda([str(exe), *_expand(args, root, app, extra)], config, capture_output=True, cwd=folder,
+                         timeout=timeout)
+        except Exception as e:  # a stop of the launcher (timeout, ...) is the row's explanation
+            row["why"] = str(e).splitlines()[0][:160]
+            row["wall_s"] = time.perf_counter() - start
+            return row
+        row.update(wall_s=r.wall_time_s, kernels=r.num_kernels, cycles=r.total_cycles,
+                   ran=r.returncode == 0 and r.status == "exited")
+        if not row["ran"]:
+            last = (r.stderr or "").strip().splitlines()[-1:]
+            row["why"] = (r.error or f"exit status {r.returncode}: {last[0] if last else ''}")[:200]
+        elif app.check is not None:
+            row["correct"] = bool(app.check(folder, r.stdout or "", extra))
+            if not row["correct"]:
+                row["why"] = "result differs from the reference"
+        else:
+            row["why"] = "the program has no check"
+    return row
+
+
+def run_suites(size: str = "small", only: list[str] | None = None, config: str = "QV100",
+               timeout: float = 600, progress=None, compat: bool = False) -> list[dict]:
+    """Builds and runs the selected programs; one row each. ``compat``: a
+    program that does not build as it is is built again with COMPAT_FLAGS
+    (the row says so)."""
+    from accelsim.cuda.nvcc import find_nvcc
+
+    root = apps_folder()
+    if root is None:
+        raise FileNotFoundError("the CUDA suites (../shared/data/apps) are not present")
+    nvcc = find_nvcc()
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="accelsim-apps-") as tmp:
+        for app in APPS:
+            if only and app.name not in only:
+                continue
+            exe, why = build_app(app, root, Path(tmp), nvcc)
+            used_compat = False
+            if exe is None and compat and "cudaThreadSynchronize" in why:
+                exe, why = build_app(app, root, Path(tmp), nvcc, compat=True)
+                used_compat = exe is not None
+            row = run_app(app, exe, root, size, config, timeout) if exe else {
+                "suite": app.suite, "program": app.name, "built": False, "ran": False, "correct": None,
+                "kernels": None, "cycles": None, "wall_s": None, "why": why}
+            if used_compat:
+                row["program"] = f"{app.name} (compat)"
+            rows.append(row)
+            if progress:
+                progress(row)
+    return rows
+
+
+def _cell(v, fmt: str = "{}") -> str:
+    if v is None:
+        return "–"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return fmt.format(v)
+
+
+def table(rows: list[dict]) -> str:
+    """The Markdown table of docs/cuda_apps.md."""
+    out = ["| suite | program | built | ran | correct | kernels | simulated cycles | wall (s) | why not / note |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        ran = r["ran"] if r["built"] else None
+        out.append(f"| {r['suite']} | {r['program']} | {_cell(r['built'])} | {_cell(ran)} | {_cell(r['correct'])} "
+                   f"| {_cell(r['kernels'])} | {_cell(r['cycles'], '{:,}')} | {_cell(r['wall_s'], '{:.1f}')} "
+                   f"| {r['why'].replace('|', '/')} |")
+    return "\n".join(out)
+
+
+MARK_BEGIN, MARK_END = "<!-- cuda-apps table: begin -->", "<!-- cuda-apps table: end -->"
+
+
+def write_doc(doc: Path, text: str) -> None:
+    s = doc.read_text()
+    if MARK_BEGIN not in s or MARK_END not in s:
+        raise ValueError(f"{doc}: no {MARK_BEGIN} ... {MARK_END} markers")
+    a, b = s.index(MARK_BEGIN) + len(MARK_BEGIN), s.index(MARK_END)
+    doc.write_text(s[:a] + "\n" + text + "\n" + s[b:])
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m accelsim.bench.cuda_apps", description=__doc__.split("\n\n")[0])
+    p.add_argument("--size", choices=["small", "full"], default="small")
+    p.add_argument("--only", action="append", default=None, metavar="NAME")
+    p.add_argument("--config", default="QV100")
+    p.add_argument("--timeout", type=float, default=600, help="seconds per program run")
+    p.add_argument("--write-doc", default=None, metavar="MD", help="write the table into this doc (markers)")
+    p.add_argument("--compat", action="store_true",
+                   help="build programs calling cudaThreadSynchronize (removed in CUDA 13) with "
+                        "-DcudaThreadSynchronize=cudaDeviceSynchronize")
+    a = p.parse_args(argv)
+    rows = run_suites(a.size, a.only, a.config, a.timeout, compat=a.compat,
+                      progress=lambda r: print(f"{r['suite']:10s} {r['program']:22s} built={r['built']} "
+                                               f"ran={r['ran']} correct={r['correct']} {r['why']}", file=sys.stderr))
+    text = table(rows) + (f"\n\n(size: {a.size}, config {a.config}, timeout {a.timeout:.0f} s per program"
+                          f"{'; (compat): built with ' + COMPAT_FLAGS[0] if a.compat else ''})")
+    print(text)
+    if a.write_doc:
+        write_doc(Path(a.write_doc), text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+

@@ -1,0 +1,61 @@
+"""``accelsim cuda [--config NAME] [--records lowered|ptx] [--max-cycles N] [--out DIR] -- ./app ARGS``:
+runs an unmodified CUDA program (built with ``nvcc -cudart shared``) on the
+simulated GPU. The program's output and exit status pass through; a summary
+of what was simulated goes to stderr."""
+from __future__ import annotations
+
+import sys
+
+
+def register(sub) -> None:
+    parser = sub.add_parser("cuda", help="run an unmodified CUDA program on the simulated GPU",
+                            description="Run a CUDA program built with `nvcc -cudart shared` on the simulated "
+                                        "GPU: its kernels and copies are simulated, its output and exit status "
+                                        "pass through. Put the program after `--`.")
+    parser.add_argument("--config", default="QV100", help="bundled config name or YAML path")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="override a config value (repeatable)")
+    parser.add_argument("--records", default="lowered", choices=["lowered", "ptx", "sass"],
+                        help="what each PTX instruction gives the timing model (default: lowered; sass: the "
+                             "SASS ptxas makes of its line, needs ptxas and nvdisasm)")
+    parser.add_argument("--max-cycles", type=int, default=None, metavar="N",
+                        help="stop the program at this simulated cycle, keeping the result so far")
+    parser.add_argument("--regs", type=int, default=32, metavar="N",
+                        help="registers per thread for occupancy (PTX registers are virtual; default 32)")
+    parser.add_argument("--out", default=None, metavar="DIR",
+                        help="save the result there (accelsim.load_result reads it)")
+    parser.add_argument("--save-trace", default=None, metavar="DIR",
+                        help="instead of timing, write the program's run as an Accel-Sim trace there "
+                             "(kernelslist.g with its copies, for `accelsim run`)")
+    parser.add_argument("--quiet", action="store_true", help="no summary on stderr")
+    parser.add_argument("program", nargs="+", help="the program and its arguments (after --)")
+    parser.set_defaults(func=_run)
+
+
+def _run(args) -> int:
+    from accelsim.cli import output_folder
+    from accelsim.cli.config_cmd import parse_overrides
+    from accelsim.config import load_config
+    from accelsim.cuda import run_cuda
+    from accelsim.errors import Interrupted
+
+    output_folder("--out", args.out)
+    output_folder("--save-trace", args.save_trace)
+    cfg = load_config(args.config).with_overrides(parse_overrides(args.set))
+    try:
+        result = run_cuda(args.program, cfg, records=args.records, max_cycles=args.max_cycles, out=args.out,
+                          save_trace=args.save_trace, regs_per_thread=args.regs)
+    except Interrupted as stop:
+        r = stop.result
+        if args.out:
+            r.save(args.out)
+        print(f"accelsim cuda: interrupted at cycle {r.total_cycles} ({r.num_kernels} kernels)", file=sys.stderr)
+        return 130
+    if not args.quiet and args.save_trace:
+        print(f"accelsim cuda: trace written: {result.extra['trace']}", file=sys.stderr)
+    elif not args.quiet:
+        state = {"exited": "", "max_cycles": " (stopped at --max-cycles)"}.get(result.status, f" ({result.status})")
+        print(f"accelsim cuda: {result.num_kernels} kernels, {len(result.copies)} copies, "
+              f"{result.total_cycles} cycles on {result.config_name}{state}; {result.wall_time_s:.2f} s wall",
+              file=sys.stderr)
+    return result.returncode

@@ -1,0 +1,182 @@
+"""Running an unmodified CUDA program on the simulated GPU: the program
+loads accelsim's CUDA runtime library (libcudart.so.13 / .so.12, built from
+cudart/) instead of NVIDIA's, which runs its kernels and copies on the
+timing model and writes the result file read back here."""
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from accelsim import _core
+from accelsim._paths import data_dir
+from accelsim.cuda.elf import read_elf
+from accelsim.cuda.result import CudaResult, read_result
+from accelsim.errors import AccelsimError, ConfigError, Interrupted
+
+__all__ = ["run_cuda", "runtime_library_dir", "RECORD_MODES"]
+
+RECORD_MODES = ("lowered", "ptx", "sass")
+# Exit statuses the runtime library uses for its own stops (docs/cuda_apps.md).
+EXIT_MAX_CYCLES, EXIT_INTERRUPTED = 124, 130
+
+
+def runtime_library_dir() -> Path:
+    """The folder holding the runtime library (installed beside accelsim._core)."""
+    spec = importlib.util.find_spec("accelsim._core")
+    here = Path(spec.origin).parent if spec and spec.origin else Path(__file__).resolve().parent.parent
+    folder = here / "cudart_lib"
+    if not any(folder.glob("libcudart.so.*")):
+        raise AccelsimError(f"accelsim's CUDA runtime library is not built (looked in {folder}); reinstall "
+                            "accelsim with the nvidia-cuda-runtime wheel present (pip install .)")
+    return folder
+
+
+def _program(argv: list[str], cwd) -> Path | None:
+    """argv[0] as a file (PATH searched like the shell does), or None."""
+    exe = argv[0]
+    if os.sep in exe:
+        p = Path(cwd or ".") / exe
+        return p if p.is_file() else None
+    found = shutil.which(exe)
+    return Path(found) if found else None
+
+
+def _check_program(argv: list[str], cwd, lib_dir: Path) -> Path | None:
+    """Refuses a program that cannot use the runtime library; returns the
+    library it will load (None: not an ELF program, e.g. a script)."""
+    path = _program(argv, cwd)
+    if path is None:
+        raise AccelsimError(f"{argv[0]}: no such program")
+    info = read_elf(path)
+    if info is None:
+        return None
+    if info.cudart is None:
+        if info.has_kernels:
+            raise AccelsimError(f"{argv[0]} is linked statically against the CUDA runtime (nvcc's default), so it "
+                                "cannot load the simulator's: rebuild it with `nvcc -cudart shared`")
+        return None  # no CUDA in it directly (it may still load a library that uses CUDA)
+    lib = lib_dir / info.cudart
+    if not lib.is_file():
+        have = ", ".join(sorted(p.name for p in lib_dir.glob("libcudart.so.*")))
+        raise AccelsimError(f"{argv[0]} needs {info.cudart}; this build of accelsim has {have}")
+    return lib
+
+
+def _config_file(config, folder: Path) -> tuple[Path, str, int]:
+    """The resolved config as the runtime's text (config/config_text.h)."""
+    from accelsim.sim import _core_dict
+
+    values, name = _core_dict(config)
+    text = _core.config_text(values)
+    path = folder / "config.txt"
+    path.write_text(text)
+    full = _core.config_from_text(text, str(path))
+    return path, name, int(full["sm_version"])
+
+
+def _environment(base, lib_dir: Path, preload: Path | None, settings: dict[str, str]) -> dict[str, str]:
+    env = dict(os.environ if base is None else base)
+    env["LD_LIBRARY_PATH"] = os.pathsep.join(p for p in (str(lib_dir), env.get("LD_LIBRARY_PATH", "")) if p)
+    if preload is not None:  # wins over an RPATH that points at NVIDIA's library
+        env["LD_PRELOAD"] = " ".join(p for p in (str(preload), env.get("LD_PRELOAD", "")) if p)
+    env.update(settings)
+    return env
+
+
+def _wait(proc: subprocess.Popen, program: str, timeout, capture: bool) -> tuple[int, str | None, str | None]:
+    """Waits for the program. Ctrl-C reaches it too (same terminal): the
+    launcher ignores it meanwhile, so the runtime can stop the simulation and
+    write the result before the program ends."""
+    main = threading.current_thread() is threading.main_thread()
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise AccelsimError(f"{program}: still running after {timeout} s; stopped") from None
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, old)
+    return proc.returncode, out if capture else None, err if capture else None
+
+
+def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int | None = None, out=None,
+             save_trace=None, regs_per_thread: int = 32, arch: int | None = None, env: dict | None = None,
+             cwd=None, capture_output: bool = False, timeout: float | None = None) -> CudaResult:
+    """Runs the CUDA program ``argv`` (built with ``nvcc -cudart shared``) on
+    the simulated GPU of ``config`` and returns a CudaResult: every kernel and
+    copy it ran (``kernels``, ``copies``, ``streams``, counters), with its
+    ``returncode``. Its stdout and stderr pass through (``capture_output``:
+    kept in the result instead). ``records``: what each PTX instruction gives
+    the timing model (as ``accelsim.Device``); ``max_cycles`` stops the
+    program at that simulated cycle, keeping the result so far; ``out``: the
+    result is also saved there (``accelsim.load_result`` reads it).
+    ``regs_per_thread`` sets occupancy (PTX registers are virtual);
+    ``arch``: the ISA table records use (default: the config's sm_version).
+    ``save_trace``: instead of timing, the launches are emulated in command
+    order and written there as an Accel-Sim trace (kernelslist.g with its
+    host-to-device copies; ``records`` picks the records), which
+    ``Simulator.run`` replays; the result then lists no kernels.
+    Ctrl-C stops the simulation and raises Interrupted with the result so far."""
+    argv = [str(a) for a in ([argv] if isinstance(argv, (str, os.PathLike)) else argv)]
+    if not argv:
+        raise AccelsimError("run_cuda needs a program to run")
+    if records not in RECORD_MODES:
+        raise ConfigError(f"records must be one of {', '.join(map(repr, RECORD_MODES))}, not {records!r}")
+    if max_cycles is not None and (isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1):
+        raise ConfigError(f"max_cycles must be a positive integer, not {max_cycles!r}")
+    lib_dir = runtime_library_dir()
+    preload = _check_program(argv, cwd, lib_dir)
+    with tempfile.TemporaryDirectory(prefix="accelsim-cuda-") as tmp:
+        folder = Path(tmp)
+        cfg_path, _, sm_version = _config_file(config, folder)
+        settings = {"ACCELSIM_CUDA_CONFIG": str(cfg_path), "ACCELSIM_CUDA_DATA": str(data_dir()),
+                    "ACCELSIM_CUDA_RESULT": str(folder / "result.json"), "ACCELSIM_CUDA_RECORDS": records,
+                    "ACCELSIM_CUDA_REGS": str(int(regs_per_thread)),
+                    "ACCELSIM_CUDA_ARCH": str(int(arch if arch is not None else sm_version))}
+        if max_cycles is not None:
+            settings["ACCELSIM_CUDA_MAX_CYCLES"] = str(max_cycles)
+        if records == "sass":  # the real SASS of each PTX line, from ptxas + nvdisasm (before the run)
+            from accelsim.cuda.sass_guides import write_sass_guides
+
+            (folder / "sass").mkdir()
+            program = _program(argv, cwd)
+            if program is not None and read_elf(program) is not None:
+                write_sass_guides(program, folder / "sass", int(settings["ACCELSIM_CUDA_ARCH"]), sm_version)
+            settings["ACCELSIM_CUDA_SASS_GUIDES"] = str(folder / "sass")
+        if save_trace is not None:
+            (folder / "dump").mkdir()
+            settings["ACCELSIM_CUDA_TRACE"] = str(folder / "dump")
+        pipe = subprocess.PIPE if capture_output else None
+        start = time.perf_counter()
+        try:
+            proc = subprocess.Popen(argv, cwd=cwd, env=_environment(env, lib_dir, preload, settings),
+                                    stdout=pipe, stderr=pipe, text=True if capture_output else None)
+        except OSError as e:
+            raise AccelsimError(f"{argv[0]}: cannot run ({e.strerror})") from None
+        code, stdout, stderr = _wait(proc, argv[0], timeout, capture_output)
+        wall = time.perf_counter() - start
+        result_file = folder / "result.json"
+        if not result_file.is_file():
+            detail = f" (stderr: {stderr.strip()[-500:]})" if stderr else ""
+            raise AccelsimError(f"{argv[0]} exited with status {code} without a simulation result: it did not "
+                                f"load accelsim's CUDA runtime, or died before its end{detail}")
+        result = read_result(result_file, workload=" ".join(argv), wall_time_s=wall, returncode=code,
+                             stdout=stdout, stderr=stderr)
+        if save_trace is not None:
+            from accelsim.cuda.trace import write_trace_from_dump
+
+            result.extra["trace"] = write_trace_from_dump(folder / "dump", Path(save_trace))
+    if out is not None:
+        result.save(out)
+    if result.status == "interrupted":
+        raise Interrupted(result)
+    return result

@@ -1,0 +1,34 @@
+# Sourced by the sanitizer scripts (needs ROOT, BUILD, PY, FLAGS): builds the
+# pybind11 extension with the sanitizer flags against the instrumented core of
+# scripts/sanitize.sh (only when the bindings or the core changed), lays out a
+# copy of the package around it in $BUILD/py, and exports what running Python
+# on it needs: libasan/libubsan preloaded, PYTHONPATH, and a sitecustomize that
+# removes an editable install's import hook (it would load the uninstrumented
+# extension in this process and in every child process).
+PKG="$BUILD/py/accelsim"
+rm -rf "$BUILD/py" && mkdir -p "$BUILD/py"
+cp -r "$ROOT/python/accelsim" "$PKG"
+ln -s "$ROOT/configs" "$PKG/configs"
+SUFFIX="$("$PY" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')"
+EXT="$BUILD/_core$SUFFIX"
+DEFS=$(grep -o -- '-DACCELSIM_HAVE_[A-Z]*=1' "$BUILD/build.ninja" | sort -u | tr '\n' ' ' || true)
+LIBS=""
+grep -q "ACCELSIM_HAVE_ZLIB" "$BUILD/build.ninja" && LIBS="$LIBS -lz"
+grep -q "ACCELSIM_HAVE_LZMA" "$BUILD/build.ninja" && LIBS="$LIBS -llzma"
+stale=$(find "$ROOT/bindings" "$BUILD/libaccelsim_core.a" -newer "$EXT" 2>/dev/null | head -n 1 || true)
+if [ ! -f "$EXT" ] || [ -n "$stale" ]; then
+  t=$(date +%s)
+  g++ -std=c++20 -shared -fPIC $FLAGS $DEFS $("$PY" -m pybind11 --includes) -I "$ROOT/cpp" \
+    "$ROOT"/bindings/*.cpp "$BUILD/libaccelsim_core.a" $LIBS -o "$EXT"
+  echo "[sanitize] extension built in $(( $(date +%s) - t )) s"
+fi
+cp "$EXT" "$PKG/"
+cat > "$BUILD/py/sitecustomize.py" <<'PYEOF'
+import sys
+sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in (getattr(f, "__module__", "") or "")]
+PYEOF
+
+export LD_PRELOAD="$(g++ -print-file-name=libasan.so) $(g++ -print-file-name=libubsan.so)"
+export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:abort_on_error=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+export PYTHONPATH="$BUILD/py"

@@ -1,0 +1,312 @@
+"""The CUDA runtime library and its launcher (accelsim cuda / run_cuda):
+what the library exports, what it refuses, run control, events, device
+properties, results, and the same cycles as the same kernels launched from
+Python."""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from cuda_util import PROGRAMS, REPO, build, need_toolchain, program
+
+SPECIAL = PROGRAMS / "special"
+
+
+def special(name: str, flags: tuple[str, ...] = ("-O2",)):
+    return build(SPECIAL / f"{name}.cu", flags)
+
+
+def _dynamic_symbols(lib) -> dict[str, str]:
+    """{name: version} of the defined dynamic symbols (nm -D)."""
+    out = subprocess.run(["nm", "-D", "--defined-only", str(lib)], capture_output=True, text=True, check=True).stdout
+    syms = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in ("T", "W") and "@" in parts[2]:
+            name, _, version = parts[2].partition("@")
+            syms[name] = version.lstrip("@")
+    return syms
+
+
+def test_config_text_round_trips_every_bundled_config():
+    from accelsim import _core, list_configs
+    from accelsim.sim import _core_dict
+
+    for name in list_configs():
+        values, _ = _core_dict(name)
+        text = _core.config_text(values)
+        assert text.startswith("accelsim-config 1\n")
+        assert _core.config_from_text(text, name) == _core.check_config(values), name
+
+
+def test_config_text_errors_name_file_and_line():
+    from accelsim import _core
+    from accelsim.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"sm_count.*cfg\.txt:2: .many. is not an integer"):
+        _core.config_from_text("accelsim-config 1\nsm_count many\n", "cfg.txt")
+
+
+@pytest.mark.parametrize("major", [13, 12])
+def test_library_has_the_real_soname_version_node_and_exports(major):
+    from accelsim.cuda import runtime_library_dir
+    from accelsim.cuda.elf import read_elf
+    from accelsim.errors import AccelsimError
+
+    if shutil.which("nm") is None:
+        pytest.skip("nm (binutils) is not installed")
+    try:
+        lib = runtime_library_dir() / f"libcudart.so.{major}"
+    except AccelsimError as e:
+        pytest.skip(str(e))
+    if not lib.is_file():
+        pytest.skip(f"libcudart.so.{major} was not built (its CUDA runtime headers were missing)")
+    assert read_elf(lib).soname == f"libcudart.so.{major}"
+    ours = _dynamic_symbols(lib)
+    wanted = (REPO / "cudart" / f"exports_{major}.txt").read_text().split()
+    assert set(wanted) <= set(ours)
+    assert {ours[n] for n in wanted} == {f"libcudart.so.{major}"}
+    assert all(n.startswith(("cuda", "__cuda")) for n in ours)  # nothing of the core leaks out
+    try:  # the installed NVIDIA library, when its wheel is there: we export all it does
+        import nvidia
+
+        real = [p for root in nvidia.__path__ for p in
+                (root + f"/cu{major}/lib/libcudart.so.{major}", root + f"/cuda_runtime/lib/libcudart.so.{major}")
+                if os.path.isfile(p)]
+    except ImportError:
+        real = []
+    for path in real:
+        assert set(_dynamic_symbols(path)) <= set(ours), path
+
+
+def test_unimplemented_call_is_named_and_ends_the_program():
+    from accelsim.cuda import run_cuda
+
+    r = run_cuda([special("unimplemented")], capture_output=True)
+    assert r.returncode == 2 and r.status == "unimplemented"
+    assert "cudaGraphCreate is not implemented" in r.stderr
+    assert "before the graph" in r.stdout and "after the graph" not in r.stdout
+    assert r.num_kernels == 1  # what ran before it is in the result
+
+
+def test_statically_linked_program_is_told_the_flag(tmp_path):
+    from accelsim.cuda import run_cuda
+    from accelsim.cuda.nvcc import find_nvcc
+    from accelsim.errors import AccelsimError
+
+    need_toolchain()
+    exe = tmp_path / "static"
+    proc = subprocess.run([str(find_nvcc()), "-o", str(exe), str(PROGRAMS / "sgemm.cu"), "-I", str(PROGRAMS)],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        pytest.skip(f"this nvcc cannot link statically: {proc.stderr[-300:]}")
+    with pytest.raises(AccelsimError, match="linked statically.*-cudart shared"):
+        run_cuda([exe])
+
+
+def test_binary_without_ptx_is_told_how_to_embed_it():
+    from accelsim.cuda import run_cuda
+
+    exe = build(PROGRAMS / "sgemm.cu", ("-O2", "-gencode", "arch=compute_75,code=sm_75"), name="sgemm_sass_only")
+    r = run_cuda([exe], capture_output=True)
+    assert r.status == "error" and r.returncode == 1
+    assert "holds SASS but no PTX" in r.error and "compute_75" in r.error
+
+
+def test_uncompressed_and_size_compressed_fat_binaries_run():
+    from accelsim.cuda import run_cuda
+
+    for mode in ("none", "size"):  # size: Zstandard entries
+        exe = build(PROGRAMS / "scan.cu", ("-O2", f"-compress-mode={mode}"), name=f"scan_{mode}")
+        r = run_cuda([exe], capture_output=True)
+        assert r.returncode == 0 and "scan: PASSED" in r.stdout, mode
+
+
+def test_max_cycles_stops_the_program_and_keeps_the_result(tmp_path):
+    from accelsim import load_result
+    from accelsim.cuda import run_cuda
+
+    r = run_cuda([special("forever")], max_cycles=60_000, capture_output=True, out=tmp_path / "res", timeout=300)
+    assert r.returncode == 124 and r.status == "max_cycles" and not r.completed
+    assert "--max-cycles 60000" in r.stderr
+    assert r.num_kernels >= 2 and r.total_cycles <= 60_000
+    assert list(r.kernels["status"])[-1] == "cut_off"
+    assert len(load_result(tmp_path / "res").kernels) == r.num_kernels
+
+
+def test_ctrl_c_stops_the_program_and_keeps_the_result(tmp_path):
+    exe = special("forever")
+    out = tmp_path / "res"
+    proc = subprocess.Popen([sys.executable, "-m", "accelsim", "cuda", "--out", str(out), "--", str(exe)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        assert proc.stdout.readline().strip() == "running"  # one kernel simulated: the runtime is up
+        time.sleep(0.3)
+        os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the launcher and the program
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err
+    from accelsim import load_result
+
+    assert len(load_result(out).kernels) >= 1
+
+
+def test_events_report_simulated_time_and_properties_come_from_the_config():
+    from accelsim.config import load_config
+    from accelsim.cuda import run_cuda
+
+    r = run_cuda([special("event_timing")], "TITANV", capture_output=True)
+    assert r.returncode == 0, r.stderr
+    line = next(ln for ln in r.stdout.splitlines() if ln.startswith("elapsed"))
+    ms = float(line.split()[1])
+    memset = r.copies[-1]
+    assert memset["direction"] == "Memset"
+    kernel = r.kernels.iloc[0]
+    clock_mhz = load_config("TITANV")["core_clock"]
+    want = (kernel["end_cycle"] - memset["end_cycle"]) / (clock_mhz * 1000)
+    assert ms == pytest.approx(want, rel=1e-6)
+    sms = load_config("TITANV")["sm_count"]
+    assert f"accelsim TITANV (simulated), {sms} SMs (attribute {sms}), warp 32" in r.stdout
+    assert f"occupancy {kernel['ctas_per_sm']} blocks of 256, 32 registers" in r.stdout
+
+
+@pytest.mark.parametrize("records", ["lowered", "ptx", "sass"])
+def test_kernels_take_the_same_cycles_as_from_python(records):
+    """reduction.cu's two launches, replayed through accelsim.Device with
+    the same allocations, copies and PTX: identical cycles per kernel, in
+    every record mode (sass: ptxas's registers and SASS in both)."""
+    from accelsim import Device, _core
+    from accelsim.cuda import run_cuda
+    from accelsim.ptx import Module
+
+    if records == "sass":
+        from accelsim.errors import PtxError
+        from accelsim.ptx.sass_guided import require_tools
+
+        try:
+            require_tools()
+        except PtxError as e:
+            pytest.skip(str(e))
+    exe = program("reduction")
+    r = run_cuda([exe], capture_output=True, records=records)
+    assert r.returncode == 0
+    mod = Module(_core.fatbin_ptx(str(exe))[0][1], name="reduction")
+    k = mod.get_function("block_sum")
+    n, threads = 1 << 16, 128
+    blocks = (n + 2 * threads - 1) // (2 * threads)
+    state, h = 7, np.empty(n, np.float32)  # the program's xorshift data
+    for i in range(n):
+        state ^= (state << 13) & 0xFFFFFFFF
+        state ^= state >> 17
+        state ^= (state << 5) & 0xFFFFFFFF
+        h[i] = state % 100
+    dev = Device("QV100", records=records)
+    d_in, d_part, d_out = dev.empty(n), dev.empty(blocks), dev.empty(1)
+    d_in.copy_from_host(h)
+    k[blocks, threads, 0, threads * 4](d_in, d_part, np.int32(n))
+    k[1, threads, 0, threads * 4](d_part, d_out, np.int32(blocks))
+    assert d_out.copy_to_host()[0] == h.sum()
+    py = dev.results[-1]
+    assert list(py.kernels["cycles"]) == list(r.kernels["cycles"])
+    assert list(py.kernels["warp_instructions"]) == list(r.kernels["warp_instructions"])
+    assert py.total_cycles == r.total_cycles
+
+
+def test_cli_passes_output_and_exit_status_through_and_saves(tmp_path):
+    from accelsim import load_result
+
+    exe = program("histogram")
+    proc = subprocess.run([sys.executable, "-m", "accelsim", "cuda", "--config", "TITANV", "--out",
+                           str(tmp_path / "r"), "--", str(exe)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "histogram: PASSED"
+    assert "1 kernels, 3 copies" in proc.stderr and "TITANV" in proc.stderr
+    saved = load_result(tmp_path / "r")
+    assert list(saved.kernels["name"]) == ["histogram(unsigned char const*, int, unsigned int*)"]
+    assert saved.streams["kernels"].sum() == 1
+    bad = subprocess.run([sys.executable, "-m", "accelsim", "cuda", "--", str(tmp_path / "missing")],
+                         capture_output=True, text=True)
+    assert bad.returncode == 1 and "no such program" in bad.stderr
+
+
+def test_cuda12_programs_load_the_cuda12_library(tmp_path):
+    """A program linked against CUDA 12's libcudart (the
+    nvidia-cuda-runtime-cu12 wheel) needs libcudart.so.12 at its version
+    node; the launcher gives it accelsim's."""
+    from accelsim.cuda import run_cuda, runtime_library_dir
+    from accelsim.cuda.elf import read_elf
+    from accelsim.cuda.nvcc import find_nvcc
+
+    need_toolchain()
+    if not (runtime_library_dir() / "libcudart.so.12").is_file():
+        pytest.skip("libcudart.so.12 was not built")
+    try:
+        import nvidia
+
+        real = next(p for root in nvidia.__path__ for p in [os.path.join(root, "cuda_runtime", "lib")]
+                    if os.path.isfile(os.path.join(p, "libcudart.so.12")))
+    except (ImportError, StopIteration):
+        pytest.skip("the nvidia-cuda-runtime-cu12 wheel is not installed")
+    link = tmp_path / "link"
+    link.mkdir()
+    (link / "libcudart.so").symlink_to(os.path.join(real, "libcudart.so.12"))
+    exe = tmp_path / "sgemm12"
+    proc = subprocess.run([str(find_nvcc()), "-cudart", "shared", "-O2", "-L", str(link), "-I", str(PROGRAMS),
+                           "-o", str(exe), str(PROGRAMS / "sgemm.cu")], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert read_elf(exe).cudart == "libcudart.so.12"
+    r = run_cuda([exe], capture_output=True)
+    assert r.returncode == 0 and "sgemm: PASSED" in r.stdout, r.stderr
+
+
+def test_save_trace_writes_a_trace_that_replays_with_the_same_cycles(tmp_path):
+    from accelsim import Simulator
+    from accelsim.cuda import run_cuda
+
+    exe = program("sgemm")
+    live = run_cuda([exe], capture_output=True)
+    traced = run_cuda([exe], capture_output=True, save_trace=tmp_path / "trace")
+    assert traced.returncode == 0 and "sgemm: PASSED" in traced.stdout  # emulation alone: the right answer
+    assert traced.num_kernels == 0 and traced.extra["trace"] == tmp_path / "trace" / "kernelslist.g"
+    listing = (tmp_path / "trace" / "kernelslist.g").read_text().splitlines()
+    assert [ln.split(",")[0] for ln in listing] == ["MemcpyHtoD", "MemcpyHtoD", "kernel-1.traceg"]
+    replay = Simulator("QV100").run(tmp_path / "trace" / "kernelslist.g")
+    assert list(replay.kernels["cycles"]) == list(live.kernels["cycles"])
+    assert list(replay.kernels["warp_instructions"]) == list(live.kernels["warp_instructions"])
+
+
+def test_runtime_overhead_is_a_few_percent_of_the_simulation():
+    """Time inside the runtime's API calls outside the simulation runs
+    (registration, PTX parsing, queueing, copies of host data), summed over
+    programs with many launches and synchronizations, against the
+    simulation's own time: the target is <= 5 %."""
+    from accelsim.cuda import run_cuda
+
+    runtime = simulation = 0.0
+    for name in ("lud", "bfs", "bitonic"):  # 94 launches; a host loop of copies; 66 launches
+        wall = run_cuda([program(name)], capture_output=True).extra["runtime_wall"]
+        runtime += wall["api_s"] - wall["simulation_s"]
+        simulation += wall["simulation_s"]
+    assert 0 <= runtime <= 0.05 * simulation, (runtime, simulation)
+
+
+def test_per_thread_default_stream_programs_run():
+    """nvcc --default-stream per-thread makes the program call the _ptds /
+    _ptsz entry points."""
+    from accelsim.cuda import run_cuda
+    from accelsim.cuda.elf import read_elf
+
+    exe = special("per_thread_stream", ("-O2", "--default-stream", "per-thread"))
+    assert read_elf(exe).cudart == "libcudart.so.13"
+    r = run_cuda([exe], capture_output=True)
+    assert r.returncode == 0 and "PASSED" in r.stdout, r.stderr
