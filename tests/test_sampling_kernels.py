@@ -133,3 +133,16 @@ def test_reuse_tells_first_touches_from_data_the_caches_still_hold():
     mark_reuse(ps, 5_000)
     assert ps[2].reuse == 0.0
     assert len(make_clusters(ps, 0.1)) == 2
+
+
+def test_a_warm_up_kernel_larger_than_its_launch_is_replayed_not_simulated():
+    from accelsim.sampling.rounds import warm_plan
+
+    # k1 (small) follows k0 (ten times larger): k0 is replayed; k3 (large)
+    # follows k2 (small): k2 is simulated; replay reaches back 2.5 KB
+    # (1 KB a kernel).
+    ps = [_profile(0, [1], insts=1000), _profile(1, [2], insts=100), _profile(2, [3], insts=100),
+          _profile(3, [4], insts=1000)]
+    plan = warm_plan([ps[1], ps[3]], ps, warmup=1, replay_bytes=2500)
+    assert plan.detailed == {1: [], 3: [2]}
+    assert plan.replay == {1: [0], 3: [0]}  # k1 is simulated anyway

@@ -3,7 +3,8 @@ that warm the GPU for it, in one run or in windows split over an engine.
 
 Warm-up of a chosen launch (docs/sampling.md, "State warm-up"): the
 ``warmup`` kernels right before it are simulated in detail (L2 contents,
-DRAM rows, queues and write-backs as they would be), and before those,
+DRAM rows, queues and write-backs as they would be) unless they are larger
+than the launch itself, and before those,
 kernels are replayed into the caches below L1 without timing until their
 footprint adds up to ``replay`` times the L2 size (what the L2 can still
 hold of older kernels: a model's weights or a KV cache reused from one
@@ -35,11 +36,18 @@ class WarmPlan:
 
 def warm_plan(chosen: list[KernelProfile], profiles: list[KernelProfile], warmup: int,
               replay_bytes: float) -> WarmPlan:
+    """A warm-up kernel larger than the launch it warms (more estimated
+    instructions) is replayed instead of simulated: warming never costs more
+    than the launch itself (an arg-max after the LM head GEMM, an output
+    projection after attention), and what such a kernel leaves that a replay
+    does not (open DRAM rows, write-backs in flight) is small next to the
+    L2 contents both give."""
     picked = {p.order for p in chosen}
     plan = WarmPlan()
     for p in chosen:
-        near = [o for o in range(max(0, p.order - warmup), p.order) if o not in picked]
-        far, reach, o = [], 0.0, p.order - warmup - 1
+        before = [o for o in range(max(0, p.order - warmup), p.order) if o not in picked]
+        near = [o for o in before if profiles[o].warp_instructions <= p.warp_instructions]
+        far, reach, o = [o for o in before if o not in near], 0.0, p.order - warmup - 1
         while o >= 0 and reach < replay_bytes:
             if o not in picked:
                 far.append(o)
