@@ -57,10 +57,10 @@ def _load(d: Path, name: str):
     return json.loads((d / f"{name}.json").read_text())
 
 
-def generate(d: Path, spec: dict, name: str) -> dict:
+def generate(d: Path, spec: dict, name: str, jobs: int = 1) -> dict:
     from accelsim.tracegen.llm import DecodeSpec, write_decode_workload
 
-    g, wall, cpu = _timed(write_decode_workload, d / name, DecodeSpec(**spec))
+    g, wall, cpu = _timed(write_decode_workload, d / name, DecodeSpec(**spec), jobs=jobs)
     info = {"name": name, "kernels": g.kernels, "warp_instructions": g.total_warp_instructions, "wall_s": wall,
             "bytes": sum(f.stat().st_size for f in (d / name).iterdir()), "spec": spec,
             "per_kernel": g.warp_instructions}
@@ -110,6 +110,9 @@ def kernels(d: Path, workload: str, seeds: list[int], target: float | None) -> N
                     "profile_s": info["profile_s"],
                     "median_kernel_error": sorted(err[i] for i in proj)[len(proj) // 2]})
         print(json.dumps(out[-1], default=str))
+        _save(d, _name(f"rows_{target}_{seed}", workload),
+              {"truth": truth["cycles"], **{c: k[c].tolist() for c in ("name", "status", "cycles", "error_bound",
+                                                                       "cluster", "representative")}})
     _save(d, _name(f"kernels_{target}", workload), out)
 
 
@@ -178,11 +181,11 @@ def intra(d: Path, only: str | None) -> None:
         _save(d, f"intra_{name}", out)
 
 
-def huge(d: Path) -> None:
+def huge(d: Path, jobs: int) -> None:
     """Generates the 10^9-instruction trace (once), then runs kernel sampling
     on it in a fresh process and records that process's peak RSS."""
     if not (d / "huge" / "kernelslist.g").is_file():
-        generate(d, HUGE, "huge")
+        generate(d, HUGE, "huge", jobs)
     code = ("import accelsim, resource, json, sys, time; t = time.perf_counter(); "
             f"r = accelsim.Simulator({CONFIG!r}).run(sys.argv[1], progress=False, "
             "sample=accelsim.KernelSampling()); "
@@ -268,10 +271,11 @@ def main(argv=None) -> int:
     p.add_argument("--engine", default="process")
     p.add_argument("--flush", action="store_true", help="split: caches flushed between commands")
     p.add_argument("--only", default=None, help="intra: one long kernel by name")
+    p.add_argument("--jobs", type=int, default=1, help="generate, huge: processes writing traces")
     a = p.parse_args(argv)
     a.dir.mkdir(parents=True, exist_ok=True)
     if a.step == "generate":
-        info = generate(a.dir, SIZES[a.workload], a.workload)
+        info = generate(a.dir, SIZES[a.workload], a.workload, a.jobs)
         print(json.dumps({k: v for k, v in info.items() if k != "per_kernel"}))
     elif a.step in ("full", "flush"):
         full(a.dir, a.workload, flush=a.step == "flush")
@@ -282,7 +286,7 @@ def main(argv=None) -> int:
     elif a.step == "intra":
         intra(a.dir, a.only)
     elif a.step == "huge":
-        huge(a.dir)
+        huge(a.dir, a.jobs)
     else:
         report(a.dir)
     return 0

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import accelsim
-from accelsim.tracegen.llm import DecodeSpec, decode_kernels
+from accelsim.tracegen.llm import DecodeSpec, decode_kernels, write_decode_workload
 from accelsim.tracegen.llm.matmul import gemm
 from accelsim.tracegen.templates import Op, Program
 from sampling_helpers import TINY, write_tiny
@@ -67,3 +67,13 @@ def test_templates_refuse_a_wrong_address_count():
         t.text(0, [1, 2])
     with pytest.raises(ValueError, match="multiple of 16"):
         gemm(2, 256, 20, 0, 0, 0)
+
+
+def test_a_parallel_write_gives_the_same_files(tmp_path):
+    one = write_tiny(tmp_path / "one")
+    three = write_decode_workload(tmp_path / "three", TINY, jobs=3)
+    assert three.warp_instructions == one.warp_instructions and three.names == one.names
+    names = sorted(p.name for p in (tmp_path / "one").iterdir())
+    assert sorted(p.name for p in (tmp_path / "three").iterdir()) == names
+    for p in (tmp_path / "one").iterdir():
+        assert filecmp.cmp(p, tmp_path / "three" / p.name, shallow=False), p.name

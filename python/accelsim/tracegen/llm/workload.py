@@ -176,11 +176,18 @@ def write_kernels(folder, kernels, compression: str | None = "xz",
                   preamble: Sequence[str] = ()) -> GeneratedWorkload:
     """Writes generated kernels (``GenKernel``) as kernel-N.traceg[.xz] and a
     kernelslist.g listing them after the ``preamble`` command lines."""
+    return _write(folder, kernels, compression, preamble, lambda n: True)
+
+
+def _write(folder, kernels, compression: str | None, preamble: Sequence[str], mine) -> GeneratedWorkload:
+    """Lists every kernel; writes the traces of those ``mine(n)`` selects."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     lines, names, counts = list(preamble), [], []
     for n, k in enumerate(kernels, start=1):
-        path = write_blocks(trace_path(folder, n, compression), k.header(n), k.blocks(), compression)
+        path = trace_path(folder, n, compression)
+        if mine(n):
+            write_blocks(path, k.header(n), k.blocks(), compression)
         lines.append(path.name)
         names.append(k.name)
         counts.append(k.warp_instructions)
@@ -189,13 +196,30 @@ def write_kernels(folder, kernels, compression: str | None = "xz",
     return GeneratedWorkload(listing, names, counts)
 
 
+def _write_share(folder: str, spec: DecodeSpec, compression: str | None, share: int, jobs: int) -> None:
+    """One process's part of a parallel write: every ``jobs``-th kernel."""
+    for n, k in enumerate(decode_kernels(spec), start=1):
+        if n % jobs == share:
+            write_blocks(trace_path(Path(folder), n, compression), k.header(n), k.blocks(), compression)
+
+
 def write_decode_workload(folder, spec: DecodeSpec | None = None, *,
-                          compression: str | None = "xz") -> GeneratedWorkload:
+                          compression: str | None = "xz", jobs: int = 1) -> GeneratedWorkload:
     """Writes the decode workload of ``spec`` (default: ``DecodeSpec()``,
     2,016 kernels, about 1.6 x 10^8 warp instructions) into ``folder``:
     kernel-N.traceg.xz files (``compression`` None: plain text, "gz" also
-    works) and kernelslist.g, which starts with the copy of the first tokens."""
+    works) and kernelslist.g, which starts with the copy of the first tokens.
+    ``jobs`` > 1 writes the traces in that many processes (the same files:
+    every kernel is built from ``spec`` alone)."""
     spec = spec or DecodeSpec()
     bufs_tokens = _Buffers(spec).tokens
     preamble = [f"MemcpyHtoD,0x{bufs_tokens:016x},{4 * spec.batch}"]
-    return write_kernels(folder, decode_kernels(spec), compression, preamble)
+    if jobs <= 1:
+        return write_kernels(folder, decode_kernels(spec), compression, preamble)
+    from concurrent.futures import ProcessPoolExecutor
+
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    with ProcessPoolExecutor(jobs) as pool:
+        for f in [pool.submit(_write_share, str(folder), spec, compression, i, jobs) for i in range(jobs)]:
+            f.result()
+    return _write(folder, decode_kernels(spec), compression, preamble, lambda n: False)
