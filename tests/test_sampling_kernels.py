@@ -135,14 +135,24 @@ def test_reuse_tells_first_touches_from_data_the_caches_still_hold():
     assert len(make_clusters(ps, 0.1)) == 2
 
 
-def test_a_warm_up_kernel_larger_than_its_launch_is_replayed_not_simulated():
+def test_a_warm_up_kernel_much_larger_than_its_launch_is_replayed_not_simulated():
     from accelsim.sampling.rounds import warm_plan
 
-    # k1 (small) follows k0 (ten times larger): k0 is replayed; k3 (large)
-    # follows k2 (small): k2 is simulated; replay reaches back 2.5 KB
-    # (1 KB a kernel).
-    ps = [_profile(0, [1], insts=1000), _profile(1, [2], insts=100), _profile(2, [3], insts=100),
-          _profile(3, [4], insts=1000)]
-    plan = warm_plan([ps[1], ps[3]], ps, warmup=1, replay_bytes=2500)
-    assert plan.detailed == {1: [], 3: [2]}
-    assert plan.replay == {1: [0], 3: [0]}  # k1 is simulated anyway
+    # Mean size 2,260: k0 (10,000) is larger than k1 and than twice the mean,
+    # so it is replayed before k1; k3 (1,000) is larger than k4 but of
+    # ordinary size: simulated. Replay reaches back 2.5 KB (1 KB a kernel).
+    ps = [_profile(n, [n], insts=i) for n, i in enumerate([10_000, 100, 100, 1000, 100])]
+    plan = warm_plan([ps[1], ps[4]], ps, warmup=1, replay_bytes=2500)
+    assert plan.detailed == {1: [], 4: [3]}
+    assert plan.replay == {1: [0], 4: [0, 2]}  # k1 is simulated anyway
+
+
+def test_a_cluster_that_would_dominate_the_first_round_starts_with_one_member():
+    from accelsim.sampling.clusters import Cluster
+    from accelsim.sampling.kernel_sampling import _first_counts
+
+    big = Cluster(0, ("big",), [_profile(n, [n], insts=1000) for n in range(4)])
+    small = [Cluster(h, (str(h),), [_profile(10 * h + n, [n], insts=100) for n in range(4)]) for h in (1, 2, 3)]
+    assert _first_counts([big, *small], 3) == {0: 1, 1: 3, 2: 3, 3: 3}  # 3,000 of 3,900 would be big's
+    many = [Cluster(h, (str(h),), small[0].members) for h in range(1, 31)]
+    assert set(_first_counts([big, *many], 3).values()) == {3}  # 3,000 of 12,000: not dominant

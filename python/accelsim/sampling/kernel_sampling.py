@@ -101,6 +101,24 @@ def _allocate(state: Sampled, fits: dict, opts, total_x: float) -> list[KernelPr
     return sorted(picked, key=lambda p: p.order)
 
 
+# A cluster whose first-round members would be more than this share of the
+# first round's simulated instructions starts with one member (its bound then
+# rests on the pooled spread; target_error rounds add members where the
+# variance is).
+DOMINANT_SHARE = 1 / 3
+
+
+def _first_counts(clusters: list[Cluster], per_cluster: int) -> dict[int, int]:
+    """First-round members per cluster: ``per_cluster``, or one where those
+    would dominate the round's cost (cost-weighted allocation, as Neyman's
+    with unit costs: two launches of a decode run's LM-head GEMM were half
+    of what two members of every cluster simulated)."""
+    cost = {c.index: per_cluster * sum(p.warp_instructions for p in c.members) / len(c.members)
+            for c in clusters}
+    total = sum(cost.values())
+    return {h: 1 if c > DOMINANT_SHARE * total else per_cluster for h, c in cost.items()}
+
+
 def _check_ids(profiles: list[KernelProfile]) -> None:
     seen: set[int] = set()
     for p in profiles:
@@ -128,9 +146,10 @@ def run_sampled(sim, path: str, opts, options: dict, *, engine, workers, threads
     run = make_runner(sim, path, engine, workers, threads, progress, warmup=opts.warmup,
                       replay_bytes=replay_bytes)
     rng = random.Random(opts.seed)
-    first = [p for c in state.clusters for p in spread_pick(c.members, opts.per_cluster, set(), rng)]
-    _run_round(sim, path, state, sorted(first, key=lambda p: p.order), options, run)
     total_x = sum(p.warp_instructions for p in profiles)
+    counts = _first_counts(state.clusters, opts.per_cluster)
+    first = [p for c in state.clusters for p in spread_pick(c.members, counts[c.index], set(), rng)]
+    _run_round(sim, path, state, sorted(first, key=lambda p: p.order), options, run)
     while opts.target_error is not None and len(state.rounds) < opts.max_rounds:
         fits, _ = estimate.fit(state.samples())
         projected = assemble(sim, path, state, fits, opts, profile_s, start, dry=True)

@@ -26,7 +26,7 @@ class Unit:
     replay: tuple[int, ...] = ()  # kernels of the warm-up replayed, not simulated
 
     def core_options(self) -> dict:
-        out = {"first_command": self.first, "count_from": self.count_from, "end_command": self.end}
+        out: dict = {"first_command": self.first, "count_from": self.count_from, "end_command": self.end}
         if self.replay:
             out["replay"] = list(self.replay)
         return out
