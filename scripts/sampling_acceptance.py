@@ -139,22 +139,21 @@ def split(d: Path, workload: str, engine: str, flush: bool) -> None:
 
 
 def _long_kernels() -> dict:
-    """Single kernels of many CTA waves on a QV100 (80 SMs): a skinny GEMM
-    (5 CTAs per SM: 50 waves), a residual add over 64 M elements (8 CTAs
-    per SM: 50 waves), a layer-norm over 128 K short rows (32 per SM: 50
-    waves) and a decode attention of 200 sequences x 64 heads (8 per SM: 20
-    waves, sequence lengths varying)."""
+    """Single kernels of about 100 CTA waves on a QV100 (80 SMs): a skinny
+    GEMM (5 CTAs per SM), a residual add over 128 M elements (8 per SM), a
+    layer-norm over 256 K short rows (32 per SM), and a decode attention of
+    600 sequences x 64 heads (8 per SM: 60 waves, sequence lengths varying)."""
     from accelsim.tracegen.llm.attention import attention
     from accelsim.tracegen.llm.matmul import gemm
     from accelsim.tracegen.llm.rows import layernorm, residual_add
 
     base = 0x7F0000000000
     return {
-        "gemm_20k_ctas": lambda: gemm(8, 512, 16 * 400 * 50, base, base + (1 << 36), base + (2 << 36)),
-        "residual_add_64m": lambda: residual_add(64 << 20, base, base + (1 << 36), base + (2 << 36)),
-        "layernorm_128k_rows": lambda: layernorm(128_000, 256, base, base + (1 << 30), base + (2 << 30),
+        "gemm_40k_ctas": lambda: gemm(8, 512, 16 * 400 * 100, base, base + (1 << 36), base + (2 << 36)),
+        "residual_add_128m": lambda: residual_add(128 << 20, base, base + (1 << 36), base + (2 << 36)),
+        "layernorm_256k_rows": lambda: layernorm(256_000, 256, base, base + (1 << 30), base + (2 << 30),
                                                  base + (3 << 30)),
-        "attention_200x64": lambda: attention(200, 64, 64, 512, [96 + (37 * i) % 64 for i in range(200)], base,
+        "attention_600x64": lambda: attention(600, 64, 64, 512, [96 + (37 * i) % 64 for i in range(600)], base,
                                               base + (1 << 36), base + (2 << 36), base + (3 << 36)),
     }
 
@@ -181,23 +180,28 @@ def intra(d: Path, only: str | None) -> None:
         _save(d, f"intra_{name}", out)
 
 
-def huge(d: Path, jobs: int) -> None:
-    """Generates the 10^9-instruction trace (once), then runs kernel sampling
-    on it in a fresh process and records that process's peak RSS."""
+def huge(d: Path, jobs: int, engine: str | None) -> None:
+    """Generates the 10^9-instruction trace (once, in ``jobs`` processes),
+    then runs kernel sampling on it in a fresh process (its windows on
+    ``engine``, if given) and records the peak RSS of that process and of its
+    largest worker."""
     if not (d / "huge" / "kernelslist.g").is_file():
         generate(d, HUGE, "huge", jobs)
+    workers = f", engine={engine!r}, workers={jobs}" if engine else ""
     code = ("import accelsim, resource, json, sys, time; t = time.perf_counter(); "
             f"r = accelsim.Simulator({CONFIG!r}).run(sys.argv[1], progress=False, "
-            "sample=accelsim.KernelSampling()); "
+            f"sample=accelsim.KernelSampling(){workers}); "
             "print(json.dumps({'rss_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "
+            "'worker_rss_mb': resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, "
             "'wall_s': time.perf_counter() - t, 'total_cycles': r.total_cycles, "
+            "'warp_instructions': r.warp_instructions, "
             "'bound': r.extra['sampling']['total_error_bound'], "
             "'simulated': r.extra['sampling']['simulated_kernels'], 'kernels': r.num_kernels}))")
     proc = subprocess.run([sys.executable, "-c", code, str(d / "huge")], capture_output=True, text=True)
     if proc.returncode:
         raise SystemExit(proc.stderr)
     out = json.loads(proc.stdout.strip().splitlines()[-1])
-    out["load"] = os.getloadavg()
+    out.update(load=os.getloadavg(), engine=engine, jobs=jobs)
     print(json.dumps(out))
     _save(d, "huge_run", out)
 
@@ -257,7 +261,9 @@ def report(d: Path) -> None:
                                          "load"]))
     if (d / "huge_run.json").is_file():
         h = _load(d, "huge_run")
-        parts.append(f"10^9 trace, kernel sampling: peak RSS {h['rss_mb']:.0f} MB, {h['wall_s']:.0f} s")
+        parts.append(f"10^9 trace ({h['kernels']} kernels, {h['warp_instructions']:,} warp instructions), "
+                     f"kernel sampling: peak RSS {h['rss_mb']:.0f} MB (largest worker {h['worker_rss_mb']:.0f} MB, "
+                     f"engine {h['engine']}), {h['wall_s']:.0f} s")
     print("\n\n".join(parts))
 
 
@@ -286,7 +292,7 @@ def main(argv=None) -> int:
     elif a.step == "intra":
         intra(a.dir, a.only)
     elif a.step == "huge":
-        huge(a.dir, a.jobs)
+        huge(a.dir, a.jobs, a.engine if a.engine != "process" or a.jobs > 1 else None)
     else:
         report(a.dir)
     return 0

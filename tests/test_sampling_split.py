@@ -9,8 +9,8 @@ import pytest
 
 import accelsim
 from accelsim.errors import TraceError
-from accelsim.units import runner
-from accelsim.units.split import split_commands
+from accelsim.sampling.units import runner
+from accelsim.sampling.units.split import split_commands
 from sampling_helpers import differences, write_tiny
 
 
@@ -119,7 +119,7 @@ def test_an_interrupted_split_run_keeps_the_units_done(workload, monkeypatch):
             raise KeyboardInterrupt
         return real(task)
 
-    monkeypatch.setattr("accelsim.units.runner.run_unit", stop_at_third)
+    monkeypatch.setattr("accelsim.sampling.units.runner.run_unit", stop_at_third)
     with pytest.raises(accelsim.Interrupted) as stop:
         sim.run(g.path, progress=False, flush=True, engine="serial", units=3)
     r = stop.value.result

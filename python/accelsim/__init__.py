@@ -11,14 +11,13 @@ import importlib
 from accelsim.config import Config, import_gpgpusim_config, list_configs, load_config
 from accelsim.errors import (AccelsimError, ConfigError, DeadlockError, DeviceMemoryError, DeviceTypeError,
                              Interrupted, ProfileError, PtxError, RunStopped, TraceError)
+from accelsim.sampling import IntraKernelSampling, KernelSampling  # registers sampled and split runs
 
 __version__ = "0.1.0"
 
 _LAZY = {
     "AccelsimWarning": "accelsim.errors",
     "correlate": "accelsim.correlation",
-    "IntraKernelSampling": "accelsim.sampling",
-    "KernelSampling": "accelsim.sampling",
     "load_sim_tidy": "accelsim.correlation",
     "Progress": "accelsim.progress",
     "read_profile": "accelsim.correlation",
@@ -37,7 +36,7 @@ _LAZY_MODULES = ("sweep", "tune")
 
 __all__ = [
     "AccelsimError", "Config", "ConfigError", "DeadlockError", "DeviceMemoryError", "DeviceTypeError",
-    "Interrupted", "ProfileError", "PtxError", "RunStopped", "TraceError",
+    "Interrupted", "IntraKernelSampling", "KernelSampling", "ProfileError", "PtxError", "RunStopped", "TraceError",
     "import_gpgpusim_config", "list_configs", "load_config", *_LAZY, *_LAZY_MODULES,
 ]
 

@@ -239,7 +239,7 @@ class Simulator:
         ``flush`` each unit starts after ``warmup`` kernels of the unit before
         it, simulated to warm the caches and not counted; with ``flush`` the
         merged result equals the serial one, bit for bit (docs/sampling.md)."""
-        from accelsim.sampling.options import split_sample
+        from accelsim.run_modes import runner, split_sample
 
         path = _workload_path(workload)
         budget, ids = _checked_run_arguments(self, path, max_cycles, kernels)
@@ -248,15 +248,11 @@ class Simulator:
         if kernel_sampling is not None or engine is not None:
             _check_split_arguments(budget, ids, kernel_sampling, on_kernel, on_progress)
         if kernel_sampling is not None:
-            from accelsim.sampling.kernel_sampling import run_sampled
-
-            return run_sampled(self, path, kernel_sampling, options, engine=engine, workers=workers,
-                               threads=threads, progress=progress)
+            return runner("kernel_sampling")(self, path, kernel_sampling, options, engine=engine,
+                                             workers=workers, threads=threads, progress=progress)
         if engine is not None:
-            from accelsim.units.runner import run_split
-
-            return run_split(self, path, options, ids, engine=engine, workers=workers, units=units,
-                             warmup=warmup, threads=threads)
+            return runner("split")(self, path, options, ids, engine=engine, workers=workers, units=units,
+                                   warmup=warmup, threads=threads)
         return self._run_path(path, budget, ids, options, on_kernel=on_kernel, on_progress=on_progress,
                               progress=progress, threads=threads)
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from accelsim.sampling.profile import KernelProfile
-from accelsim.units.split import Unit, _cuts, command_costs
+from accelsim.sampling.units.split import Unit, _cuts, command_costs
 
 
 @dataclass

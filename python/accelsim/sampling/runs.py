@@ -1,9 +1,9 @@
 """Where a sampling round's windows run: in this process, one after the
-other, or as units on an engine (``accelsim.units``)."""
+other, or as units on an engine (``accelsim.sampling.units``)."""
 from __future__ import annotations
 
 from accelsim.stats.merged import export_stats
-from accelsim.units.split import Unit
+from accelsim.sampling.units.split import Unit
 
 
 class LocalRuns:
@@ -27,14 +27,14 @@ class EngineRuns:
     """Windows as units on an engine (processes, Dask)."""
 
     def __init__(self, sim, path: str, engine, threads, progress, warmup: int, replay_bytes: float):
-        from accelsim.units.runner import _engine_workers
+        from accelsim.sampling.units.runner import _engine_workers
 
         self.sim, self.path, self.engine, self.threads, self.progress = sim, path, engine, threads, progress
         self.warmup, self.replay_bytes, self.pieces = warmup, replay_bytes, 2 * _engine_workers(engine)
 
     def __call__(self, units: list[Unit], options: list[dict], ids: list[list[int]]) -> list[dict]:
-        from accelsim.units.runner import run_tasks
-        from accelsim.units.task import make_task
+        from accelsim.sampling.units.runner import run_tasks
+        from accelsim.sampling.units.task import make_task
 
         tasks = []
         for u, opts, mine in zip(units, options, ids):

@@ -7,8 +7,8 @@ import time
 
 from accelsim import _args, errors
 from accelsim.errors import AccelsimError, Interrupted
-from accelsim.units.split import Unit, split_commands
-from accelsim.units.task import make_task, run_unit
+from accelsim.sampling.units.split import Unit, split_commands
+from accelsim.sampling.units.task import make_task, run_unit
 
 
 def _engine_workers(engine) -> int:
@@ -75,7 +75,7 @@ def run_split(sim, path: str, options: dict, ids, *, engine, workers, units, war
     """``Simulator.run(..., engine=...)``: see its docstring."""
     from accelsim.sampling.profile import workload_commands
     from accelsim.sweep.engines import make_engine
-    from accelsim.units.merge import merge_outcomes
+    from accelsim.sampling.units.merge import merge_outcomes
 
     warmup = _args.bounded_int("warmup", warmup, 0, 1000)
     eng = make_engine(engine, workers)
@@ -129,7 +129,7 @@ def _prefix(plan: list[Unit], done: dict) -> int:
 
 def _with_rest_unreached(sim, path, partial, commands, plan, done_units):
     """A partial result: the units done in order, every later kernel not reached."""
-    from accelsim.units.unreached import unreached_result
+    from accelsim.sampling.units.unreached import unreached_result
 
     first = plan[done_units].count_from if done_units < len(plan) else len(commands)
     return unreached_result(sim, path, partial, commands, first)

@@ -1,14 +1,37 @@
-"""What a sampled run is asked for: ``KernelSampling`` (simulate a few
+"""How a run may be sampled or split, below the simulator that offers it.
+
+What a sampled run is asked for: ``KernelSampling`` (simulate a few
 launches of each group of similar kernels, project the rest) and
 ``IntraKernelSampling`` (simulate a long kernel's CTA waves until they are
 steady, project the rest). Both are checked when made: a bad value is a
-ConfigError naming the field."""
+ConfigError naming the field.
+
+Who carries out a kernel-sampled or a split run: ``accelsim.sampling``,
+which sits above the simulator (it runs simulators, on the sweep's
+engines), registers its two entry points here when it is imported (the
+package's facade imports it), so ``Simulator.run`` reaches them without an
+upward import. Registered once, the same in every process.
+"""
 from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
+from typing import Callable
 
 from accelsim.errors import ConfigError
+
+_RUNNERS: dict[str, Callable] = {}
+
+
+def register_runner(kind: str, run: Callable) -> None:
+    """``kind``: "kernel_sampling" or "split"."""
+    _RUNNERS[kind] = run
+
+
+def runner(kind: str) -> Callable:
+    if kind not in _RUNNERS:  # accelsim/__init__ imports accelsim.sampling, which registers both
+        raise RuntimeError(f"no {kind} runner registered: accelsim.sampling was not imported")
+    return _RUNNERS[kind]
 
 
 def _check_int(owner: str, name: str, value, low: int, high: int) -> None:
