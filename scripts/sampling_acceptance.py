@@ -34,7 +34,7 @@ from pathlib import Path
 
 DECODE = dict(hidden=768, heads=12, ffn=3072, context=256, steps=39)  # 2,028 kernels, 1.14 x 10^8 warp insts
 SIZES = {"decode": DECODE, "mid": {**DECODE, "steps": 8}}  # mid: 416 kernels, about 2.3 x 10^7
-HUGE = dict(hidden=2048, heads=16, ffn=8192, context=1024, steps=48, layers=8)  # about 1.05 x 10^9
+HUGE = dict(hidden=2048, heads=16, ffn=8192, context=1024, steps=48, layers=8)  # 5,184 kernels, 1.5 x 10^9
 CONFIG = "QV100"
 
 
