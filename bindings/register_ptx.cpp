@@ -72,6 +72,7 @@ sim::PtxLaunchCommand launch_command(const py::dict& d, uint32_t regs_per_thread
     sass->by_line = d["sass"].cast<std::unordered_map<uint32_t, std::vector<std::string>>>();
     c.sass = std::move(sass);
   }
+  if (d.contains("binary_version")) c.binary_version = d["binary_version"].cast<uint32_t>();
   if (d.contains("static_shared")) c.static_shared = d["static_shared"].cast<int64_t>();
   auto dim = [](py::handle h) {
     auto v = h.cast<std::vector<uint32_t>>();
@@ -334,8 +335,17 @@ void register_ptx(py::module_& m) {
         py::list out;
         if (section.empty()) return out;
         auto entries = ptx::parse_fatbin(section.data(), section.size(), path);
-        for (const ptx::PtxText& t : ptx::ptx_texts(entries, sm_version, path))
-          out.append(py::make_tuple(t.arch, t.text));
+        for (const ptx::PtxText& t : ptx::ptx_texts(entries, sm_version, path)) {
+          // PTX is text: an entry that is not UTF-8 is damage, named as such
+          py::object text = py::reinterpret_steal<py::object>(
+              PyUnicode_DecodeUTF8(t.text.data(), Py_ssize_t(t.text.size()), nullptr));
+          if (!text) {
+            PyErr_Clear();
+            throw Error(path + ": the fat binary's PTX entry for compute_" + std::to_string(t.arch) +
+                        " is not text (not UTF-8): the binary is damaged");
+          }
+          out.append(py::make_tuple(t.arch, text));
+        }
         return out;
       },
       py::arg("path"), py::arg("sm_version") = 70,

@@ -104,6 +104,8 @@ py::dict progress_dict(const accelsim::sim::Progress& p) {
   d["kernels_done"] = p.kernels_done;
   d["kernels_total"] = p.kernels_total;
   d["copying"] = p.copying;
+  d["ctas_done"] = p.ctas_done;
+  d["ctas_total"] = p.ctas_total;
   return d;
 }
 

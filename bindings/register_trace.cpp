@@ -101,18 +101,24 @@ uint64_t skip(PyKernelTrace& t, uint64_t n) {
   return done;
 }
 
-py::dict counts(PyKernelTrace& t) {
+// `matrices`: also the (opcode, memory space) count matrices as NumPy arrays
+// (False: totals only, and NumPy is not imported; trace-info's start-up).
+py::dict counts(PyKernelTrace& t, bool matrices) {
   std::lock_guard<std::mutex> guard(t.lock);
   KernelCounts c;
+  std::string deviations;
   {
     py::gil_scoped_release release;
     c = count_kernel(*t.reader);
+    deviations = t.reader->warnings().summary();  // read in full: every deviation seen
     t.reader->rewind();
   }
   py::dict d;
+  d["trace_warnings"] = text(deviations);
   d["thread_blocks"] = c.thread_blocks;
   d["warp_instructions"] = c.warp_insts;
   d["thread_instructions"] = c.thread_insts;
+  if (!matrices) return d;
   size_t ops = t.reader->isa().size();
   auto shaped = [&](const std::vector<uint64_t>& v) {
     py::array_t<uint64_t> a({ops, size_t(kNumMemSpaces)});
@@ -241,7 +247,7 @@ void register_trace(py::module_& m) {
              std::lock_guard<std::mutex> guard(t.lock);
              t.reader->rewind();
            })
-      .def("counts", &counts);
+      .def("counts", &counts, py::arg("matrices") = true);
 
   m.def("read_kernel_header", &kernel_header, py::arg("path"),
         "path, name, id, stream and binary_version from a kernel trace's header.");

@@ -105,59 +105,80 @@ ACCELSIM_EXPORT cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int de
   return cudaSuccess;
 }
 
+namespace {
+
+// cudaDeviceGetAttribute's answers: one row per attribute, from the
+// properties (filled from the config) or a constant.
+struct AttributeRow {
+  cudaDeviceAttr attr;
+  int (*value)(const cudaDeviceProp& p, const accelsim::config::GpuConfig& c);
+};
+
+const AttributeRow kAttributes[] = {
+    {cudaDevAttrMaxThreadsPerBlock, [](const cudaDeviceProp& p, const auto&) { return p.maxThreadsPerBlock; }},
+    {cudaDevAttrMaxBlockDimX, [](const cudaDeviceProp& p, const auto&) { return p.maxThreadsDim[0]; }},
+    {cudaDevAttrMaxBlockDimY, [](const cudaDeviceProp& p, const auto&) { return p.maxThreadsDim[1]; }},
+    {cudaDevAttrMaxBlockDimZ, [](const cudaDeviceProp& p, const auto&) { return p.maxThreadsDim[2]; }},
+    {cudaDevAttrMaxGridDimX, [](const cudaDeviceProp& p, const auto&) { return p.maxGridSize[0]; }},
+    {cudaDevAttrMaxGridDimY, [](const cudaDeviceProp& p, const auto&) { return p.maxGridSize[1]; }},
+    {cudaDevAttrMaxGridDimZ, [](const cudaDeviceProp& p, const auto&) { return p.maxGridSize[2]; }},
+    {cudaDevAttrMaxSharedMemoryPerBlock, [](const cudaDeviceProp& p, const auto&) { return int(p.sharedMemPerBlock); }},
+    {cudaDevAttrTotalConstantMemory, [](const cudaDeviceProp& p, const auto&) { return int(p.totalConstMem); }},
+    {cudaDevAttrWarpSize, [](const cudaDeviceProp& p, const auto&) { return p.warpSize; }},
+    {cudaDevAttrMaxRegistersPerBlock, [](const cudaDeviceProp& p, const auto&) { return p.regsPerBlock; }},
+    {cudaDevAttrClockRate, [](const cudaDeviceProp&, const auto& c) { return int(c.core_clock * 1000); }},
+    {cudaDevAttrMemoryClockRate, [](const cudaDeviceProp&, const auto& c) { return int(c.dram_clock * 1000); }},
+    {cudaDevAttrMultiProcessorCount, [](const cudaDeviceProp& p, const auto&) { return p.multiProcessorCount; }},
+    {cudaDevAttrComputeCapabilityMajor, [](const cudaDeviceProp& p, const auto&) { return p.major; }},
+    {cudaDevAttrComputeCapabilityMinor, [](const cudaDeviceProp& p, const auto&) { return p.minor; }},
+    {cudaDevAttrL2CacheSize, [](const cudaDeviceProp& p, const auto&) { return p.l2CacheSize; }},
+    {cudaDevAttrMaxThreadsPerMultiProcessor,
+     [](const cudaDeviceProp& p, const auto&) { return p.maxThreadsPerMultiProcessor; }},
+    {cudaDevAttrMaxSharedMemoryPerMultiprocessor,
+     [](const cudaDeviceProp& p, const auto&) { return int(p.sharedMemPerMultiprocessor); }},
+    {cudaDevAttrMaxRegistersPerMultiprocessor, [](const cudaDeviceProp& p, const auto&) { return p.regsPerMultiprocessor; }},
+    {cudaDevAttrMaxSharedMemoryPerBlockOptin,
+     [](const cudaDeviceProp& p, const auto&) { return int(p.sharedMemPerBlockOptin); }},
+    {cudaDevAttrMaxBlocksPerMultiprocessor,
+     [](const cudaDeviceProp& p, const auto&) { return p.maxBlocksPerMultiProcessor; }},
+    {cudaDevAttrGlobalMemoryBusWidth, [](const cudaDeviceProp& p, const auto&) { return p.memoryBusWidth; }},
+    {cudaDevAttrAsyncEngineCount, [](const cudaDeviceProp& p, const auto&) { return p.asyncEngineCount; }},
+    {cudaDevAttrTextureAlignment, [](const cudaDeviceProp& p, const auto&) { return int(p.textureAlignment); }},
+    {cudaDevAttrTexturePitchAlignment, [](const cudaDeviceProp& p, const auto&) { return int(p.texturePitchAlignment); }},
+    {cudaDevAttrConcurrentKernels, [](const cudaDeviceProp&, const auto&) { return 1; }},
+    {cudaDevAttrUnifiedAddressing, [](const cudaDeviceProp&, const auto&) { return 1; }},
+    {cudaDevAttrManagedMemory, [](const cudaDeviceProp&, const auto&) { return 1; }},
+    {cudaDevAttrConcurrentManagedAccess, [](const cudaDeviceProp&, const auto&) { return 1; }},
+    {cudaDevAttrCanMapHostMemory, [](const cudaDeviceProp&, const auto&) { return 1; }},
+    {cudaDevAttrCooperativeLaunch, [](const cudaDeviceProp&, const auto&) { return 1; }},
+    {cudaDevAttrStreamPrioritiesSupported, [](const cudaDeviceProp&, const auto&) { return 1; }},
+    {cudaDevAttrGlobalL1CacheSupported, [](const cudaDeviceProp&, const auto&) { return 1; }},
+    {cudaDevAttrLocalL1CacheSupported, [](const cudaDeviceProp&, const auto&) { return 1; }},
+    {cudaDevAttrIntegrated, [](const cudaDeviceProp&, const auto&) { return 0; }},
+    {cudaDevAttrComputeMode, [](const cudaDeviceProp&, const auto&) { return 0; }},  // cudaComputeModeDefault
+    {cudaDevAttrEccEnabled, [](const cudaDeviceProp&, const auto&) { return 0; }},
+    {cudaDevAttrPciBusId, [](const cudaDeviceProp&, const auto&) { return 0; }},
+    {cudaDevAttrPciDeviceId, [](const cudaDeviceProp&, const auto&) { return 0; }},
+    {cudaDevAttrPciDomainId, [](const cudaDeviceProp&, const auto&) { return 0; }},
+    {cudaDevAttrMemoryPoolsSupported, [](const cudaDeviceProp&, const auto&) { return 0; }},
+    {cudaDevAttrKernelExecTimeout, [](const cudaDeviceProp&, const auto&) { return 0; }},
+};
+
+}  // namespace
+
 ACCELSIM_EXPORT cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
   ACCELSIM_API_LOCK;
   if (!value) return ret(cudaErrorInvalidValue);
   if (device != 0) return ret(cudaErrorInvalidDevice);
   cudaDeviceProp p;
   fill_props(rt, p);
-  const auto& c = rt.config();
-  switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
-    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
-    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
-    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
-    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
-    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
-    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
-    case cudaDevAttrMaxSharedMemoryPerBlock: *value = int(p.sharedMemPerBlock); break;
-    case cudaDevAttrTotalConstantMemory: *value = int(p.totalConstMem); break;
-    case cudaDevAttrWarpSize: *value = p.warpSize; break;
-    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
-    case cudaDevAttrClockRate: *value = int(c.core_clock * 1000); break;
-    case cudaDevAttrMemoryClockRate: *value = int(c.dram_clock * 1000); break;
-    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
-    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
-    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
-    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
-    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = int(p.sharedMemPerMultiprocessor); break;
-    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = int(p.sharedMemPerBlockOptin); break;
-    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
-    case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
-    case cudaDevAttrConcurrentKernels: *value = 1; break;
-    case cudaDevAttrAsyncEngineCount: *value = p.asyncEngineCount; break;
-    case cudaDevAttrUnifiedAddressing: *value = 1; break;
-    case cudaDevAttrManagedMemory: *value = 1; break;
-    case cudaDevAttrConcurrentManagedAccess: *value = 1; break;
-    case cudaDevAttrCanMapHostMemory: *value = 1; break;
-    case cudaDevAttrCooperativeLaunch: *value = 1; break;
-    case cudaDevAttrIntegrated: *value = 0; break;
-    case cudaDevAttrComputeMode: *value = 0; break;  // cudaComputeModeDefault
-    case cudaDevAttrTextureAlignment: *value = int(p.textureAlignment); break;
-    case cudaDevAttrTexturePitchAlignment: *value = int(p.texturePitchAlignment); break;
-    case cudaDevAttrEccEnabled: *value = 0; break;
-    case cudaDevAttrPciBusId: case cudaDevAttrPciDeviceId: case cudaDevAttrPciDomainId: *value = 0; break;
-    case cudaDevAttrStreamPrioritiesSupported: *value = 1; break;
-    case cudaDevAttrGlobalL1CacheSupported: case cudaDevAttrLocalL1CacheSupported: *value = 1; break;
-    case cudaDevAttrMemoryPoolsSupported: *value = 0; break;
-    case cudaDevAttrKernelExecTimeout: *value = 0; break;
-    default:
-      rt.fatal("cudaDeviceGetAttribute: attribute " + std::to_string(int(attr)) +
-               " is not implemented by the simulator's CUDA runtime");
-  }
-  return cudaSuccess;
+  for (const AttributeRow& row : kAttributes)
+    if (row.attr == attr) {
+      *value = row.value(p, rt.config());
+      return cudaSuccess;
+    }
+  rt.fatal("cudaDeviceGetAttribute: attribute " + std::to_string(int(attr)) +
+           " is not implemented by the simulator's CUDA runtime", 2);
 }
 
 ACCELSIM_EXPORT cudaError_t cudaDriverGetVersion(int* v) {

@@ -3,7 +3,7 @@
 // "accelsim-cuda-result", version 1 (docs/cuda_apps.md):
 //   {"format", "version", "status": exited|error|unimplemented|max_cycles|interrupted,
 //    "error", "config", "total_cycles", "completed", "sm_count", "max_warps_per_sm",
-//    "core_period_ps", "runs", "wall": {"process_s", "api_s", "simulation_s"},
+//    "core_period_ps", "runs", "wall": {"process_s", "api_s", "simulation_s", "startup_s"},
 //    "kernels": {column: [values]}   (sim/kernel_columns.h; "name" demangled,
 //                                     "mangled_name" added),
 //    "copies": [{direction, address, bytes, stream, start_cycle, end_cycle, cycles, completed}],
@@ -154,7 +154,7 @@ void Runtime::write_result(const std::string& status, const std::string& error) 
     << ",\"core_period_ps\":" << facts_.core_period_ps << ",\"runs\":" << runs_
     << ",\"traced_kernels\":" << traced_kernels_ << ",\"wall\":{\"process_s\":"
     << number(process_s) << ",\"api_s\":" << number(api_wall_s_) << ",\"simulation_s\":" << number(sim_wall_s_)
-    << "},\"kernels\":" << ResultWriter::kernels(*this) << ",\"copies\":" << ResultWriter::copies(*this);
+    << ",\"startup_s\":" << number(startup_s_) << "},\"kernels\":" << ResultWriter::kernels(*this) << ",\"copies\":" << ResultWriter::copies(*this);
   try {
     o << ",\"stats\":" << ResultWriter::stats(*this);
   } catch (const std::exception&) {

@@ -11,6 +11,7 @@
 
 #include "base/error.h"
 #include "config/config_text.h"
+#include "cuobjdump.h"
 #include "ptx/fatbin.h"
 #include "ptx/ptx_error.h"
 #include "signals.h"
@@ -72,6 +73,7 @@ Runtime::Runtime() {
   trace_dir_ = env("ACCELSIM_CUDA_TRACE");
   const std::string records = env("ACCELSIM_CUDA_RECORDS", "lowered");
   sass_dir_ = env("ACCELSIM_CUDA_SASS_GUIDES");
+  cuobjdump_ = env("ACCELSIM_CUDA_CUOBJDUMP");
   if (records == "ptx") records_ = ptx::RecordMode::kPtx;
   else if (records == "sass" && sass_dir_.empty()) startup_error("records 'sass' without ACCELSIM_CUDA_SASS_GUIDES");
   else if (records != "lowered" && records != "sass")
@@ -92,6 +94,7 @@ Runtime::Runtime() {
   facts_ = sim::empty_result(sim::gpu_params(cfg_));
   install_signal_handlers();
   std::atexit([] { Runtime::get().finish(); });
+  startup_s_ = wall_seconds() - start_wall_s_;
 }
 
 // ---- errors ----
@@ -178,15 +181,43 @@ uint64_t Runtime::variable_address(const void* host_var, size_t* size) {
   fatal("variable '" + v.name + "' is registered by the program but not in its PTX (" + v.fatbin->where + ")");
 }
 
+// The fat binary's PTX texts, best first: decoded here, or (a compressed
+// entry without its library, or when forced for tests) by cuobjdump, keeping
+// the texts that define every kernel and variable this fat binary registered.
+std::vector<ptx::PtxText> Runtime::ptx_of(const Fatbin& f) {
+  const uint8_t* data = ptx::fatbin_from_wrapper(f.wrapper, f.where);
+  auto entries = ptx::parse_fatbin(data, ptx::fatbin_container_bytes(data), f.where);
+  const bool forced = !env("ACCELSIM_CUDA_FORCE_CUOBJDUMP").empty();
+  if (!forced) {
+    try {
+      return ptx::ptx_texts(entries, uint32_t(cfg_.sm_version), f.where);
+    } catch (const Error&) {
+      if (cuobjdump_.empty()) throw;
+    }
+  }
+  if (cuobjdump_.empty()) throw Error("ACCELSIM_CUDA_FORCE_CUOBJDUMP without a cuobjdump (ACCELSIM_CUDA_CUOBJDUMP)");
+  std::vector<std::string> names;
+  for (const auto& [host, k] : kernels_)
+    if (k.fatbin == &f) names.push_back(".entry " + k.name);
+  for (const auto& [host, v] : variables_)
+    if (v.fatbin == &f) names.push_back(v.name);
+  std::vector<ptx::PtxText> mine;
+  for (ptx::PtxText& t : cuobjdump_ptx(cuobjdump_, f.where == "the program" ? "/proc/self/exe" : f.where)) {
+    bool all = true;
+    for (const std::string& n : names) all = all && t.text.find(n) != std::string::npos;
+    if (all) mine.push_back(std::move(t));
+  }
+  ptx::order_for_gpu(mine, uint32_t(cfg_.sm_version));
+  return mine;
+}
+
 // The fat binary's PTX, parsed, and its variables placed in device memory
 // (managed ones in host-mapped memory the program's pointer is set to).
 void Runtime::load(Fatbin& f) {
   if (f.loaded) return;
   f.loaded = true;
   try {
-    const uint8_t* data = ptx::fatbin_from_wrapper(f.wrapper, f.where);
-    auto entries = ptx::parse_fatbin(data, ptx::fatbin_container_bytes(data), f.where);
-    auto texts = ptx::ptx_texts(entries, uint32_t(cfg_.sm_version), f.where);
+    auto texts = ptx_of(f);
     if (texts.empty())
       fatal(f.where + ": its fat binary holds SASS but no PTX, which the simulator needs. Rebuild with PTX "
                       "embedded, e.g. nvcc -arch=sm_75 (SASS + PTX) or -gencode arch=compute_75,code=compute_75 "

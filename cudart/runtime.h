@@ -25,6 +25,7 @@
 #include "host_memory.h"
 #include "sass_guides.h"
 #include "ptx/device_memory.h"
+#include "ptx/fatbin.h"
 #include "ptx/module.h"
 #include "sim/gpu_session.h"
 #include "sim/ptx_commands.h"
@@ -151,14 +152,15 @@ class Runtime {
  private:
   Runtime();
   void load(Fatbin& f);
-  void run_queue(const char* why);
+  std::vector<ptx::PtxText> ptx_of(const Fatbin& f);
+  void run_queue();
   void absorb(const sim::RunResult& r, std::vector<QueuedInfo>& info);
   void flush_for_stream_order(uint64_t stream);
   void write_result(const std::string& status, const std::string& error);
   void dump_queue(std::vector<sim::PtxCommand>& queue, std::vector<QueuedInfo>& info);  // --save-trace
 
   config::GpuConfig cfg_;
-  std::string data_dir_, result_path_, config_path_, trace_dir_, sass_dir_;
+  std::string data_dir_, result_path_, config_path_, trace_dir_, sass_dir_, cuobjdump_;
   std::shared_ptr<sim::PtxTables> tables_;
   std::shared_ptr<sim::GpuSession> session_;
   std::shared_ptr<ptx::DeviceMemory> mem_;
@@ -185,6 +187,7 @@ class Runtime {
   sim::RunResult facts_;                        // GPU facts (sm_count, period, ...)
   uint32_t runs_ = 0, next_kernel_id_ = 1, traced_kernels_ = 0;
   double sim_wall_s_ = 0, start_wall_s_ = 0;    // time inside runs; process start
+  double startup_s_ = 0;                         // the constructor: config, ISA tables, session
  public:
   // Wall time inside API calls (the outermost of nested ones), simulation included.
   int api_depth = 0;

@@ -65,7 +65,7 @@ void Runtime::flush_for_stream_order(uint64_t stream) {
     (void)idx;
     if (stream == 0 ? blocking(id) : (id == 0 && blocking(stream))) edge = true;
   }
-  if (edge) run_queue("stream order");
+  if (edge) run_queue();
 }
 
 cudaError_t Runtime::launch(Kernel& k, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t stream) {
@@ -130,7 +130,7 @@ void Runtime::enqueue_copy(sim::CopyCommand c, QueuedInfo::Kind kind, uint64_t s
 }
 
 void Runtime::synchronize() {
-  if (!queue_.empty()) run_queue("synchronize");
+  if (!queue_.empty()) run_queue();
 }
 
 void Runtime::record_event(Event& e, cudaStream_t stream) {
@@ -155,13 +155,12 @@ void Runtime::record_event(Event& e, cudaStream_t stream) {
 void Runtime::stream_wait(cudaStream_t stream, Event& e) {
   // the waiting stream's later work must start after the event's command:
   // running the queue now orders them (conservatively: everything before).
-  if (e.pending && queued_[*e.pending].stream != stream_id(stream)) run_queue("stream wait");
+  if (e.pending && queued_[*e.pending].stream != stream_id(stream)) run_queue();
 }
 
 // Runs the queue as one run of the session. Times come back on the GPU's
 // clock; events marking queued commands take their command's end.
-void Runtime::run_queue(const char* why) {
-  (void)why;
+void Runtime::run_queue() {
   if (queue_.empty()) return;
   sim::PtxRunOptions opts;
   opts.binary_version = arch_;
@@ -194,7 +193,9 @@ void Runtime::run_queue(const char* why) {
   ++runs_;
   facts_ = sim::empty_result_like(r);
   absorb(r, info);
-  if (r.interrupted) fatal("interrupted (Ctrl-C): the result holds the run so far", 130);
+  // A run too short to reach a poll still ends here: the program's own loop
+  // holds the API lock so often that the signal watcher may never get it.
+  if (r.interrupted || interrupt_requested()) fatal("interrupted (Ctrl-C): the result holds the run so far", 130);
   if (!r.completed) fatal("stopped at --max-cycles " + std::to_string(max_cycles_) + ": the result holds the run so far",
                           124);
 }

@@ -75,7 +75,7 @@ t=$(now)
 "$BUILD/sanitize_e2e" "$CFG" "$ROOT/configs/isa" "$TRACE" "${MAX_CYCLES:-300000}" | tail -n 4
 step "e2e simulation under ASan" "$t"
 
-# Hostile addresses (issue 11 §0): an LDG at the top of the 64-bit range must
+# Hostile addresses: an LDG at the top of the 64-bit range must
 # end in a clean error or a finished run, never a sanitizer report.
 HOSTILE="$BUILD/hostile"
 "$PY" -m accelsim.devtools.hostile "$HOSTILE"

@@ -36,3 +36,29 @@ def _temp_files_stay_in_pytest_tmp(tmp_path, monkeypatch):
 
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+
+
+# Every skip for want of the real data says this in its reason.
+NO_DATA = "../shared/data"
+
+
+def _skip_reason(report) -> str:
+    longrepr = report.longrepr
+    return longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """A clone without ../shared/data skips the checks on real traces and
+    hardware data: say so in one line at the end, with how many and where,
+    instead of leaving it to a count of 's' among the dots."""
+    from collections import Counter
+
+    lacking = [r for r in terminalreporter.stats.get("skipped", [])
+               if NO_DATA in _skip_reason(r)]
+    if not lacking:
+        return
+    by_file = Counter(r.nodeid.split("::")[0] for r in lacking)
+    where = ", ".join(f"{name} ({n})" for name, n in sorted(by_file.items()))
+    terminalreporter.write_line(
+        f"{len(lacking)} checks skipped for lack of {NO_DATA} (real traces, configs, hardware "
+        f"data; clone beside it or set ACCELSIM_SHARED_DATA): {where}", yellow=True)

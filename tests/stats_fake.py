@@ -55,7 +55,8 @@ def _d(name, labels, kind="category"):
 def fake_kernels() -> pd.DataFrame:
     return pd.DataFrame({"id": [1, 2], "name": ["_Z4readPf", "_Z5writePf"], "stream": [7, 9],
                          "launch_cycle": [0, 0], "start_cycle": [10, 20], "end_cycle": [500, 400],
-                         "cycles": [500, 400], "warp_instructions": [40, 30],
+                         "first_cta_cycle": [12, 25], "cycles": [500, 400], "sm_elapsed_cycles": [488, 375],
+                         "launch_latency_cycles": [10, 20], "warp_instructions": [40, 30],
                          "thread_instructions": [1280, 960], "skipped": [False, False]})
 
 

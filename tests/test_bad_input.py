@@ -1,4 +1,4 @@
-"""Issue 11 §3: each bad input a user met, written as they met it. Every one
+"""Each bad input a user met, written as they met it. Every one
 must end as an accelsim exception (or a one-line CLI error, exit 1) naming
 what is wrong, never a pybind11 cast error, a Python internal error or a
 silent wrong answer."""

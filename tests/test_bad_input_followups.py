@@ -1,4 +1,4 @@
-"""Defects the fuzzer and the catalogue still found after the issue-11 branches
+"""Defects the fuzzer and the catalogue still found after the first hardening branches
 merged, each as the user meets it."""
 from __future__ import annotations
 

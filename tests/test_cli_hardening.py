@@ -166,7 +166,7 @@ def test_other_inputs_that_are_not_regular_files_never_hang(tmp_path, fifo, args
 
 
 def test_a_deeply_nested_yaml_is_a_config_error_in_every_yaml_reader(tmp_path):
-    from accelsim.config.yaml_text import MAX_DEPTH
+    from accelsim._yaml import MAX_DEPTH
 
     deep = tmp_path / "deep.yaml"
     for text in ("sm_count: " + "[" * 5000 + "]" * 5000,
@@ -187,8 +187,27 @@ def test_a_deeply_nested_yaml_is_a_config_error_in_every_yaml_reader(tmp_path):
             reader(deep)
 
 
+def test_yaml_aliases_that_loop_or_explode_are_config_errors(tmp_path):
+    """An alias inside the collection it names, and a 'billion laughs' of
+    aliases of aliases (whose repr in an error message never ended)."""
+    from accelsim._yaml import MAX_VALUES
+
+    bad = tmp_path / "gpu.yaml"
+    bad.write_text("base: QV100\nexec_units: &a [*a]\n")
+    with pytest.raises(accelsim.ConfigError, match="alias refers to a list or mapping") as err:
+        accelsim.load_config(bad)
+    assert err.value.line == 2
+    anchors = ["&a0 [1,1,1,1,1,1,1,1,1,1]"] + [
+        f"&a{i} [" + ",".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]
+    bad.write_text("base: QV100\ndescription: [" + ", ".join(anchors) + "]\nsm_count: *a8\n")
+    one_line_error(cli("config", "check", bad, timeout=60), f"more than {MAX_VALUES:,} values")
+    fine = tmp_path / "fine.yaml"  # shared values, used a few times: still fine
+    fine.write_text("base: QV100\nl1d_size: &s 64 KiB\nshmem_size: *s\n")
+    assert accelsim.load_config(fine)["shmem_size"] == 65536
+
+
 def test_yaml_errors_keep_their_line_numbers(tmp_path):
-    from accelsim.config.yaml_text import loader_name
+    from accelsim._yaml import loader_name
 
     assert loader_name() in ("libyaml", "pure-Python")
     bad = tmp_path / "gpu.yaml"
@@ -200,6 +219,10 @@ def test_yaml_errors_keep_their_line_numbers(tmp_path):
     with pytest.raises(accelsim.ConfigError, match="not valid YAML") as err:
         accelsim.load_config(bad)
     assert err.value.line is not None
+    bad.write_text("base: QV100\nsm_count: 4\nname: x\x00\n")  # a reader error: no mark
+    with pytest.raises(accelsim.ConfigError, match=r"gpu.yaml:3: not valid YAML") as err:
+        accelsim.load_config(bad)
+    assert err.value.line == 3
 
 
 @pytest.mark.parametrize("args, needle", [

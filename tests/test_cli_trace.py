@@ -53,6 +53,10 @@ def test_example_command(tmp_path, capsys):
     assert "_Z6vecAddPKfS0_Pfi" in out.split("simulated on")[1]
 
 
-def test_example_default_temp_folder(capsys):
+def test_example_default_temp_folder_is_deleted_and_said_so(tmp_path, capsys):
+    # (conftest points the temp folder at tmp_path)
     assert main(["example", "-n", "100", "--block", "64"]) == 0
-    assert "wrote " in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "temporary folder, deleted when this command ends (--out DIR keeps it)" in out
+    assert "simulated on QV100" in out
+    assert not list(tmp_path.glob("accelsim-example-*"))

@@ -129,6 +129,24 @@ def test_uncompressed_and_size_compressed_fat_binaries_run():
         assert r.returncode == 0 and "scan: PASSED" in r.stdout, mode
 
 
+def test_cuobjdump_is_the_fallback_for_fat_binaries_the_runtime_cannot_decode():
+    """Without libzstd the runtime cannot decode nvcc 13's compressed
+    entries; cuobjdump (the nvidia-cuda-cuobjdump wheel) then gives the PTX
+    (ACCELSIM_CUDA_FORCE_CUOBJDUMP takes that path on any machine)."""
+    import os
+
+    from accelsim.cuda import run_cuda
+    from accelsim.ptx.ptxas import find_tool
+
+    if find_tool("cuobjdump") is None:
+        pytest.skip("no cuobjdump (pip install nvidia-cuda-cuobjdump)")
+    exe = build(PROGRAMS / "scan.cu", ("-O2", "-compress-mode=size"), name="scan_size")
+    r = run_cuda([exe], capture_output=True, env={**os.environ, "ACCELSIM_CUDA_FORCE_CUOBJDUMP": "1"})
+    assert r.returncode == 0 and "scan: PASSED" in r.stdout, r.stderr
+    plain = run_cuda([exe], capture_output=True)
+    assert list(r.kernels["cycles"]) == list(plain.kernels["cycles"])
+
+
 def test_max_cycles_stops_the_program_and_keeps_the_result(tmp_path):
     from accelsim import load_result
     from accelsim.cuda import run_cuda

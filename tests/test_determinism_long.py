@@ -1,4 +1,4 @@
-"""Long-run determinism (issue 11 §4): the whole real BFS workload and a
+"""Long-run determinism: the whole real BFS workload and a
 multi-stream workload give bit-identical results across two runs in a row
 and two runs at once in two Python threads: every counter family (final
 totals and per-kernel blocks) and the whole kernel table."""

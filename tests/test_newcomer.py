@@ -1,4 +1,4 @@
-"""Issue 11 §3b: what a newcomer stumbled on, checked as they met it."""
+"""What a newcomer stumbled on, checked as they met it."""
 from __future__ import annotations
 
 import json

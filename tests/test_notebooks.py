@@ -6,6 +6,7 @@ being there. Each runs in its own folder, as a reader would open it.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -31,9 +32,32 @@ def test_notebook_runs(path, kernel_sees_our_modules):
     client = nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3",
                                      resources={"metadata": {"path": str(path.parent)}})
     client.execute()  # raises CellExecutionError naming the cell that failed
-    errors = [out for cell in notebook.cells if cell.cell_type == "code"
-              for out in cell.get("outputs", []) if out.get("output_type") == "error"]
-    assert not errors
+    outputs = [out for cell in notebook.cells if cell.cell_type == "code"
+               for out in cell.get("outputs", [])]
+    assert not [out for out in outputs if out.get("output_type") == "error"]
+    if _draws(notebook):  # a figure made is a figure the reader sees, inline
+        assert any("image/png" in out.get("data", {}) for out in outputs), \
+            f"{path.name} draws a figure but the executed notebook shows none"
+
+
+def _draws(notebook) -> bool:
+    code = "\n".join(c.source for c in notebook.cells if c.cell_type == "code")
+    return any(call in code for call in ("plt.subplots(", "plt.figure(", "accelsim.plot."))
+
+
+def test_notebook_runner_is_in_an_extra():
+    """What runs the notebooks (the runner this file uses) installs with an
+    extra a reader can name: accelsim[notebooks]; the test extra has it too."""
+    toml = pytest.importorskip("tomllib" if sys.version_info >= (3, 11) else "tomli")
+    extras = toml.loads((NOTEBOOKS[0].parents[1] / "pyproject.toml").read_text())[
+        "project"]["optional-dependencies"]
+    names = {"nbclient", "nbformat", "ipykernel"}
+
+    def bare(requirement: str) -> str:
+        return requirement.split(">")[0].split("=")[0].split("[")[0].strip()
+
+    assert names <= {bare(r) for r in extras["notebooks"]}
+    assert names <= {bare(r) for r in extras["test"]}
 
 
 def test_correlation_notebook_simulates_for_real():

@@ -70,3 +70,29 @@ def test_damaged_ptx_replays_from_its_id(index, tmp_path: Path):
     first = input_for("ptx_parse", 4, index)
     assert first == input_for("ptx_parse", 4, index)
     assert run_input(TARGETS["ptx_parse"], first, tmp_path) is None
+
+
+def test_fat_binary_seeds_hold_the_ptx_they_were_built_from(tmp_path):
+    from accelsim import _core
+    from accelsim.devtools.fuzz import fatbin_target
+
+    seeds = fatbin_target.fatbin_seeds()
+    assert len(seeds) >= 4
+    for i, data in enumerate(seeds):
+        (tmp_path / "p").write_bytes(data)
+        texts = _core.fatbin_ptx(str(tmp_path / "p"), 75)
+        assert [a for a, _ in texts][:2] == [75, 70 if len(texts) == 3 else 86], i
+        assert all(t.startswith("//") or t.lstrip().startswith((".version", "//")) for _, t in texts), i
+
+
+@pytest.mark.parametrize("index", [330, 523, 4459])
+def test_fat_binary_damage_the_fuzzer_found_is_a_clean_error(tmp_path, index):
+    """A PTX entry that is not UTF-8 (was UnicodeDecodeError), a container header
+    longer than the section (was SIGSEGV), a compressed entry claiming 4 GiB
+    (was MemoryError from bad_alloc): each is an AccelsimError naming the file."""
+    from accelsim.errors import AccelsimError
+
+    target = TARGETS["cuda_fatbin"]
+    assert run_input(target, input_for("cuda_fatbin", 1, index), tmp_path) is None
+    with pytest.raises(AccelsimError, match="program"):
+        target.run(input_for("cuda_fatbin", 1, index), tmp_path)

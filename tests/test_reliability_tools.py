@@ -40,6 +40,35 @@ def test_catalogue_judges_clean_errors_silence_and_hangs(tmp_path):
     assert table.count("\n| ") == 5  # header + 4 rows
 
 
+def test_input_check_cases_are_in_the_catalogue_with_their_own_table(tmp_path):
+    from accelsim.devtools.catalogue import update_doc
+
+    from accelsim.devtools import catalogue_inputs
+
+    mine = catalogue_inputs.cases()
+    assert len(mine) >= 20 and len({c.title for c in mine}) == len(mine)
+    assert not [c for c in cases() if c.section == "inputs"]  # not also in the trace table
+    doc = tmp_path / "r.md"
+    doc.write_text("intro\n")
+    row = {"n": 1, "section": "x", "input": "i", "expect": "error", "verdict": "ok", "exit": 1,
+           "seen": "s"}
+    update_doc(doc, markdown([row]))
+    update_doc(doc, markdown([dict(row, seen="inputs table")], "inputs"), "inputs")
+    update_doc(doc, markdown([dict(row, seen="main again")]))  # rewrites the main table only
+    text = doc.read_text()
+    assert "inputs table" in text and "main again" in text and "| s |" not in text
+    assert text.count("catalogue-inputs:begin") == 1
+
+
+def test_one_input_check_case_runs_clean(tmp_path):
+    from accelsim.devtools import catalogue_inputs
+
+    case = next(c for c in catalogue_inputs.cases() if "5,000-deep YAML list" in c.title)
+    row = run_case(case, tmp_path / "a", {"example": tmp_path, "result": tmp_path,
+                                          "hostile": tmp_path})
+    assert row["verdict"] == "ok" and "nested more than 100 levels" in row["seen"], row
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(os.environ.get("ACCELSIM_RUN_SANITIZE") != "1",
                     reason="set ACCELSIM_RUN_SANITIZE=1 to build and run the ASan/UBSan core")

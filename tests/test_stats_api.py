@@ -38,7 +38,11 @@ def test_tidy_derived_rows_carry_nsight_names(result):
     assert row.value == 8
     assert value(tidy, 2, "l2", "tex_read_hits").value == 2  # MSHR hits are hits
     assert value(tidy, 1, "dram", "read_sectors").nsight_metric == "dram__sectors_read.sum"
-    assert value(tidy, 1, "gpu", "cycles").nsight_metric == "gpc__cycles_elapsed.max"
+    # the profiler's elapsed cycles are the SMs' time, not launch to end
+    assert value(tidy, 1, "gpu", "sm_elapsed_cycles").nsight_metric == "gpc__cycles_elapsed.max"
+    assert value(tidy, 1, "gpu", "sm_elapsed_cycles").value == 488
+    assert value(tidy, 2, "gpu", "launch_latency").value == 20
+    assert not value(tidy, 1, "gpu", "cycles").nsight_metric
     assert value(tidy, 2, "sm", "warp_instructions").value == 30
     assert value(tidy, 1, "gpu", "sm_count").value == 80
     # Nsight names are unique per kernel: the correlator sums equal names.

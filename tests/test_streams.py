@@ -1,4 +1,4 @@
-"""Streams and per-stream statistics, end to end (issue 5 acceptance).
+"""Streams and per-stream statistics, end to end (the acceptance checks).
 
 Four streams each run the same one-thread L2 pointer chase; a streaming and
 a compute kernel share the GPU on two streams; BFS runs with kernel

@@ -1,4 +1,4 @@
-"""Issue 11 §5: the lint and type-check configured in pyproject.toml pass, and
+"""The lint and type-check configured in pyproject.toml pass, and
 the typed stubs of the C++ extension match the built module."""
 from __future__ import annotations
 

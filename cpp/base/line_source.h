@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/byte_source.h"
+#include "base/default_init_allocator.h"
 
 namespace accelsim {
 
@@ -35,7 +36,7 @@ class LineSource {
  private:
   std::string path_;
   std::unique_ptr<ByteSource> src_;
-  std::vector<char> buf_;
+  std::vector<char, DefaultInitAllocator<char>> buf_;  // not zero-filled: see the allocator
   size_t begin_ = 0, end_ = 0;
   bool eof_ = false, unterminated_ = false;
   int64_t line_ = 0;

@@ -1,5 +1,8 @@
 #include "cache/cache.h"
 
+#include <algorithm>
+#include <bit>
+
 #include "base/error.h"
 
 namespace accelsim::cache {
@@ -88,12 +91,16 @@ AccessResult Cache::miss(const CacheRequest& req, LineMeta* line, uint64_t now,
   if (mshr_.full()) return record(req, Outcome::RESERVATION_FAIL, FailReason::MSHR_ENTRY_FAIL);
 
   const uint8_t bit = uint8_t(1u << req.sector);
+  // Neighbours fetched alongside (reads only), each with an MSHR of its own
+  // and no waiter, so a later access merges on it or hits.
+  uint8_t group = is_write(req.type) ? 0 : fetch_group(req, line);
+  if (uint32_t(std::popcount(group)) > mshr_.entries() - mshr_.in_use() - 1) group = 0;
   if (target && !line) {
     if (writeback) push_writeback(*target, now, req.stream);
     tags_.install(*target, req.line_addr, now);
   }
   if (target) {
-    if (!p_.streaming) target->reserved |= bit;
+    if (!p_.streaming) target->reserved |= uint8_t(bit | group);
     tags_.touch(*target, now);
   }
   int32_t id = mshr_.open(MshrTable::key(req.line_addr, req.sector));
@@ -101,11 +108,32 @@ AccessResult Cache::miss(const CacheRequest& req, LineMeta* line, uint64_t now,
   OutRequest out;
   out.line_addr = req.line_addr;
   out.bytes = sector_bytes(req.sector);
+  for (uint8_t m = group; m; m &= uint8_t(m - 1)) {
+    const uint32_t s = uint32_t(std::countr_zero(m));
+    mshr_.open(MshrTable::key(req.line_addr, s));
+    out.bytes |= sector_bytes(s);
+  }
   out.type = fetch_type;
-  out.sector_mask = bit;
+  out.sector_mask = uint8_t(bit | group);
   out.stream = req.stream;
   push_out(out, now);
   return record(req, line ? Outcome::SECTOR_MISS : Outcome::MISS);
+}
+
+uint8_t Cache::fetch_group(const CacheRequest& req, const LineMeta* line) const {
+  const uint32_t k = p_.fetch_sectors;
+  if (k <= 1) return 0;
+  const uint32_t first = req.sector / k * k;
+  const uint32_t last = std::min(first + k, tags_.sectors_per_line());
+  uint8_t group = 0;
+  for (uint32_t s = first; s < last; ++s) {
+    if (s == req.sector) continue;
+    const uint8_t b = uint8_t(1u << s);
+    if (line && ((line->readable | line->reserved) & b)) continue;
+    if (mshr_.find(MshrTable::key(req.line_addr, s)) >= 0) continue;
+    group |= b;
+  }
+  return group;
 }
 
 AccessResult Cache::write(const CacheRequest& req, uint64_t now) {

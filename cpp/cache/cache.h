@@ -40,6 +40,10 @@ struct CacheParams {
   uint32_t miss_queue_entries = 8;
   uint64_t miss_queue_latency = 0;   // cycles before a queued request may leave
   bool streaming = false;            // misses allocate no line; the fill does
+  // Read misses fetch the aligned group of this many sectors (the missed one
+  // and its neighbours not yet present or on their way): an L2 that reads
+  // DRAM in 64 B has 2. 1 = the missed sector alone.
+  uint32_t fetch_sectors = 1;
   uint32_t stream_slots = 1;         // first dimension of the counters
   // Access types this instance uses for what it generates (L1 vs L2 names).
   AccessType writeback_type = AccessType::L1_WRBK;
@@ -114,6 +118,8 @@ class Cache {
   AccessResult miss(const CacheRequest& req, LineMeta* line, uint64_t now, AccessType fetch_type,
                     uint32_t extra_slots);
   AccessResult write_validate(const CacheRequest& req, LineMeta* line, uint64_t now);
+  // Sectors of the missed sector's fetch group worth fetching with it.
+  uint8_t fetch_group(const CacheRequest& req, const LineMeta* line) const;
   AccessResult fetch_on_write(const CacheRequest& req, LineMeta* line, uint64_t now);
   OutRequest write_through(const CacheRequest& req) const;
   AccessResult record(const CacheRequest& req, Outcome o, FailReason r = FailReason::NONE);

@@ -1,4 +1,6 @@
 // CacheParams for the standard instances, from the declared GPU parameters.
+#include <algorithm>
+
 #include "base/error.h"
 #include "base/named_registry.h"
 #include "cache/cache.h"
@@ -102,6 +104,7 @@ CacheParams l2_slice_params(const config::GpuConfig& cfg, uint32_t stream_slots)
   p.mshr_entries = u32(cfg.l2_mshrs);
   p.mshr_max_merge = u32(cfg.l2_mshr_merge);
   p.miss_queue_entries = u32(cfg.l2_miss_queue);
+  p.fetch_sectors = u32(std::max<int64_t>(1, cfg.l2_fetch_granularity / std::max<int64_t>(1, cfg.l2_sector)));
   p.stream_slots = stream_slots;
   p.writeback_type = AccessType::L2_WRBK;
   p.write_alloc_type = AccessType::L2_WR_ALLOC_R;

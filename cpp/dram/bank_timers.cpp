@@ -65,6 +65,11 @@ int64_t BankTimers::column(uint32_t bank, bool is_write, int64_t now) {
   return data_end;
 }
 
+void BankTimers::refresh_bank(uint32_t bank, int64_t now) {
+  banks_[bank].next_act = std::max(banks_[bank].next_act, now + t_[TP::tRFCpb]);
+  held_ = -1;
+}
+
 void BankTimers::refresh(int64_t now) {
   const int64_t done = now + t_[TP::tRFC];
   for (Bank& b : banks_) b.next_act = std::max(b.next_act, done);

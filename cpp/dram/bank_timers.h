@@ -29,12 +29,20 @@ class BankTimers {
   int64_t earliest_precharge(uint32_t bank) const;
   int64_t earliest_column(uint32_t bank, bool is_write) const;
   int64_t earliest_refresh() const;  // all banks closed and precharged
+  // Per-bank refresh: a held bank takes no activate and no column command
+  // (its refresh is due, so its row closes as soon as tRAS / tWR allow); it
+  // may refresh once closed and past its tRP / tRC.
+  void hold(uint32_t bank) { held_ = int64_t(bank); }
+  bool bank_refreshable(uint32_t bank, int64_t now) const {
+    return banks_[bank].open_row == kNoRow && banks_[bank].next_act <= now;
+  }
 
   void activate(uint32_t bank, int64_t row, int64_t now);
   void precharge(uint32_t bank, int64_t now);
   // One burst (a column command); returns the cycle its last beat leaves the bus.
   int64_t column(uint32_t bank, bool is_write, int64_t now);
   void refresh(int64_t now);
+  void refresh_bank(uint32_t bank, int64_t now);  // releases the hold
 
  private:
   struct Bank {
@@ -58,10 +66,12 @@ class BankTimers {
   int64_t next_write_any_ = 0;           // tRTW after a read
   int64_t bus_free_ = 0;                 // first cycle the data bus is free
   uint32_t open_banks_ = 0;
+  int64_t held_ = -1;                    // bank whose per-bank refresh is due
 };
 
 // Inline: the schedulers call these for every queued request each cycle.
 inline int64_t BankTimers::earliest_activate(uint32_t bank) const {
+  if (int64_t(bank) == held_) return INT64_MAX;  // waits for its refresh
   return std::max(banks_[bank].next_act, next_act_any_);
 }
 
@@ -70,6 +80,7 @@ inline int64_t BankTimers::earliest_precharge(uint32_t bank) const {
 }
 
 inline int64_t BankTimers::earliest_column(uint32_t bank, bool is_write) const {
+  if (int64_t(bank) == held_) return INT64_MAX;
   const Bank& b = banks_[bank];
   const int64_t own = is_write ? std::max(b.next_write, next_write_any_)
                                : std::max(b.next_read, next_read_any_);

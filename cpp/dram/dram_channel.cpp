@@ -17,7 +17,13 @@ DramChannel::DramChannel(const DramChannelConfig& cfg, std::string name)
       writes_(cfg.write_queue, cfg.banks),
       returns_(cfg.return_queue) {
   const int64_t refi = cfg.timing[TimingParam::tREFI];
-  if (refi > 0) refresh_due_ = refi;
+  if (refi > 0) refresh_due_ = refresh_interval();
+}
+
+// Per-bank refresh visits every bank once per tREFI.
+int64_t DramChannel::refresh_interval() const {
+  const int64_t refi = cfg_.timing[TimingParam::tREFI];
+  return cfg_.refresh_per_bank ? std::max<int64_t>(1, refi / int64_t(cfg_.banks)) : refi;
 }
 
 bool DramChannel::can_accept(bool is_write) const {
@@ -48,18 +54,25 @@ void DramChannel::tick(Cycle cycle) {
   const int64_t now = int64_t(cycle);
   now_ = now;
   if (now < wake_) return;
-  if (refresh_due_ <= now) refresh_pending_ = true;
-  if (refresh_pending_) {
+  if (refresh_due_ <= now && !refresh_pending_) {
+    refresh_pending_ = true;
+    if (cfg_.refresh_per_bank) timers_.hold(refresh_bank_);
+  }
+  if (refresh_pending_ && !cfg_.refresh_per_bank) {
     step_refresh(now);
     wake_ = now + 1;
     return;
   }
+  // A per-bank refresh takes the row bus this cycle when it issues; the other
+  // banks keep serving (on a single command bus, from the next cycle).
+  const bool refreshed = refresh_pending_ && step_bank_refresh(now);
+  const bool issued = !(refreshed && !cfg_.dual_bus) && issue_commands(now, !refreshed);
   // A channel that just issued will likely issue again soon: only a stalled
   // one pays for the scan that finds how long it may sleep.
-  wake_ = issue_commands(now) ? now + 1 : next_command_cycle();
+  wake_ = issued || refreshed ? now + 1 : next_command_cycle();
 }
 
-bool DramChannel::issue_commands(int64_t now) {
+bool DramChannel::issue_commands(int64_t now, bool row_bus_free) {
   update_drain_mode();
   BankQueue& q = active_queue();
   if (q.empty()) return false;
@@ -67,7 +80,7 @@ bool DramChannel::issue_commands(int64_t now) {
   // A single command bus carries one command per cycle; HBM's separate row
   // and column buses carry one of each.
   bool row_issued = false;
-  if (!column_issued || cfg_.dual_bus) row_issued = issue_row(q, now);
+  if (row_bus_free && (!column_issued || cfg_.dual_bus)) row_issued = issue_row(q, now);
   update_drain_mode();  // so draining() reports the state after this cycle
   return column_issued || row_issued;
 }
@@ -107,6 +120,25 @@ void DramChannel::step_refresh(int64_t now) {
   record(DramCommand::refresh, 0, now);
   refresh_pending_ = false;
   refresh_due_ += cfg_.timing[TimingParam::tREFI];
+}
+
+// Per-bank refresh of the held bank: precharge it once its open row may
+// close, then REF once tRP has passed; true when a command went out.
+bool DramChannel::step_bank_refresh(int64_t now) {
+  const uint32_t b = refresh_bank_;
+  if (timers_.open_row(b) != kNoRow) {
+    if (timers_.earliest_precharge(b) > now) return false;
+    close_row(b, now);
+    return true;
+  }
+  if (!timers_.bank_refreshable(b, now)) return false;
+  timers_.refresh_bank(b, now);
+  bump(DramCounter::refreshes);
+  record(DramCommand::refresh, b, now);
+  refresh_pending_ = false;
+  refresh_due_ += refresh_interval();
+  refresh_bank_ = (b + 1) % cfg_.banks;
+  return true;
 }
 
 // One column command moves one burst; a request larger than a burst stays

@@ -77,7 +77,9 @@ class DramChannel final : public Clocked {
   void update_drain_mode();
   BankQueue& active_queue();
   void step_refresh(int64_t now);
-  bool issue_commands(int64_t now);
+  bool step_bank_refresh(int64_t now);
+  int64_t refresh_interval() const;
+  bool issue_commands(int64_t now, bool row_bus_free);
   int64_t next_command_cycle();
   bool issue_column(BankQueue& q, int64_t now);
   bool issue_row(BankQueue& q, int64_t now);
@@ -99,6 +101,7 @@ class DramChannel final : public Clocked {
   bool draining_ = false;
   bool refresh_pending_ = false;
   int64_t refresh_due_ = dram::kNever;  // (Clocked::kNever is unsigned)
+  uint32_t refresh_bank_ = 0;           // per-bank refresh: the next bank
   int64_t now_ = -1;
   int64_t wake_ = 0;  // no command can issue before this cycle
   std::vector<CommandRecord>* log_ = nullptr;

@@ -22,6 +22,7 @@ DramChannelConfig DramChannelConfig::from_config(const config::GpuConfig& cfg) {
   c.burst_length = u32(cfg.dram_burst_length);
   c.data_command_ratio = u32(cfg.dram_data_command_ratio);
   c.dual_bus = cfg.dram_dual_bus;
+  c.refresh_per_bank = cfg.dram_refresh_per_bank;
   c.scheduler = cfg.dram_scheduler;
   c.validate();
   return c;
@@ -38,6 +39,12 @@ void DramChannelConfig::validate() const {
                       "need dram_write_drain_low < dram_write_drain_high <= dram_write_queue");
   if (timing[TimingParam::tREFI] > 0 && timing[TimingParam::tRFC] == 0)
     throw ConfigError("dram_tRFC", "must be > 0 when dram_tREFI is set");
+  if (refresh_per_bank && timing[TimingParam::tREFI] > 0) {
+    if (timing[TimingParam::tRFCpb] == 0)
+      throw ConfigError("dram_tRFCpb", "must be > 0 with dram_refresh_per_bank and dram_tREFI set");
+    if (timing[TimingParam::tREFI] < int64_t(banks))
+      throw ConfigError("dram_tREFI", "must be >= dram_banks with dram_refresh_per_bank");
+  }
   if (burst_length == 0 || data_command_ratio == 0 || bus_width == 0)
     throw ConfigError("dram_burst_length", "burst length, bus width and ratio must be >= 1");
 }

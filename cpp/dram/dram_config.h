@@ -22,6 +22,7 @@ struct DramChannelConfig {
   uint32_t burst_length = 2;   // beats per burst
   uint32_t data_command_ratio = 2;  // beats per command clock (DDR = 2)
   bool dual_bus = false;
+  bool refresh_per_bank = false;  // tREFI / banks apart, one bank for tRFCpb
   std::string scheduler = "frfcfs";
 
   // Data-bus cycles (command clock) one burst occupies: BL / ratio, >= 1.

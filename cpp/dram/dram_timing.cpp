@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::array<const char*, kTimingParamCount> kNames = {
     "tCCD", "tCCDL", "tRRD", "tRCD", "tRAS", "tRP", "tRC",
-    "tCL",  "tWL",   "tCDLR", "tWR", "tRTPL", "tREFI", "tRFC"};
+    "tCL",  "tWL",   "tCDLR", "tWR", "tRTPL", "tREFI", "tRFC", "tRFCpb"};
 
 // GpuConfig field for each timing parameter, in enum order.
 constexpr std::array<int64_t config::GpuConfig::*, kTimingParamCount> kConfigFields = {
@@ -20,7 +20,8 @@ constexpr std::array<int64_t config::GpuConfig::*, kTimingParamCount> kConfigFie
     &config::GpuConfig::dram_tRCD,  &config::GpuConfig::dram_tRAS,  &config::GpuConfig::dram_tRP,
     &config::GpuConfig::dram_tRC,   &config::GpuConfig::dram_tCL,   &config::GpuConfig::dram_tWL,
     &config::GpuConfig::dram_tCDLR, &config::GpuConfig::dram_tWR,   &config::GpuConfig::dram_tRTPL,
-    &config::GpuConfig::dram_tREFI, &config::GpuConfig::dram_tRFC};
+    &config::GpuConfig::dram_tREFI, &config::GpuConfig::dram_tRFC,
+    &config::GpuConfig::dram_tRFCpb};
 
 std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t\r");
@@ -73,9 +74,9 @@ int apply_key(DramPreset& p, const std::string& key, const std::string& value, c
     }
   if (key == "name") {
     p.name = value;
-  } else if (key == "dual_bus") {
+  } else if (key == "dual_bus" || key == "refresh_per_bank") {
     if (value != "0" && value != "1") at.fail("expected 0 or 1, got '" + value + "'");
-    p.dual_bus = value == "1";
+    (key == "dual_bus" ? p.dual_bus : p.refresh_per_bank) = value == "1";
   } else if (key == "clock_mhz") {
     try {
       p.clock_mhz = std::stod(value);
@@ -137,6 +138,7 @@ void apply_dram_preset(const DramPreset& preset, config::GpuConfig& cfg) {
   cfg.dram_burst_length = preset.burst_length;
   cfg.dram_data_command_ratio = preset.data_command_ratio;
   cfg.dram_dual_bus = preset.dual_bus;
+  cfg.dram_refresh_per_bank = preset.refresh_per_bank;
 }
 
 }  // namespace accelsim::dram

@@ -28,7 +28,8 @@ enum class TimingParam : uint8_t {
   tWR,    // last write data to precharge (write recovery)
   tRTPL,  // read command to precharge
   tREFI,  // refresh interval (0 = no refresh)
-  tRFC,   // refresh cycle time
+  tRFC,   // refresh cycle time (all banks)
+  tRFCpb, // refresh cycle time of one bank (per-bank refresh)
   count
 };
 inline constexpr size_t kTimingParamCount = static_cast<size_t>(TimingParam::count);
@@ -53,6 +54,7 @@ struct DramPreset {
   int64_t burst_length = 2;
   int64_t data_command_ratio = 2;
   bool dual_bus = false;
+  bool refresh_per_bank = false;
   double clock_mhz = 0;  // command clock the timings were given for (informative)
 };
 

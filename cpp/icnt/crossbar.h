@@ -6,6 +6,9 @@
 //                                    cycle, round-robin over the sources whose
 //                                    head packet wants it; a packet holds its
 //                                    output until its last flit has crossed;
+//                                    with input lanes (virtual output queues)
+//                                    a source offers the head of each lane and
+//                                    sends at most one flit per cycle;
 //   pop(dst, now, packet)            a packet is deliverable `latency` cycles
 //                                    after its last flit crossed.
 // A Clocked component on the interconnect clock; time is Cycle throughout.
@@ -86,18 +89,23 @@ class Crossbar final : public Clocked {
   static size_t idx(uint32_t port, PortCounter c) { return port * kPortCounterCount + static_cast<size_t>(c); }
 
   void arbitrate();
-  void move_flit(uint32_t src, uint32_t dst, Cycle now);
+  void arbitrate_lanes();
+  void move_flit(uint32_t in, uint32_t dst, Cycle now);
   void count_stalls();
+  uint32_t lanes() const { return cfg_.input_lanes; }
 
   CrossbarConfig cfg_;
   std::string name_;
-  std::vector<RingBuffer<InPacket>> inputs_;
+  std::vector<RingBuffer<InPacket>> inputs_;  // [source * lanes + lane]
   std::vector<RingBuffer<Packet>> outputs_;
   std::vector<uint32_t> in_used_;   // flits per input buffer
   std::vector<uint32_t> out_used_;  // flits per output buffer (in flight + waiting)
-  std::vector<uint32_t> lock_;      // source holding each output mid-packet
+  std::vector<uint32_t> lock_;      // input (source lane) holding each output mid-packet
   std::vector<uint32_t> last_grant_;
-  std::vector<uint32_t> winner_;    // per output, this cycle
+  std::vector<uint32_t> winner_;    // per output, this cycle: an input index
+  std::vector<uint8_t> src_busy_;   // lanes: the source sends a flit this cycle
+  std::vector<uint32_t> next_lane_; // lanes: where each source's lane scan starts
+  uint32_t first_src_ = 0;          // lanes: the source served first this cycle
   std::vector<uint64_t> src_counters_, dst_counters_;
   uint64_t queued_packets_ = 0;
   uint64_t undelivered_packets_ = 0;

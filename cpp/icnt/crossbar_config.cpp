@@ -13,6 +13,7 @@ CrossbarConfig common(const config::GpuConfig& cfg) {
   c.in_buffer_flits = static_cast<uint32_t>(cfg.icnt_in_buffer);
   c.out_buffer_flits = static_cast<uint32_t>(cfg.icnt_out_buffer);
   c.latency = static_cast<uint32_t>(cfg.icnt_latency);
+  c.input_lanes = static_cast<uint32_t>(cfg.icnt_input_lanes);
   return c;
 }
 uint32_t slices(const config::GpuConfig& cfg) {
@@ -41,6 +42,7 @@ void CrossbarConfig::validate() const {
   if (flit_bytes == 0) throw ConfigError("icnt_flit_size", "must be >= 1");
   if (in_buffer_flits == 0) throw ConfigError("icnt_in_buffer", "must be >= 1");
   if (out_buffer_flits == 0) throw ConfigError("icnt_out_buffer", "must be >= 1");
+  if (input_lanes == 0) throw ConfigError("icnt_input_lanes", "must be >= 1");
 }
 
 }  // namespace accelsim::icnt

@@ -16,6 +16,10 @@ struct CrossbarConfig {
   uint32_t in_buffer_flits = 64;   // per source port
   uint32_t out_buffer_flits = 64;  // per destination port, in-flight flits included
   uint32_t latency = 8;            // cycles from a packet's last flit to delivery
+  // Queues per input port, by destination (dst % lanes): with one, a packet
+  // whose output is busy blocks the port (head-of-line blocking); with more,
+  // the port sends from another queue. Order per (source, destination) holds.
+  uint32_t input_lanes = 1;
 
   uint32_t flits_for(uint32_t size_bytes) const {
     const uint32_t f = (size_bytes + flit_bytes - 1) / flit_bytes;

@@ -12,12 +12,14 @@ Crossbar<Payload>::Crossbar(const CrossbarConfig& cfg, std::string name)
       lock_(cfg.destinations, kNone),
       last_grant_(cfg.destinations, cfg.sources - 1),
       winner_(cfg.destinations, kNone),
+      src_busy_(cfg.input_lanes > 1 ? cfg.sources : 0, 0),
+      next_lane_(cfg.input_lanes > 1 ? cfg.sources : 0, 0),
       src_counters_(size_t{cfg.sources} * kPortCounterCount, 0),
       dst_counters_(size_t{cfg.destinations} * kPortCounterCount, 0) {
   // Every packet is at least one flit, so a buffer never holds more packets
   // than it has flits.
-  inputs_.reserve(cfg.sources);
-  for (uint32_t s = 0; s < cfg.sources; ++s) inputs_.emplace_back(cfg.in_buffer_flits);
+  inputs_.reserve(size_t{cfg.sources} * cfg.input_lanes);
+  for (uint32_t i = 0; i < cfg.sources * cfg.input_lanes; ++i) inputs_.emplace_back(cfg.in_buffer_flits);
   outputs_.reserve(cfg.destinations);
   for (uint32_t d = 0; d < cfg.destinations; ++d) outputs_.emplace_back(cfg.out_buffer_flits);
 }
@@ -30,7 +32,7 @@ bool Crossbar<Payload>::push(uint32_t src, uint32_t dst, uint32_t size_bytes, co
     throw Error(name_ + ": packet of " + std::to_string(size_bytes) + " B to port " +
                 std::to_string(dst) + " cannot cross");
   if (!can_push(src, size_bytes)) return false;
-  inputs_[src].push(InPacket{payload, dst, size_bytes, flits, 0});
+  inputs_[src * lanes() + dst % lanes()].push(InPacket{payload, dst, size_bytes, flits, 0});
   in_used_[src] += flits;
   ++queued_packets_;
   return true;
@@ -40,10 +42,14 @@ template <typename Payload>
 void Crossbar<Payload>::tick(Cycle now) {
   after_ = now + 1;
   if (queued_packets_ == 0) return;
-  arbitrate();
-  count_stalls();
+  if (lanes() > 1) {
+    arbitrate_lanes();
+  } else {
+    arbitrate();
+    count_stalls();
+  }
   for (uint32_t d = 0; d < cfg_.destinations; ++d)
-    if (winner_[d] < cfg_.sources) move_flit(winner_[d], d, now);
+    if (winner_[d] < inputs_.size()) move_flit(winner_[d], d, now);
 }
 
 // Per output: the source holding it mid-packet keeps it; otherwise the first
@@ -67,6 +73,40 @@ void Crossbar<Payload>::arbitrate() {
   }
 }
 
+// Lanes: an output mid-packet keeps its input, and that source sends nothing
+// else; every other source, in an order that rotates each cycle, takes the
+// first of its lanes (rotating too) whose head's output is free. So each
+// source sends at most one flit and each output takes at most one.
+template <typename Payload>
+void Crossbar<Payload>::arbitrate_lanes() {
+  const uint32_t L = lanes(), S = cfg_.sources;
+  std::fill(winner_.begin(), winner_.end(), kNone);
+  std::fill(src_busy_.begin(), src_busy_.end(), uint8_t{0});
+  for (uint32_t d = 0; d < cfg_.destinations; ++d) {
+    if (lock_[d] == kNone) continue;
+    src_busy_[lock_[d] / L] = 1;
+    if (out_used_[d] < cfg_.out_buffer_flits) winner_[d] = lock_[d];
+  }
+  for (uint32_t i = 0; i < S; ++i) {
+    const uint32_t s = first_src_ + i < S ? first_src_ + i : first_src_ + i - S;
+    if (src_busy_[s]) continue;
+    bool waiting = false;
+    for (uint32_t j = 0; j < L; ++j) {
+      const uint32_t l = (next_lane_[s] + j) % L, in = s * L + l;
+      if (inputs_[in].empty()) continue;
+      waiting = true;
+      const uint32_t d = inputs_[in].front().dst;
+      if (lock_[d] != kNone || winner_[d] != kNone || out_used_[d] >= cfg_.out_buffer_flits) continue;
+      winner_[d] = in;
+      next_lane_[s] = (l + 1) % L;
+      waiting = false;
+      break;
+    }
+    if (waiting) ++src_counters_[idx(s, PortCounter::stall_cycles)];
+  }
+  first_src_ = first_src_ + 1 < S ? first_src_ + 1 : 0;
+}
+
 template <typename Payload>
 void Crossbar<Payload>::count_stalls() {
   for (uint32_t s = 0; s < cfg_.sources; ++s) {
@@ -83,22 +123,23 @@ void Crossbar<Payload>::count_stalls() {
 }
 
 template <typename Payload>
-void Crossbar<Payload>::move_flit(uint32_t src, uint32_t dst, Cycle now) {
-  InPacket& p = inputs_[src].front();
+void Crossbar<Payload>::move_flit(uint32_t in, uint32_t dst, Cycle now) {
+  const uint32_t src = in / lanes();
+  InPacket& p = inputs_[in].front();
   ++p.sent;
   --in_used_[src];
   ++out_used_[dst];
   ++src_counters_[idx(src, PortCounter::flits)];
   ++dst_counters_[idx(dst, PortCounter::flits)];
   if (p.sent < p.flits) {
-    lock_[dst] = src;
+    lock_[dst] = in;
     return;
   }
   lock_[dst] = kNone;
   last_grant_[dst] = src;
   outputs_[dst].push(Packet{p.payload, src, p.size_bytes, p.flits, now + cfg_.latency});
   ++src_counters_[idx(src, PortCounter::packets)];
-  inputs_[src].pop();
+  inputs_[in].pop();
   --queued_packets_;
   ++undelivered_packets_;
 }

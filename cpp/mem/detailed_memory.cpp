@@ -9,6 +9,18 @@
 namespace accelsim::mem {
 namespace {
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+// A split L2 puts the lower half of the partitions (and their slices) next
+// to the lower half of the SMs.
+L2SliceTiming slice_timing(const DetailedMemoryParams& p, uint32_t slice) {
+  L2SliceTiming t;
+  t.bytes_per_cycle = p.slice_bytes_per_cycle;
+  t.far_cycles = p.far_latency;
+  t.upper_half = slice / p.slices_per_partition >= p.partitions / 2;
+  t.first_upper_sm = p.sms / 2;
+  return t;
+}
+
 }  // namespace
 
 DetailedMemory::DetailedMemory(const DetailedMemoryParams& p)
@@ -36,7 +48,7 @@ DetailedMemory::DetailedMemory(const DetailedMemoryParams& p)
   for (uint32_t s = 0; s < p.slices(); ++s) {
     cache::CacheParams cp = p.l2_slice;
     cp.name = "gpu.l2[" + std::to_string(s) + "]";
-    slices_.emplace_back(cp, p.queue_entries, p.rop_latency, s);
+    slices_.emplace_back(cp, p.queue_entries, p.rop_latency, s, slice_timing(p, s));
   }
   // The latency pipe must not throttle: it holds everything the slices can
   // push (one entry per slice per L2 cycle) during the fixed latency.
@@ -217,15 +229,23 @@ void DetailedMemory::inject_copy(CopyEngine& e, bool to_host, uint64_t t) {
     r.bytes = ByteMask::range(c.first_byte, c.bytes);
     const uint32_t id = pool_.alloc();
     pool_[id] = r;
-    sl.accept(id, t);
-    wake_slice(s, t);
+    // A read goes through the slice's ROP pipe as an SM's would: a hit costs
+    // the L2 latency, a miss the DRAM path too. A write is posted: it lands
+    // in the slice once its bytes have crossed the link.
+    const uint64_t ready = to_host ? t + rop_ps_ : t;
+    sl.accept(id, ready);
+    wake_slice(s, ready);
     e.advance(c);
   }
 }
 
 void DetailedMemory::drain_done(L2Slice& s, uint64_t t) {
-  auto& q = s.done();
-  while (!q.empty()) {
+  drain_queue(s, s.done(), t, UINT64_MAX);
+  if (!s.far_done().empty()) drain_queue(s, s.far_done(), t, t / period_[kL2]);
+}
+
+void DetailedMemory::drain_queue(L2Slice& s, TimedQueue<uint32_t>& q, uint64_t t, uint64_t cycle) {
+  while (q.front_ready(cycle)) {
     const uint32_t id = q.front();
     const InFlight& r = pool_[id];
     if (r.sm == kCopySource || r.sm == kCopyReadSource) {

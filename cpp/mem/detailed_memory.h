@@ -112,6 +112,8 @@ class DetailedMemory : public MemPort, public Clocked {
   void run_dram(uint64_t cycle, uint64_t t);
   void inject_copy(CopyEngine& e, bool to_host, uint64_t t);
   void drain_done(L2Slice& s, uint64_t t);
+  // Replies of finished requests ready by L2 `cycle` into the reply network.
+  void drain_queue(L2Slice& s, TimedQueue<uint32_t>& q, uint64_t t, uint64_t cycle);
   uint32_t request_bytes(const InFlight& r) const;
   uint32_t reply_bytes(const InFlight& r) const;
   // Statistics at the event sites (no-ops until register_stats).

@@ -32,6 +32,8 @@ DetailedMemoryParams detailed_memory_params(const config::GpuConfig& cfg) {
   p.queue_entries = uint32_t(cfg.partition_queue_entries);
   p.rop_latency = uint32_t(cfg.l2_rop_latency);
   p.dram_fixed_latency = uint32_t(cfg.dram_fixed_latency);
+  p.slice_bytes_per_cycle = uint32_t(cfg.l2_slice_bandwidth);
+  p.far_latency = uint32_t(cfg.l2_far_latency);
   p.pool_capacity = pool_capacity(cfg, p.slices());
   // copy_bandwidth is bytes per core cycle; the engine paces in ps per 1000 B.
   p.copy_ps_per_kilobyte =

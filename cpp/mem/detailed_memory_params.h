@@ -29,6 +29,8 @@ struct DetailedMemoryParams {
   uint32_t queue_entries = 8;         // per slice: requests waiting for the cache
   uint32_t rop_latency = 0;           // L2 cycles through each slice's ROP pipe
   uint32_t dram_fixed_latency = 0;    // L2 cycles from a slice's miss queue to its controller
+  uint32_t slice_bytes_per_cycle = 32;  // each slice's sector accesses per L2 cycle, in bytes
+  uint32_t far_latency = 0;           // L2 cycles a miss on the other half of a split L2 adds (0: undivided)
   uint32_t pool_capacity = 1024;      // requests in flight at once (send() refuses beyond)
   uint64_t copy_ps_per_kilobyte = 0;  // host link rate of each copy engine
   bool memcpy_timing = true;          // false: copies take no time and touch no L2

@@ -11,20 +11,47 @@ namespace accelsim::mem {
 using cache::AccessType;
 using cache::Outcome;
 
-L2Slice::L2Slice(const cache::CacheParams& p, uint32_t queue_entries, uint32_t rop_cycles, uint32_t id)
+L2Slice::L2Slice(const cache::CacheParams& p, uint32_t queue_entries, uint32_t rop_cycles, uint32_t id,
+                 const L2SliceTiming& timing)
     : cache_(p),
       id_(id),
       fetch_on_write_(p.write_alloc == cache::WriteAllocPolicy::FETCH_ON_WRITE),
       rop_(queue_entries + rop_cycles + 1),
       fills_(queue_entries + 8),
       // A fill may finish every request merged on the sector at once.
-      done_(queue_entries + p.mshr_max_merge) {}
+      done_(queue_entries + p.mshr_max_merge),
+      far_done_(timing.far_cycles ? queue_entries + p.mshr_max_merge : 0),
+      timing_(timing) {
+  const uint32_t sector = p.sector_bytes;
+  timing_.bytes_per_cycle = std::max(timing_.bytes_per_cycle, 1u);
+  fills_per_cycle_ = std::max(1u, (timing_.bytes_per_cycle + sector - 1) / sector);
+}
 
 bool L2Slice::tick(uint64_t now, uint64_t t_ps, RequestPool& pool) {
-  bool moved = do_fill(now, t_ps, pool);
-  if (rop_.front_ready(t_ps)) moved |= do_access(now, pool);
+  bool moved = false;
+  for (uint32_t i = 0; i < fills_per_cycle_ && do_fill(now, t_ps, pool); ++i) moved = true;
+  // Credit accrues over the cycles since the last top-up (an idle slice is
+  // not ticked). Only a fraction of a sector carries over a cycle in which
+  // the slice had no request or could not serve it: waiting buys no burst.
+  const uint64_t sector = cache_.params().sector_bytes, rate = timing_.bytes_per_cycle;
+  const uint64_t cycles = now + 1 - std::min(now + 1, credit_cycle_);
+  credit_ = std::min(sector - 1 + rate, credit_ + cycles * rate);
+  credit_cycle_ = now + 1;
+  while (credit_ >= sector) {
+    if (!rop_.front_ready(t_ps) || !do_access(now, pool)) {
+      credit_ = std::min(credit_, sector - 1);
+      break;
+    }
+    credit_ -= sector;
+    moved = true;
+  }
   if (moved) ++counters_.busy_cycles;
   return moved;
+}
+
+bool L2Slice::far_from(uint16_t sm) const {
+  return timing_.far_cycles > 0 && sm < kCopyReadSource &&
+         (sm >= timing_.first_upper_sm) != timing_.upper_half;
 }
 
 // A sector came back from DRAM: the cache marks it readable and hands back the
@@ -33,6 +60,7 @@ bool L2Slice::tick(uint64_t now, uint64_t t_ps, RequestPool& pool) {
 bool L2Slice::do_fill(uint64_t now, uint64_t t_ps, RequestPool& pool) {
   if (!fills_.front_ready(t_ps)) return false;
   if (done_.free_slots() < cache_.params().mshr_max_merge) return false;
+  if (timing_.far_cycles && far_done_.free_slots() < cache_.params().mshr_max_merge) return false;
   const FillItem f = fills_.front();
   fills_.pop();
   ++counters_.fills;
@@ -40,7 +68,7 @@ bool L2Slice::do_fill(uint64_t now, uint64_t t_ps, RequestPool& pool) {
   for (const cache::CacheRequest& w : cache_.fill(f.line_addr, f.sector, now)) {
     const InFlight& r = pool[w.tag];
     if (r.kind == kMemAtomic) apply_atomic(r, w.sector, now);
-    served(w.tag, uint8_t(granules_of_sector(w.sector, sector_bytes) & r.sector_mask), pool, now);
+    served(w.tag, uint8_t(granules_of_sector(w.sector, sector_bytes) & r.sector_mask), pool, now, true);
   }
   return true;
 }
@@ -91,10 +119,14 @@ bool L2Slice::do_access(uint64_t now, RequestPool& pool) {
   return true;
 }
 
-void L2Slice::served(uint32_t id, uint8_t granules, RequestPool& pool, uint64_t now) {
+void L2Slice::served(uint32_t id, uint8_t granules, RequestPool& pool, uint64_t now, bool filled) {
   InFlight& r = pool[id];
   r.pending &= uint8_t(~granules);
-  if (r.pending == 0) done_.push(id, now);
+  if (r.pending != 0) return;
+  if (filled && far_from(r.sm))
+    far_done_.push(id, now + timing_.far_cycles);
+  else
+    done_.push(id, now);
 }
 
 // Atomics execute at L2: once the sector is readable the result is written
@@ -117,6 +149,7 @@ uint64_t L2Slice::next_event_ps(uint64_t t_ps, uint64_t period_ps) const {
   uint64_t next = UINT64_MAX;
   const uint64_t soon = t_ps + period_ps;
   if (!done_.empty()) next = soon;  // waits for the reply network
+  if (!far_done_.empty()) next = std::min(next, std::max(soon, far_done_.front_ready_cycle() * period_ps));
   if (!fills_.empty()) next = std::min(next, std::max(soon, fills_.front_ready_cycle()));
   if (!rop_.empty()) next = std::min(next, std::max(soon, rop_.front_ready_cycle()));
   return next;

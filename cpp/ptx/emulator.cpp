@@ -81,12 +81,14 @@ void CtaEmulator::start(uint64_t index) {
 // past their targets (their extra records are bounded by the code between
 // two barriers): a warp is never left without records because another one
 // was not emulated far enough, so chunking cannot change the timing.
-// With a guard, the run on to a barrier stops where the budget could no
-// longer time the records (cycles_left past the target), and everything
-// stops once the run is asked to (stopped()).
+// The run on to a barrier goes at most kRunAhead records past a warp's
+// target per call (a warp that never reaches the barrier would otherwise
+// fill memory; the rest comes at its next refill, before the barrier can
+// release in the timing model), and with a guard no further than the budget
+// could time (cycles_left); everything stops once the run is asked to.
 void CtaEmulator::produce(const uint64_t* target) {
   auto wants = [&](uint32_t w) { return !warps_[w].done && (!target || produced(w) < target[w]); };
-  const uint64_t ahead = guard_ ? guard_->cycles_left() : UINT64_MAX;
+  const uint64_t ahead = std::min(kRunAhead, guard_ ? guard_->cycles_left() : UINT64_MAX);
   for (;;) {
     if (stopped_) return;
     bool starving = false;
@@ -438,7 +440,6 @@ uint64_t CtaEmulator::value(Warp& wp, uint32_t w, const Operand& o, uint32_t lan
 uint64_t CtaEmulator::address(Warp& wp, const Operand& o, uint32_t lane, const Inst& in, Space& space) {
   uint64_t a = uint64_t(o.imm);
   if (o.reg >= 0) a += reg(wp, o.reg, lane);
-  if (o.addr32) a = uint32_t(a);
   if (o.sym >= 0) a += sym_addr_[size_t(o.sym)];
   space = in.space;
   if (o.sym >= 0 && P.syms[size_t(o.sym)].scratch) {  // call argument / return slot
@@ -455,6 +456,10 @@ uint64_t CtaEmulator::address(Warp& wp, const Operand& o, uint32_t lane, const I
     } else {
       space = kSpGlobal;
     }
+  } else if (space == kSpShared || space == kSpLocal) {
+    // 32-bit address spaces: base + offset wraps at 2^32, as nvcc's offsets
+    // from a 32-bit register expect ([%r4+68] with %r4 = base - 64)
+    a = uint32_t(a);
   }
   return a;
 }

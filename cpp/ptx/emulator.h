@@ -82,9 +82,11 @@ class CtaEmulator {
   // The run to poll while emulating; null: none. produce() then returns
   // early once the run is asked to stop (stopped() says so; run() throws
   // EmulationStopped), and a warp run on past its target toward a barrier
-  // stops where the cycle budget could no longer time its records.
+  // stops where the cycle budget could no longer time its records (and in
+  // any case kRunAhead records past its target).
   void set_guard(RunGuard* guard) { guard_ = guard; }
   bool stopped() const { return stopped_; }
+  static constexpr uint64_t kRunAhead = uint64_t(1) << 16;  // records past a target toward a barrier, per call
 
  private:
   struct Frame {

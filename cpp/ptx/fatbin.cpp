@@ -81,8 +81,12 @@ const Decompressors& decompressors() {
 
 std::string decompress(const FatbinEntry& e, const std::string& where) {
   const Decompressors& d = decompressors();
-  if (e.plain_bytes == 0 || e.plain_bytes > (uint64_t(1) << 32))
-    throw Error(where + ": compressed fat-binary entry without a plausible decompressed size");
+  // Neither format can expand further (LZ4: 255 bytes per input byte; Zstandard:
+  // a 128 KiB run from a 4-byte block), so a larger size is damage, not data.
+  const uint64_t most = e.payload_bytes * (e.compression == FatbinEntry::kLz4 ? 255 : 32768);
+  if (e.plain_bytes == 0 || e.plain_bytes > (uint64_t(1) << 32) || e.plain_bytes > most)
+    throw Error(where + ": compressed fat-binary entry without a plausible decompressed size (" +
+                std::to_string(e.plain_bytes) + " bytes from " + std::to_string(e.payload_bytes) + ")");
   std::string out(e.plain_bytes, '\0');
   if (e.compression == FatbinEntry::kZstd) {
     if (!d.zstd || !d.zstd_is_error)
@@ -114,7 +118,7 @@ std::vector<FatbinEntry> parse_fatbin(const uint8_t* data, uint64_t n, const std
   while (n - off >= 16 && get<uint32_t>(data + off) == kContainerMagic) {
     const uint16_t hsize = get<uint16_t>(data + off + 6);
     const uint64_t body = get<uint64_t>(data + off + 8);
-    if (hsize < 16 || body > n - off - hsize) bad(where, off, "container sizes run past its end");
+    if (hsize < 16 || hsize > n - off || body > n - off - hsize) bad(where, off, "container sizes run past its end");
     uint64_t at = off + hsize;
     const uint64_t end = at + body;
     while (at < end) {
@@ -122,7 +126,7 @@ std::vector<FatbinEntry> parse_fatbin(const uint8_t* data, uint64_t n, const std
       at += get<uint32_t>(data + at + 4) + get<uint64_t>(data + at + 8);
       out.push_back(e);
     }
-    off = (end + 7) / 8 * 8;  // containers are 8-aligned in a section
+    off = std::min(n, (end + 7) / 8 * 8);  // containers are 8-aligned in a section
     while (off + 4 <= n && get<uint32_t>(data + off) == 0) off += 8;  // padding between them
   }
   if (off == 0) bad(where, 0, "no fat-binary container (magic 0xba55ed50)");
@@ -146,19 +150,21 @@ const uint8_t* fatbin_from_wrapper(const void* wrapper, const std::string& where
   return data;
 }
 
+void order_for_gpu(std::vector<PtxText>& texts, uint32_t sm_version) {
+  // best first: the newest not above the GPU, older ones, then newer ones
+  std::stable_sort(texts.begin(), texts.end(), [sm_version](const PtxText& a, const PtxText& b) {
+    const bool fa = a.arch <= sm_version, fb = b.arch <= sm_version;
+    if (fa != fb) return fa;
+    return fa ? a.arch > b.arch : a.arch < b.arch;
+  });
+}
+
 std::vector<PtxText> ptx_texts(const std::vector<FatbinEntry>& entries, uint32_t sm_version,
                                const std::string& where) {
-  std::vector<const FatbinEntry*> ptx;
-  for (const FatbinEntry& e : entries)
-    if (e.kind == FatbinEntry::kPtx) ptx.push_back(&e);
-  // best first: the newest not above the GPU, older ones, then newer ones
-  std::stable_sort(ptx.begin(), ptx.end(), [sm_version](const FatbinEntry* a, const FatbinEntry* b) {
-    const bool fa = a->arch <= sm_version, fb = b->arch <= sm_version;
-    if (fa != fb) return fa;
-    return fa ? a->arch > b->arch : a->arch < b->arch;
-  });
   std::vector<PtxText> out;
-  for (const FatbinEntry* e : ptx) out.push_back({e->arch, entry_bytes(*e, where)});
+  for (const FatbinEntry& e : entries)
+    if (e.kind == FatbinEntry::kPtx) out.push_back({e.arch, entry_bytes(e, where)});
+  order_for_gpu(out, sm_version);
   return out;
 }
 

@@ -52,5 +52,7 @@ struct PtxText {
 };
 std::vector<PtxText> ptx_texts(const std::vector<FatbinEntry>& entries, uint32_t sm_version,
                                const std::string& where);
+// The same order for texts found another way (cuobjdump -ptx).
+void order_for_gpu(std::vector<PtxText>& texts, uint32_t sm_version);
 
 }  // namespace accelsim::ptx

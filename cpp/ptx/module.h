@@ -51,7 +51,6 @@ struct Operand {
   uint8_t special = 0;     // kSpecial: Special
   uint8_t comp = 0;        // kSpecial: 0 x, 1 y, 2 z
   uint8_t nvec = 0;
-  bool addr32 = false;     // kAddr: 32-bit base register (set by prepare(); the sum wraps at 2^32)
   int32_t reg = -1;        // kReg, kAddr base register (-1 none)
   int32_t reg2 = -1;       // kReg: the predicate of a "d|p" destination, -1 none
   int32_t sym = -1;        // kSym, kAddr: Function::syms index (-1 none)

@@ -191,8 +191,6 @@ void link(const Module& m, const Function* kernel, Program& p) {
       for (int32_t& s : in.call_rets) s += sb;
       for (int32_t& s : in.call_args) s += sb;
       for (Operand& o : in.ops) {
-        // a 32-bit address register ([%r4+68] into .shared) wraps at 2^32, as nvcc's offsets expect
-        if (o.kind == Operand::kAddr && o.reg >= 0) o.addr32 = ty_bytes(f->regs[size_t(o.reg)].type) == 4;
         if (o.reg >= 0) o.reg += rb;
         if (o.reg2 >= 0) o.reg2 += rb;
         if (o.sym >= 0) o.sym += sb;

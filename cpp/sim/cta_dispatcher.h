@@ -33,7 +33,7 @@ class CtaDispatcher {
     uint64_t start = 0;               // first cycle a CTA may launch
     uint64_t first_cta = UINT64_MAX;  // cycle its first CTA landed on an SM
     uint32_t resident = 0;            // CTAs on SMs (SMs decrement on retirement)
-    uint64_t dispatched = 0;          // CTAs handed to SMs so far
+    uint64_t dispatched = 0;          // CTAs handed to SMs so far (sampling, progress reports)
     bool finished() const { return !have_next && resident == 0; }
   };
 

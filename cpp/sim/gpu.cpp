@@ -98,6 +98,14 @@ uint64_t Gpu::warp_instructions() const {
   return n;
 }
 
+void Gpu::cta_progress(uint64_t& done, uint64_t& total) const {
+  done = total = 0;
+  for (const Active& a : active_) {
+    done += a.kernel->dispatched - a.kernel->resident;
+    total += a.kernel->src->info().grid.count();
+  }
+}
+
 void Gpu::launch(KernelSource& src, stats::KernelRecord& rec, uint32_t slot, size_t row) {
   if (slot >= stats_->registry.stream_slots()) throw Error("stream slot out of range");
   const trace::KernelInfo& info = src.info();

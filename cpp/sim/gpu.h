@@ -95,6 +95,9 @@ class Gpu {
   // trace order, go into the caches below L1 as if it had run (MemPort::warm):
   // no time passes, nothing is counted. Streamed (PTX) blocks are passed over.
   void warm_caches(KernelSource& src);
+  // CTAs finished and in all, over the kernels in flight (progress reports:
+  // read when polled, nothing counted per cycle).
+  void cta_progress(uint64_t& done, uint64_t& total) const;
 
   uint64_t now() const { return now_; }
   const GpuParams& params() const { return params_; }

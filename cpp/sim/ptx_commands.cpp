@@ -33,6 +33,7 @@ std::shared_ptr<const ptx::Launch> make_launch(const PtxTables& tables, const Pt
                                                uint32_t binary_version) {
   if (!cmd.module) throw Error("PTX launch of '" + cmd.kernel + "' without a module");
   if (!cmd.memory) throw Error("PTX launch of '" + cmd.kernel + "' without device memory");
+  if (cmd.binary_version) binary_version = cmd.binary_version;
   auto L = std::make_shared<ptx::Launch>();
   L->kernel = cmd.kernel;
   L->prog = ptx::prepare(cmd.module, cmd.kernel, *tables.isa_table(binary_version), tables.lowering, binary_version,
@@ -58,6 +59,7 @@ std::shared_ptr<const ptx::Launch> make_launch(const PtxTables& tables, const Pt
 
 std::unique_ptr<PtxKernelSource> make_kernel_source(const PtxTables& tables, const PtxLaunchCommand& cmd,
                                                     uint32_t binary_version, uint32_t id, bool streamed) {
+  if (cmd.binary_version) binary_version = cmd.binary_version;
   return std::make_unique<PtxKernelSource>(make_launch(tables, cmd, binary_version), tables.isa_table(binary_version),
                                            id, cmd.stream, cmd.regs_per_thread, streamed);
 }

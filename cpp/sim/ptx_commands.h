@@ -57,6 +57,9 @@ struct PtxLaunchCommand {
   int64_t static_shared = -1;               // ptxas's static shared bytes; -1: the PTX's
   ptx::RecordMode records = ptx::RecordMode::kLowered;
   std::shared_ptr<const ptx::SassGuide> sass;  // records="sass": replaces the lowered records
+  // The SASS generation of this launch's records; 0: the run's. A SASS guide
+  // of a GPU older than nvdisasm's oldest target (sm_75) names its own.
+  uint32_t binary_version = 0;
   uint32_t sm_count = 80;                   // %nsmid
   uint64_t max_warp_insts = uint64_t(1) << 24;
   uint32_t chunk_records = 128;             // records per warp per refill (0: whole blocks)

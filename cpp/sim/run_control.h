@@ -17,6 +17,8 @@ struct Progress {
   uint32_t kernels_done = 0;       // finished (or passed over as not selected)
   uint32_t kernels_total = 0;      // kernels in the workload
   bool copying = false;            // inside a host-to-device copy
+  uint64_t ctas_done = 0;          // CTAs finished, of the kernels in flight
+  uint64_t ctas_total = 0;         // CTAs in all, of the kernels in flight
 };
 
 class Poller {

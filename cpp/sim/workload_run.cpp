@@ -263,6 +263,7 @@ Progress WorkloadRun::progress() const {
   p.kernels_done = kernels_done_;
   p.kernels_total = uint32_t(work_.kernels);
   p.copying = copy_started_;
+  gpu_->cta_progress(p.ctas_done, p.ctas_total);
   return p;
 }
 

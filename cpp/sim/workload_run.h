@@ -60,7 +60,8 @@ class WorkloadRun final : public RunGuard {
   void interrupt();
   // RunGuard, for PTX emulation inside a step: the poll hook's verdict, and
   // the cycles left before the budget.
-  bool stop_requested() override { return poller_.stopped() || poller_.check(); }
+  // (emulation calls it every few thousand instructions: the clock is read each time)
+  bool stop_requested() override { return poller_.stopped() || poller_.check_now(); }
   uint64_t cycles_left() const override {
     return opts_.max_cycles > now() ? opts_.max_cycles - now() : 0;
   }

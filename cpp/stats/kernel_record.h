@@ -56,6 +56,11 @@ struct KernelRecord {
 
   // Never negative: a record the run never reached has all times equal.
   uint64_t cycles() const { return end_cycle > launch_cycle ? end_cycle - launch_cycle : 0; }
+  // The kernel's time on the SMs, first CTA on an SM to last CTA retired: what
+  // a profiler's elapsed-cycles metrics count (the launch latency and any wait
+  // for busy SMs are outside it).
+  uint64_t sm_elapsed_cycles() const { return end_cycle > first_cta_cycle ? end_cycle - first_cta_cycle : 0; }
+  uint64_t launch_latency_cycles() const { return start_cycle > launch_cycle ? start_cycle - launch_cycle : 0; }
   // A sampled kernel's counts are its simulated part's, and so is its IPC.
   double ipc() const {
     const uint64_t c = status == KernelStatus::Sampled && simulated_end_cycle > launch_cycle

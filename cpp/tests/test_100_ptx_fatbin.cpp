@@ -108,3 +108,21 @@ TEST_CASE("163-fatbin-malformed-containers-are-errors") {
   std::vector<uint8_t> wrapper(24, 0);
   CHECK_THROWS(ptx::fatbin_from_wrapper(wrapper.data(), "t"), Error);
 }
+
+TEST_CASE("168-fatbin-damage-the-fuzzer-found-is-an-error-not-a-read-past-the-end") {
+  auto c = container({entry(1, 75, 0x11, kPtx, 0)});
+  auto big_header = c;
+  put<uint16_t>(big_header, 6, 0xffff);  // container header longer than the bytes
+  CHECK_THROWS(ptx::parse_fatbin(big_header.data(), big_header.size(), "t"), Error);
+  // a container ending off the 8-byte grid at the end of the bytes: the next
+  // container would start past the end, so there is none
+  auto odd = c;
+  put<uint64_t>(odd, 8, c.size() - 16 - 3);
+  put<uint64_t>(odd, 16 + 8, c.size() - 16 - 64 - 3);
+  odd.resize(c.size() - 3);
+  CHECK_EQ(ptx::parse_fatbin(odd.data(), odd.size(), "t").size(), size_t(1));
+  // a compressed entry claiming 4 GiB from a few bytes is refused before allocating
+  auto huge = container({entry(1, 75, 0x8011, std::string(40, 'x'), uint64_t(1) << 32)});
+  auto entries = ptx::parse_fatbin(huge.data(), huge.size(), "t");
+  CHECK_THROWS(ptx::entry_bytes(entries[0], "t"), Error);
+}

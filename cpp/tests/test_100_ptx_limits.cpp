@@ -1,4 +1,4 @@
-// PTX front end, 16x: what the PTX ISA forbids is refused at parse time with
+// PTX front end, 18x: what the PTX ISA forbids is refused at parse time with
 // file, line and column (as ptxas refuses it), `trap` stops the kernel, and
 // emulation that runs ahead of the timing model stops when its run says so.
 #include <cstring>
@@ -72,7 +72,7 @@ Launch launch_of(Fixture& f, const std::string& text, const char* kernel, uint32
 
 }  // namespace
 
-TEST_CASE("161-pred-outside-reg-and-untyped-atom-are-refused") {
+TEST_CASE("181-pred-outside-reg-and-untyped-atom-are-refused") {
   Fixture f;
   for (const char* decl : {".visible .entry k(.param .pred p) { ret; }", ".visible .entry k() { .local .pred q; ret; }",
                            ".visible .entry k() { .shared .pred q; ret; }", ".global .pred g;\n.visible .entry k() { ret; }"}) {
@@ -88,7 +88,7 @@ TEST_CASE("161-pred-outside-reg-and-untyped-atom-are-refused") {
   CHECK_EQ(r.column, 1);
 }
 
-TEST_CASE("162-out-of-range-constants-are-refused") {
+TEST_CASE("182-out-of-range-constants-are-refused") {
   Fixture f;
   auto with = [&](const char* value) {
     return refusal(f, kHead + ".visible .entry k() { .reg .u64 %rd<2>;\nmov.u64 %rd1, " + value + ";\nret; }");
@@ -102,7 +102,7 @@ TEST_CASE("162-out-of-range-constants-are-refused") {
   CHECK(says(with("1e999"), "out of range"));
 }
 
-TEST_CASE("163-version-and-target-follow-the-ptx-isa-tables") {
+TEST_CASE("183-version-and-target-follow-the-ptx-isa-tables") {
   Fixture f;
   auto header = [&](const char* v, const char* t) {
     return refusal(f, std::string(".version ") + v + "\n.target " + t + "\n.address_size 64\n"
@@ -120,7 +120,7 @@ TEST_CASE("163-version-and-target-follow-the-ptx-isa-tables") {
   CHECK_EQ(isa_version("8.1"), 81u);
 }
 
-TEST_CASE("164-state-space-limits-are-refused-where-declared") {
+TEST_CASE("184-state-space-limits-are-refused-where-declared") {
   Fixture f;
   Refusal wrap = refusal(f, kHead + ".visible .entry k() {\n.shared .align 4 .b8 s[4294967296];\nret; }");
   CHECK(says(wrap, "larger than 4 GiB"));
@@ -139,7 +139,7 @@ TEST_CASE("164-state-space-limits-are-refused-where-declared") {
              "beyond the 32764 bytes"));
 }
 
-TEST_CASE("165-trap-stops-the-kernel-naming-block-thread-and-line") {
+TEST_CASE("185-trap-stops-the-kernel-naming-block-thread-and-line") {
   Fixture f;
   const std::string text = kHead + R"(
 .visible .entry k()
@@ -168,7 +168,7 @@ TEST_CASE("165-trap-stops-the-kernel-naming-block-thread-and-line") {
   CHECK(thrown);
 }
 
-TEST_CASE("166-emulation-stops-when-its-run-asks") {
+TEST_CASE("186-emulation-stops-when-its-run-asks") {
   Fixture f;
   Launch L = launch_of(f, kBarrierSpin, "spin", 64);
   CountingGuard guard;
@@ -186,7 +186,7 @@ TEST_CASE("166-emulation-stops-when-its-run-asks") {
   CHECK_EQ(guard.polls, 3u);
 }
 
-TEST_CASE("167-run-ahead-to-a-barrier-stops-where-the-budget-ends") {
+TEST_CASE("187-run-ahead-to-a-barrier-stops-where-the-budget-ends") {
   Fixture f;
   Launch L = launch_of(f, kBarrierSpin, "spin", 64);
   CountingGuard guard;
@@ -201,3 +201,20 @@ TEST_CASE("167-run-ahead-to-a-barrier-stops-where-the-budget-ends") {
   CHECK(emu.produced(1) < 128 + 5000 + 8);
   CHECK(emu.window(1).more);
 }
+
+TEST_CASE("188-run-ahead-to-a-barrier-is-bounded-without-a-budget") {
+  Fixture f;
+  Launch L = launch_of(f, kBarrierSpin, "spin", 64);
+  CtaEmulator emu(L);  // no guard: no budget either
+  emu.start(0);
+  const uint64_t target[2] = {128, 128};
+  emu.produce(target);  // warp 1 never reaches the barrier: memory must stay bounded
+  CHECK_EQ(emu.produced(1), 128 + CtaEmulator::kRunAhead);
+  CHECK(emu.window(1).more);
+  const uint64_t next[2] = {128, 128 + CtaEmulator::kRunAhead};
+  emu.drop(1, next[1]);
+  emu.produce(next);  // its next refill goes on from there
+  CHECK_EQ(emu.produced(1), next[1] + CtaEmulator::kRunAhead);
+  CHECK(emu.buffered(1) <= CtaEmulator::kRunAhead + 1);
+}
+

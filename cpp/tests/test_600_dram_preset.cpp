@@ -24,7 +24,7 @@ std::string message_of(const std::string& text) {
 }  // namespace
 
 TEST_CASE("640-presets-load-and-hbm2-matches-the-defaults") {
-  for (const char* n : {"gddr5", "gddr5x", "gddr6", "hbm", "hbm2"}) {
+  for (const char* n : {"gddr5", "gddr5x", "gddr6", "hbm", "hbm2", "hbm2e", "hbm3"}) {
     const DramPreset p = load_dram_preset(preset_path(n));
     CHECK_EQ(p.name, std::string(n));
     CHECK(p.timing[TimingParam::tRC] >= p.timing[TimingParam::tRAS]);
@@ -38,6 +38,19 @@ TEST_CASE("640-presets-load-and-hbm2-matches-the-defaults") {
   const DramPreset g6 = load_dram_preset(preset_path("gddr6"));
   CHECK_EQ(g6.timing[TimingParam::tCL], int64_t{24});
   CHECK(!g6.dual_bus);
+  // The faster HBMs keep the HBM2 array timing in nanoseconds (to a cycle)
+  // and refresh per bank.
+  for (const char* n : {"hbm2e", "hbm3"}) {
+    const DramPreset p = load_dram_preset(preset_path(n));
+    CHECK(p.refresh_per_bank);
+    CHECK(p.timing[TimingParam::tRFCpb] > 0);
+    for (TimingParam t : {TimingParam::tRCD, TimingParam::tRP, TimingParam::tRAS, TimingParam::tCL}) {
+      const double ns = double(p.timing[t]) * 1000.0 / p.clock_mhz;
+      const double hbm2_ns = double(hbm2.timing[t]) * 1000.0 / hbm2.clock_mhz;
+      CHECK(ns >= hbm2_ns - 1e-9);
+      CHECK(ns < hbm2_ns + 1000.0 / p.clock_mhz);
+    }
+  }
 }
 
 TEST_CASE("641-preset-errors-name-file-line-and-key") {

@@ -230,3 +230,40 @@ TEST_CASE("616-large-request-one-column-command-per-burst") {
   CHECK_EQ(ch.counter(DramCounter::reads), uint64_t{2});  // one from open_rows
   CHECK_EQ(ch.counter(DramCounter::busy_cycles), uint64_t{5});
 }
+
+TEST_CASE("645-per-bank-refresh-lets-the-other-banks-serve") {
+  // Row hits stream from bank 1 while refresh falls due. All-bank refresh
+  // stops them for tRFC; per-bank refresh takes bank 0 (due at tREFI / 8)
+  // and bank 1 keeps its pace (tCCDL apart), its own turn coming later.
+  for (bool per_bank : {false, true}) {
+    DramChannelConfig cfg = small_config();
+    cfg.timing[TimingParam::tREFI] = 800;
+    cfg.timing[TimingParam::tRFC] = 60;
+    cfg.timing[TimingParam::tRFCpb] = 30;
+    cfg.refresh_per_bank = per_bank;
+    Bench b(cfg);
+    auto& [ch, log, done] = b;
+    uint32_t tag = 0;
+    const int64_t end = per_bank ? 190 : 900;
+    for (int64_t c = 0; c < end; ++c) {
+      while (ch.can_accept(false)) CHECK(ch.push(rd(tag++, 1, 1)));
+      ch.tick(c);
+      DramCompletion d;
+      while (ch.pop_completed(c, d)) done.push_back(d);
+    }
+    int64_t gap = 0, last = -1;
+    for (const CommandRecord& r : log)
+      if (r.command == DramCommand::read && r.bank == 1) {
+        if (last >= 0) gap = std::max(gap, r.cycle - last);
+        last = r.cycle;
+      }
+    if (per_bank) {
+      const int64_t ref = cmd_cycle(log, DramCommand::refresh, 0);
+      CHECK(ref >= 100 && ref <= 100 + 4);  // bank 0 was closed: REF at once (tRP met)
+      CHECK_EQ(cmd_cycle(log, DramCommand::refresh, 1), int64_t{-1});
+      CHECK_EQ(gap, int64_t{4});
+    } else {
+      CHECK(gap >= 60);
+    }
+  }
+}

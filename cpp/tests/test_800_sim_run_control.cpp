@@ -1,6 +1,7 @@
 // 37x: run control: the cycle budget inside kernels and copies, the poll hook
 // that stops a run (Ctrl-C from Python), the livelock watchdog.
 #include <chrono>
+#include <ctime>
 #include <string>
 #include <thread>
 
@@ -82,10 +83,10 @@ TEST_CASE("883-budget-stops-inside-a-copy") {
   cfg.memory_model = "detailed";  // copies timed through L2
   sim::Gpu gpu(cfg);
   gpu.begin_copy(0x7f0000000000ull, uint64_t{1} << 40);  // 1 TB: ~10^11 cycles if run out
-  auto t0 = std::chrono::steady_clock::now();
+  const std::clock_t t0 = std::clock();  // CPU time: a loaded machine does not stretch it
   CHECK(!gpu.run_copy(1000));
   CHECK_EQ(gpu.now(), uint64_t{1000});
-  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
+  CHECK(std::clock() - t0 < 5 * CLOCKS_PER_SEC);
   // A small copy still runs to its end.
   sim::Gpu small(cfg);
   small.begin_copy(0x7f0000000000ull, 4096);
@@ -101,11 +102,11 @@ TEST_CASE("884-poll-hook-stops-a-run-within-its-interval") {
   gpu.begin_copy(0x7f0000000000ull, uint64_t{1} << 40);
   int calls = 0;
   sim::Poller poller([&] { return ++calls >= 2; }, std::chrono::milliseconds(1));
-  auto t0 = std::chrono::steady_clock::now();
+  const std::clock_t t0 = std::clock();
   CHECK(!gpu.run_copy(UINT64_MAX, &poller));
   CHECK(poller.stopped());
   CHECK_EQ(calls, 2);
-  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(2));
+  CHECK(std::clock() - t0 < 2 * CLOCKS_PER_SEC);
   // In a kernel: partial record, clock where it stopped (not at a budget).
   config::GpuConfig small = small_config();
   sim::Gpu g(small);

@@ -1,22 +1,29 @@
 """accelsim: a cycle-level NVIDIA GPU performance simulator driven from Python.
 
-The heavier parts (pandas-based tables, the simulator, the correlator) load on
-first use, so ``import accelsim`` stays light; every public name is listed in
+The heavier parts (configs and their YAML reader, pandas-based tables, the
+simulator, the correlator) load on first use, so ``import accelsim`` stays
+light (``tests/test_startup.py`` guards what it loads); every public name is listed in
 ``__all__`` and resolves through ``__getattr__``.
 """
 from __future__ import annotations
 
 import importlib
 
-from accelsim.config import Config, import_gpgpusim_config, list_configs, load_config
+from accelsim import _warnings
 from accelsim.errors import (AccelsimError, ConfigError, DeadlockError, DeviceMemoryError, DeviceTypeError,
                              Interrupted, ProfileError, PtxError, RunStopped, TraceError)
 from accelsim.sampling import IntraKernelSampling, KernelSampling  # registers sampled and split runs
 
 __version__ = "0.1.0"
 
+_warnings.install()  # AccelsimWarnings print as one line ("accelsim: warning: ...")
+
 _LAZY = {
     "AccelsimWarning": "accelsim.errors",
+    "Config": "accelsim.config",
+    "import_gpgpusim_config": "accelsim.config",
+    "list_configs": "accelsim.config",
+    "load_config": "accelsim.config",
     "correlate": "accelsim.correlation",
     "load_sim_tidy": "accelsim.correlation",
     "Progress": "accelsim.progress",
@@ -35,9 +42,9 @@ _LAZY = {
 _LAZY_MODULES = ("sweep", "tune")
 
 __all__ = [
-    "AccelsimError", "Config", "ConfigError", "DeadlockError", "DeviceMemoryError", "DeviceTypeError",
+    "AccelsimError", "ConfigError", "DeadlockError", "DeviceMemoryError", "DeviceTypeError",
     "Interrupted", "IntraKernelSampling", "KernelSampling", "ProfileError", "PtxError", "RunStopped", "TraceError",
-    "import_gpgpusim_config", "list_configs", "load_config", *_LAZY, *_LAZY_MODULES,
+    *_LAZY, *_LAZY_MODULES,
 ]
 
 

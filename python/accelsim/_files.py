@@ -6,6 +6,7 @@ user files (configs, traces, profiles, specs) asks ``not_a_file`` first and
 names what the path is instead of hanging or saying "no config named"."""
 from __future__ import annotations
 
+import errno
 import os
 import stat
 
@@ -26,6 +27,25 @@ def kind_of(path) -> str | None:
     if stat.S_ISREG(mode):
         return "a file"
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def missing_reason(path) -> str:
+    """Why nothing can be found at ``path``: 'no such file or folder', or the
+    system's word for a name it refuses ('file name too long')."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.strerror and exc.errno not in (errno.ENOENT, errno.ENOTDIR):
+            return exc.strerror[0].lower() + exc.strerror[1:]
+    except ValueError:  # a NUL in the name
+        return "not a valid file name"
+    return "no such file or folder"
+
+
+def is_regular_file(path) -> bool:
+    """``Path.is_file`` that is False, not an OSError, for a name the system
+    refuses (longer than NAME_MAX, say): a config name is tried as a path too."""
+    return kind_of(path) == "a file"
 
 
 def not_a_file(path, what: str = "file") -> str | None:

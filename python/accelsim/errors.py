@@ -11,6 +11,10 @@ class AccelsimWarning(UserWarning):
     it does not understand, a trace of another GPU architecture than the config's)."""
 
 
+class TraceFormatWarning(AccelsimWarning):
+    """A trace deviated from the Accel-Sim format in a way that was read anyway."""
+
+
 class _InputError(AccelsimError, ValueError):
     """An input file is malformed: ``path``, ``line`` (1-based) and ``field`` say where."""
 

@@ -31,6 +31,8 @@ class Progress:
     warp_instructions: int   # issued so far, all kernels
     elapsed_s: float         # wall time since the run started
     copying: bool = False    # inside a host-to-device copy
+    ctas_done: int = 0       # CTAs (thread blocks) finished, of the kernels in flight
+    ctas_total: int = 0      # CTAs in all, of the kernels in flight
 
     @property
     def warp_instructions_per_s(self) -> float:
@@ -84,23 +86,33 @@ class ProgressReporter:
         """True (from on_progress) asks the core to stop the run."""
         p = Progress(kernels_done=int(raw["kernels_done"]), kernels_total=int(raw["kernels_total"]),
                      cycles=int(raw["cycles"]), warp_instructions=int(raw["warp_instructions"]),
-                     elapsed_s=time.perf_counter() - self.start, copying=bool(raw.get("copying")))
+                     elapsed_s=time.perf_counter() - self.start, copying=bool(raw.get("copying")),
+                     ctas_done=int(raw.get("ctas_done", 0)), ctas_total=int(raw.get("ctas_total", 0)))
         self.last = p
         if self._want_bar and p.elapsed_s >= BAR_DELAY_S:
             self._draw(p)
         return self.on_progress is not None and self.on_progress(p) is True
 
     def _draw(self, p: Progress) -> None:
-        if self._bar is None:
-            self._bar = _tqdm_class()(total=p.kernels_total, desc=self._label, unit=" kernel",
+        """A workload of one kernel counts its CTAs (thread blocks) finished,
+        so the bar moves inside the kernel; one of several counts kernels and
+        shows the CTAs of those in flight beside the rate."""
+        in_kernel = p.kernels_total == 1 and p.ctas_total > 0 and p.kernels_done == 0
+        total, done, unit = ((p.ctas_total, p.ctas_done, " CTA") if in_kernel
+                             else (p.kernels_total, p.kernels_done, " kernel"))
+        if self._bar is None or self._bar.unit != unit:
+            if self._bar is not None:
+                self._bar.close()
+            self._bar = _tqdm_class()(total=total, desc=self._label, unit=unit,
                                       leave=False, file=sys.stderr, dynamic_ncols=True)
             self._bar.start_t -= p.elapsed_s  # its clock counts from the run's start
         bar = self._bar
-        if bar.total != p.kernels_total:
-            bar.total = p.kernels_total
-        bar.n = p.kernels_done
+        if bar.total != total:
+            bar.total = total
+        bar.n = done
         what = "copying" if p.copying else f"{p.warp_instructions_per_s / 1e6:.2f} M warp inst/s"
-        bar.set_postfix_str(f"cycle {p.cycles:,}, {what}", refresh=False)
+        ctas = f", CTAs {p.ctas_done:,}/{p.ctas_total:,}" if p.ctas_total and not in_kernel else ""
+        bar.set_postfix_str(f"cycle {p.cycles:,}{ctas}, {what}", refresh=False)
         bar.refresh()
 
     def close(self) -> None:

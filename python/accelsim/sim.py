@@ -9,7 +9,7 @@ from typing import Any
 
 from accelsim import _args, _core
 from accelsim._paths import data_dir
-from accelsim.errors import ConfigError
+from accelsim.errors import ConfigError, TraceFormatWarning
 from accelsim.stats.result_api import StatsResultMixin
 from accelsim.stats.streams import stream_rows
 
@@ -304,6 +304,3 @@ def _warn_trace_deviations(columns: dict, workload: str) -> dict:
         warnings.warn(f"{workload}: kernel {kid}: {text}", TraceFormatWarning, stacklevel=3)
     return affected
 
-
-class TraceFormatWarning(UserWarning):
-    """A trace deviated from the Accel-Sim format in a way that was read anyway."""

@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-# What a user waits for before anything is simulated (issue 11 §2).
+# What a user waits for before anything is simulated.
 TARGET_WALL_S = 0.15
 TARGET_RSS_MB = 60.0
 

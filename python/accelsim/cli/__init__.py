@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import pkgutil
+import os
 import sys
-import warnings
 
-from accelsim.errors import AccelsimError, AccelsimWarning
+from accelsim.errors import AccelsimError
 
 
 def _module_for(command: str) -> str:
@@ -22,13 +21,20 @@ def _module_for(command: str) -> str:
     return command.replace("-", "_")
 
 
+def _command_modules() -> list[str]:
+    """The command modules: this package's public .py files. (A folder listing,
+    not pkgutil.iter_modules, which imports inspect: a tenth of start-up.)"""
+    return sorted(f[:-3] for d in __path__ for f in os.listdir(d)
+                  if f.endswith(".py") and not f.startswith("_"))
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command, or of ``command`` alone when its module is
     found by name: start-up then imports only what that command uses."""
     parser = argparse.ArgumentParser(prog="accelsim",
                                      description="Cycle-level NVIDIA GPU performance simulator")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    names = sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+    names = _command_modules()
     if command is not None:
         wanted = [n for n in names if n in (_module_for(command), _module_for(command) + "_cmd")]
         names = wanted or names
@@ -37,20 +43,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-_plain_format = warnings.formatwarning
-
-
-def _format_warning(message, category, filename, lineno, line=None) -> str:
-    """accelsim's own warnings read as one line on the command line (their text
-    names the file and line of the input; the source line of accelsim that
-    raised them means nothing to a user)."""
-    if issubclass(category, AccelsimWarning):
-        return f"accelsim: warning: {message}\n"
-    return _plain_format(message, category, filename, lineno, line)
-
-
 def main(argv: list[str] | None = None) -> int:
-    warnings.formatwarning = _format_warning
+    from accelsim import _warnings
+
+    _warnings.install()  # one line per warning (also when this module is run on its own)
     argv = sys.argv[1:] if argv is None else list(argv)
     command = argv[0] if argv and not argv[0].startswith("-") else None
     args = build_parser(command).parse_args(argv)
@@ -102,3 +98,30 @@ def output_file(option: str, path: str | None) -> None:
     if not target.exists() and not os.access(folder, os.W_OK | os.X_OK):
         raise AccelsimError(f"{option} {path}: cannot create a file in {str(folder)!r} "
                             "(permission denied)")
+
+
+class LazyChoices:
+    """argparse ``choices`` computed on first use: ``names`` imports what
+    knows them (the microbenchmark registry, the tuning suite) only when a
+    value is checked or listed, not when ``accelsim --help`` builds every
+    command's parser."""
+
+    def __init__(self, names, *extra: str):
+        self._names = names
+        self._extra = extra
+        self._list: list[str] | None = None
+
+    def _all(self) -> list[str]:
+        if self._list is None:
+            self._list = [*self._names(), *self._extra]
+        return self._list
+
+    def __contains__(self, value) -> bool:
+        return value in self._all()
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+

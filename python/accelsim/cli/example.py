@@ -1,6 +1,8 @@
 """``accelsim example [--out DIR] [--config NAME]``: the main job on a bundled
 example. Writes a small vecadd workload in the Accel-Sim trace format, reads it
-back, simulates it and prints the per-kernel results."""
+back, simulates it and prints the per-kernel results. Without ``--out`` the
+trace goes to a temporary folder that is deleted when the command ends (and
+the output says so); ``--out DIR`` keeps it."""
 from __future__ import annotations
 
 import tempfile
@@ -9,7 +11,8 @@ import tempfile
 def register(sub) -> None:
     parser = sub.add_parser("example", help="generate a small vecadd trace, simulate it, "
                                             "print the results")
-    parser.add_argument("--out", metavar="DIR", help="where to write it (default: a temp folder)")
+    parser.add_argument("--out", metavar="DIR",
+                        help="keep the trace in DIR (default: a temporary folder, deleted at the end)")
     parser.add_argument("-n", type=int, default=4096, help="vector elements (default 4096)")
     parser.add_argument("--block", type=int, default=256, help="threads per block (default 256)")
     parser.add_argument("--config", default="QV100", help="GPU config (default QV100)")
@@ -17,17 +20,28 @@ def register(sub) -> None:
 
 
 def _run(args) -> int:
+    from accelsim.cli import output_folder
+    from accelsim.config import load_config
+    from accelsim.tracegen.examples import write_vecadd
+
+    output_folder("--out", args.out)
+    load_config(args.config)  # a bad name fails before anything is written
+    if args.out is None:
+        with tempfile.TemporaryDirectory(prefix="accelsim-example-") as folder:
+            listing = write_vecadd(folder, n=args.n, block=args.block)
+            print(f"wrote the trace to a temporary folder, deleted when this command ends "
+                  f"(--out DIR keeps it): {listing}")
+            return _show(args, listing)
+    listing = write_vecadd(args.out, n=args.n, block=args.block)
+    print(f"wrote {listing}")
+    return _show(args, listing)
+
+
+def _show(args, listing) -> int:
     from accelsim.cli.trace_info import print_summary
     from accelsim.sim import Simulator
     from accelsim.trace import open_trace
-    from accelsim.tracegen.examples import write_vecadd
 
-    from accelsim.cli import output_folder
-
-    output_folder("--out", args.out)
-    folder = args.out or tempfile.mkdtemp(prefix="accelsim-example-")
-    listing = write_vecadd(folder, n=args.n, block=args.block)
-    print(f"wrote {listing}")
     print_summary(open_trace(listing))
     result = Simulator(args.config).run(listing)
     columns = ["id", "name", "launch_cycle", "start_cycle", "end_cycle", "cycles",

@@ -5,11 +5,17 @@ from __future__ import annotations
 import json
 
 
-def register(sub) -> None:
+def _names() -> list[str]:
     from accelsim.microbench import names
 
+    return names()
+
+
+def register(sub) -> None:
+    from accelsim.cli import LazyChoices
+
     parser = sub.add_parser("microbench", help="simulate GPU microbenchmarks (latency, bandwidth, FLOPS)")
-    parser.add_argument("name", choices=names() + ["all", "list"], metavar="NAME",
+    parser.add_argument("name", choices=LazyChoices(_names, "all", "list"), metavar="NAME",
                         help="a benchmark, 'all', or 'list' to print the benchmarks")
     parser.add_argument("--config", default="TITANV", help="GPU config name or YAML path (default TITANV)")
     parser.add_argument("--reps", type=int, default=None,

@@ -29,6 +29,7 @@ def register(sub) -> None:
 
 
 def _run(args) -> int:
+    from accelsim._warnings import collected
     from accelsim.cli import _run_sampling, output_folder
     from accelsim.cli.config_cmd import parse_overrides
     from accelsim.config import load_config
@@ -36,22 +37,24 @@ def _run(args) -> int:
     from accelsim.sim import Simulator
 
     output_folder("--save", args.save)
-    cfg = load_config(args.config).with_overrides(parse_overrides(args.set))
-    more = _run_sampling.run_keywords(args)
-    try:
-        result = Simulator(cfg).run(args.path, max_cycles=args.max_cycles, kernels=args.kernels,
-                                    progress=False if args.quiet else None,
-                                    threads=args.threads, **more)
-    except Interrupted as stop:  # Ctrl-C: one line, the conventional 128 + SIGINT
-        r = stop.result
-        done = sum(s == "simulated" for s in r.columns["status"])
-        print(f"accelsim run: interrupted at cycle {r.total_cycles} "
-              f"({done} of {r.num_kernels} kernels simulated)", file=sys.stderr)
-        return 130
+    with collected() as said:  # shown on stderr as they happen, and carried into --json
+        cfg = load_config(args.config).with_overrides(parse_overrides(args.set))
+        more = _run_sampling.run_keywords(args)
+        try:
+            result = Simulator(cfg).run(args.path, max_cycles=args.max_cycles,
+                                        kernels=args.kernels,
+                                        progress=False if args.quiet else None,
+                                        threads=args.threads, **more)
+        except Interrupted as stop:  # Ctrl-C: one line, the conventional 128 + SIGINT
+            r = stop.result
+            done = sum(s == "simulated" for s in r.columns["status"])
+            print(f"accelsim run: interrupted at cycle {r.total_cycles} "
+                  f"({done} of {r.num_kernels} kernels simulated)", file=sys.stderr)
+            return 130
     if args.save:
         result.save(args.save)
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
+        print(json.dumps({**result.to_dict(), "warnings": said}, indent=2))
         return 0
     cols = ["id", "name", "stream", "cycles", "warp_instructions", "thread_instructions", "ipc",
             "occupancy", "l1d_hits", "l1d_misses", "status"]

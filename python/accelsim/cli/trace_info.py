@@ -14,10 +14,19 @@ def register(sub) -> None:
 
 
 def summary(trace) -> dict:
-    """Kernels and totals as plain data (what --json prints)."""
+    """Kernels and totals as plain data (what --json prints). A kernel trace
+    that deviates from the format in a way that is read anyway draws the same
+    TraceFormatWarning a run of it does."""
+    import warnings
+
+    from accelsim.errors import TraceFormatWarning
+
     rows = []
     for kernel in trace:  # headers and C++ counts only: no pandas at start-up
-        i, c = kernel.info, kernel.counts()
+        i, c = kernel.info, kernel.sizes()
+        if c.get("trace_warnings"):
+            warnings.warn(f"{trace.path}: kernel {i.id}: {c['trace_warnings']}", TraceFormatWarning,
+                          stacklevel=2)
         rows.append({"id": int(i.id), "name": i.name, "grid": list(i.grid), "block": list(i.block),
                      "shmem": int(i.shmem), "nregs": int(i.nregs), "stream": int(i.stream),
                      "binary_version": int(i.binary_version),
@@ -49,20 +58,22 @@ def print_summary(trace, mix: bool = False) -> None:
 
 
 def _run(args) -> int:
+    from accelsim._warnings import collected
     from accelsim.trace import open_trace
 
-    trace = open_trace(args.path)
-    if ".traceg" not in Path(str(trace.path)).name:
-        # A kernelslist: the same checks as a run (commands not understood are
-        # warned about; one with no kernel is an error, not an empty summary).
-        from accelsim.workload_check import check_commands
+    with collected() as said:  # shown on stderr as they happen, and carried into --json
+        trace = open_trace(args.path)
+        if ".traceg" not in Path(str(trace.path)).name:
+            # A kernelslist: the same checks as a run (commands not understood are
+            # warned about; one with no kernel is an error, not an empty summary).
+            from accelsim.workload_check import check_commands
 
-        check_commands(str(trace.path))
-    if args.json:
+            check_commands(str(trace.path))
+        if not args.json:
+            print_summary(trace, mix=args.mix)
+            return 0
         data = summary(trace)
         if args.mix:
             data["instruction_mix"] = trace.instruction_mix().to_dict(orient="records")
-        print(json.dumps(data, indent=2))
-    else:
-        print_summary(trace, mix=args.mix)
+    print(json.dumps({**data, "warnings": said}, indent=2))
     return 0

@@ -41,13 +41,19 @@ def register(sub) -> None:
     p = tsub.add_parser("list", help="the suite's benchmarks")
     p.set_defaults(func=_list)
 
-    from accelsim.microbench.suite import hardware_names as names
+    from accelsim.cli import LazyChoices
 
     p = tsub.add_parser("ptx", help="compile one benchmark to PTX (nvcc or NVRTC) and print it")
-    p.add_argument("name", choices=names(), metavar="NAME")
+    p.add_argument("name", choices=LazyChoices(_suite_names), metavar="NAME")
     p.add_argument("--config", default="TITANV", help="config whose sizes the defines take")
     p.add_argument("--arch", default="compute_75")
     p.set_defaults(func=_ptx)
+
+
+def _suite_names() -> list[str]:
+    from accelsim.microbench.suite import hardware_names
+
+    return hardware_names()
 
 
 def _collect(args) -> int:

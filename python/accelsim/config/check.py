@@ -9,7 +9,7 @@ What is derived (no simulation; the microbenchmarks measure):
   of its shape (:data:`TENSOR_FLOP_PER_INST`).
 * Bandwidths: L1D ``l1d_bandwidth`` B/clk/SM, shared memory 4 B per bank per
   clock; below L1 what the chosen memory model can move at most: the detailed
-  model one 32 B sector per L2 slice per L2 clock and ``bus width x data beats
+  model ``l2_slice_bandwidth`` per L2 slice per L2 clock and ``bus width x data beats
   per command clock`` per DRAM channel; the simple model its configured
   ``l2_bandwidth`` / ``dram_bandwidth`` per core clock.
 * Latencies: the configured ones (load-to-use, core cycles).
@@ -185,7 +185,7 @@ def _memory_rows(cfg, pub, report):
     report.rows.append(Row("shared memory bandwidth", 4.0 * cfg.shmem_banks, None, "B/clk/SM"))
     if cfg.memory_model == "detailed":
         slices = cfg.memory_partitions * cfg.l2_slices_per_partition
-        l2 = slices * 32 * cfg.l2_clock * 1e6 / 1e9
+        l2 = slices * cfg.l2_slice_bandwidth * cfg.l2_clock * 1e6 / 1e9
         dram = (cfg.memory_partitions * cfg.dram_bus_width * cfg.dram_data_command_ratio
                 * cfg.dram_clock * 1e6 / 1e9)
         how = "detailed model"
@@ -209,9 +209,9 @@ def _latency_rows(cfg, pub, report):
     rows = [("L1D hit latency", cfg.l1d_hit_latency, "l1_lat", "configured"),
             ("shared memory latency", cfg.shmem_latency, "shared_lat", "configured"),
             ("L2 hit latency", cfg.l2_hit_latency if simple else None, "l2_lat",
-             "configured" if simple else "detailed model: see `accelsim microbench l2_lat`"),
+             "configured" if simple else "detailed model: its twin is simulated"),
             ("DRAM latency", cfg.dram_latency if simple else None, "dram_lat",
-             "configured" if simple else "detailed model: see `accelsim microbench dram_lat`")]
+             "configured" if simple else "detailed model: its twin is simulated")]
     for quantity, value, key, note in rows:
         published = pub.get(key)
         note = note + (f"; published: {src}" if published is not None and src else "")

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import yaml
 
-from accelsim._files import not_a_file
+from accelsim._files import is_regular_file, not_a_file
 from accelsim._paths import data_dir
 from accelsim.config.config import Config
 from accelsim.config.params import param_specs
 from accelsim.config.units import format_value
-from accelsim.config.yaml_text import read_yaml_document
+from accelsim._yaml import read_yaml_document
 from accelsim.errors import ConfigError
 
 _RESERVED = ("name", "description", "base")
@@ -54,14 +54,15 @@ def _resolve(name: str, relative_to: Path | None = None) -> Path:
     candidates.append(Path(name))
     candidates.append(gpu_config_dir() / f"{name}.yaml")
     for candidate in candidates:
-        if candidate.is_file():
+        if is_regular_file(candidate):
             return candidate
     for candidate in candidates:  # there, but not a file: say what it is
         why = not_a_file(candidate, "config file")
         if why != "does not exist":
             raise ConfigError(f"{candidate}: {why}", key="config", path=str(candidate))
     known = ", ".join(list_configs())
-    raise ConfigError(f"no config named or at {name!r} (bundled: {known})", key="config")
+    shown = name if len(name) <= 80 else name[:77] + "..."
+    raise ConfigError(f"no config named or at {shown!r} (bundled: {known})", key="config")
 
 
 def _read_yaml(path: Path) -> tuple[dict, dict]:

@@ -2,7 +2,6 @@
 (``cpp/config/params.def``), so Python and C++ can never disagree."""
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -50,6 +49,8 @@ def param_specs() -> dict[str, ParamSpec]:
 
 def closest_key(key: str) -> str | None:
     """The valid key nearest to a misspelt one, for error messages."""
+    import difflib  # only on an error: not part of every start-up
+
     names = list(param_specs()) + list(STRUCTURED_KEYS)
     match = difflib.get_close_matches(key, names, n=1, cutoff=0.5)
     return match[0] if match else None

@@ -47,6 +47,8 @@ def _finite(number: float, text) -> float:
 
 
 def _integral(value: float, text: str) -> int:
+    if not math.isfinite(value):  # a finite number times its unit can overflow (1e306 GiB)
+        raise UnitError(f"{text!r} is too large")
     if value != int(value):
         raise UnitError(f"{text!r} is not a whole number")
     return int(value)

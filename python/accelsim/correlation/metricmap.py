@@ -10,7 +10,7 @@ from pathlib import Path
 
 from accelsim._paths import data_dir
 from accelsim.correlation.expr import Formula, compile_formula
-from accelsim.config.yaml_text import read_yaml_document
+from accelsim._yaml import read_yaml_document
 from accelsim.errors import ConfigError
 
 ERROR_KINDS = ("mae", "nrmse")

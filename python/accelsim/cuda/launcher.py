@@ -144,6 +144,10 @@ def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int 
                     "ACCELSIM_CUDA_ARCH": str(int(arch if arch is not None else sm_version))}
         if max_cycles is not None:
             settings["ACCELSIM_CUDA_MAX_CYCLES"] = str(max_cycles)
+        from accelsim.ptx.ptxas import find_tool
+
+        if cuobjdump := find_tool("cuobjdump"):  # the fallback for fat binaries the runtime cannot decode
+            settings["ACCELSIM_CUDA_CUOBJDUMP"] = cuobjdump
         if records == "sass":  # the real SASS of each PTX line, from ptxas + nvdisasm (before the run)
             from accelsim.cuda.sass_guides import write_sass_guides
 

@@ -3,10 +3,12 @@ every case of ``catalogue_cases`` runs as the user would run it (the CLI or a
 Python snippet, in a fresh process, with a timeout), and the table shows what
 the user sees.
 
-    python -m accelsim.devtools.catalogue [--set trace|ptx] [--doc docs/reliability.md] [--json out.json]
+    python -m accelsim.devtools.catalogue [--set trace|inputs|ptx] [--doc docs/reliability.md] [--json out.json]
 
-Two sets of cases: ``trace`` (catalogue_cases: traces, configs, the CLI) and
-``ptx`` (catalogue_ptx: PTX mode); each has its own generated section.
+Three sets of cases: ``trace`` (catalogue_cases: traces, configs, the CLI),
+``inputs`` (catalogue_inputs: paths, nesting, names, tuning arguments, damaged
+sweep runs) and ``ptx`` (catalogue_ptx: PTX mode); each has its own generated
+section.
 
 Verdicts: ``ok`` (a clean one-line error, or the warning / clean end the case
 expects), ``TRACEBACK`` (an internal Python error), ``CRASH`` (killed by a
@@ -26,13 +28,15 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from accelsim.devtools import catalogue_cases, catalogue_ptx
+from accelsim.devtools import catalogue_cases, catalogue_inputs, catalogue_ptx
 from accelsim.devtools.catalogue_cases import Case
 
 _REPO = str(Path(__file__).resolve().parents[3])  # the checkout (or site-packages)
 BEGIN, END = "<!-- catalogue:begin (generated) -->", "<!-- catalogue:end -->"
 # set name -> (its cases, the markers of its section in the document)
 SETS = {"trace": (catalogue_cases.cases, (BEGIN, END)),
+        "inputs": (catalogue_inputs.cases,
+                   ("<!-- catalogue-inputs:begin (generated) -->", "<!-- catalogue-inputs:end -->")),
         "ptx": (catalogue_ptx.cases, ("<!-- catalogue-ptx:begin (generated) -->", "<!-- catalogue-ptx:end -->"))}
 _API = """import sys, warnings
 warnings.simplefilter("always")

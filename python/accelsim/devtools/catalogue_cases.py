@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class Case:
-    section: str          # issue 11 section the case comes from, or "more"
+    section: str          # the group of faults the case belongs to (§0 hostile addresses, ...), or "more"
     title: str            # the bad input, in words
     cli: tuple = ()       # accelsim arguments ...
     code: str = ""        # ... or Python (accelsim imported)

@@ -68,8 +68,8 @@ def _crashes_and_hangs() -> list[Case]:
         Case(s, "Ctrl-C 8 s into an endless loop (`synchronize`)", code=_run(
             device="Device('QV100', max_warp_insts=1 << 50)"), files={"k.ptx": ENDLESS}, expect="ends",
             sigint_after=8.0, timeout=30),
-        Case(s, "Ctrl-C 8 s into a warp emulated on toward a barrier, whole blocks (`record_chunk=0`)",
-             code=_run(launch="[1, 64]", device="Device('QV100', max_warp_insts=1 << 50, record_chunk=0)"),
+        Case(s, "Ctrl-C 8 s into a warp emulated on toward a barrier it never reaches (no budget)",
+             code=_run(launch="[1, 64]", device="Device('QV100', max_warp_insts=1 << 50)"),
              files={"k.ptx": BARRIER_SPIN}, expect="ends", sigint_after=8.0, timeout=30),
         Case(s, "Ctrl-C 8 s into `save_trace` of an endless kernel", code=_run(
             launch="[1, 64]", device="Device('QV100', max_warp_insts=1 << 50)",

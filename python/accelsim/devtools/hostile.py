@@ -1,5 +1,5 @@
-"""Small workloads with hostile but syntactically valid addresses (issue 11
-§0): the simulator must end them with a clean error or a finished run.
+"""Small workloads with hostile but syntactically valid addresses (the
+coalescer reads them): the simulator must end them with a clean error or a finished run.
 ``python -m accelsim.devtools.hostile DIR`` writes one folder per case."""
 from __future__ import annotations
 

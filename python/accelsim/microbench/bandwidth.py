@@ -99,27 +99,39 @@ def shared_bw(hw, reps: int, *, unroll: int = 4, threads: int | None = None,
     return Built(commands=[k], work=reps * unroll * n * 4, sms=1)
 
 
+# L1-bypassing loads by access width (bytes per thread), as sm_70 compiles
+# ld.global.cg of a double / float4; the consumer keeps the value live.
+BYPASS_LOADS = {8: ("LDG.E.64.STRONG.GPU", "DADD"), 16: ("LDG.E.128.STRONG.GPU", "FADD")}
+
+
 def gpu_stream(name: str, hw, reps: int, *, fresh: bool, unroll: int, threads: int,
-               ctas_per_sm: int) -> Built:
-    """128-bit L1-bypassing loads from a block on every SM."""
+               ctas_per_sm: int, width: int = 16, footprint: int | None = None) -> Built:
+    """L1-bypassing loads (``width`` bytes per thread) from ``ctas_per_sm``
+    blocks on every SM. Not ``fresh``: the buffer is L2-resident (``footprint``
+    bytes, default a quarter of the L2, loaded by a warm-up sweep)."""
+    if width not in BYPASS_LOADS:
+        raise ValueError(f"access width {width} B: expected one of {sorted(BYPASS_LOADS)}")
+    load, add = BYPASS_LOADS[width]
     ctas = hw.sm_count * ctas_per_sm
     total = ctas * threads
     if fresh:
-        s, warm = Stream("LDG.E.128.STRONG.GPU", 16, "FADD", total), 0
-    else:  # a quarter of the L2: resident after the warm-up sweep
-        warm = resident_rounds(hw.l2_bytes // 4, total, 16)
-        s = Stream("LDG.E.128.STRONG.GPU", 16, "FADD", total, footprint=warm * total * 16)
+        s, warm = Stream(load, width, add, total), 0
+    else:
+        warm = resident_rounds(footprint or hw.l2_bytes // 4, total, width)
+        s = Stream(load, width, add, total, footprint=warm * total * width)
     k = grid_kernel(name, ctas, threads,
                     lambda m, f: stream_warp(s, m, f, warm=warm, reps=reps, unroll=unroll))
-    return Built(commands=[k], work=reps * unroll * total * 16, sms=1)
+    return Built(commands=[k], work=reps * unroll * total * width, sms=1)
 
 
-def l2_bw(hw, reps: int, *, unroll: int = 4, threads: int = 256, ctas_per_sm: int = 1) -> Built:
+def l2_bw(hw, reps: int, *, unroll: int = 4, threads: int = 256, ctas_per_sm: int = 1,
+          width: int = 16, footprint: int | None = None) -> Built:
     return gpu_stream("_Z5l2_bwPf", hw, reps, fresh=False, unroll=unroll, threads=threads,
-                      ctas_per_sm=ctas_per_sm)
+                      ctas_per_sm=ctas_per_sm, width=width, footprint=footprint)
 
 
-def dram_bw(hw, reps: int, *, unroll: int = 4, threads: int = 256, ctas_per_sm: int = 1) -> Built:
+def dram_bw(hw, reps: int, *, unroll: int = 4, threads: int = 256, ctas_per_sm: int = 1,
+            width: int = 16) -> Built:
     """Every access a line never read before: all L2 misses."""
     return gpu_stream("_Z6mem_bwPf", hw, reps, fresh=True, unroll=unroll, threads=threads,
-                      ctas_per_sm=ctas_per_sm)
+                      ctas_per_sm=ctas_per_sm, width=width)

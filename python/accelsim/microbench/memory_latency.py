@@ -12,6 +12,7 @@ benchmark does), then the timed pass continues around the same ring.
 """
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from accelsim.microbench import sass
@@ -72,10 +73,12 @@ def global_chase(name: str, opcode: str, *, footprint: int, stride: int, warm: b
     return Built(commands=[k], work=reps)
 
 
-def l1_lat(hw, reps: int, *, footprint: int | None = None) -> Built:
-    """L1 hit: 8-byte slots, 8 bytes apart, the ring fits L1 (a quarter of it)."""
+def l1_lat(hw, reps: int, *, footprint: int | None = None, opcode: str = "LDG.E.64") -> Built:
+    """L1 hit: 8-byte slots, 8 bytes apart, the ring fits L1 (a quarter of it).
+    ``opcode``: e.g. ``LDG.E.64.CONSTANT`` (the read-only path) for a config
+    whose L1 does not cache ordinary global loads."""
     size = footprint or min(32 * 1024, hw.l1d_bytes // 4)
-    return global_chase("_Z6l1_latPmS_", "LDG.E.64", footprint=size, stride=8, warm=True, reps=reps)
+    return global_chase("_Z6l1_latPmS_", opcode, footprint=size, stride=8, warm=True, reps=reps)
 
 
 def l2_lat(hw, reps: int, *, footprint: int | None = None) -> Built:
@@ -86,13 +89,56 @@ def l2_lat(hw, reps: int, *, footprint: int | None = None) -> Built:
                         stride=hw.sector_bytes, warm=True, reps=reps)
 
 
-def dram_lat(hw, reps: int, *, stride: int | None = None) -> Built:
-    """DRAM: every step a line never touched before (L2 miss), L1 bypassed.
-    The stride (a page plus a line) keeps consecutive steps off the same
-    L2 set and DRAM row, as a stride beyond the L2 size does on hardware."""
+DRAM_PATTERNS = ("stride", "sequential", "random")
+# The random pattern's region: far beyond any L2, so a step never finds its
+# line cached, and wide enough that two steps rarely share a DRAM row.
+RANDOM_REGION = 1 << 30
+
+
+def dram_lat(hw, reps: int, *, stride: int | None = None, pattern: str = "stride") -> Built:
+    """DRAM: every step an address never touched before (L2 miss), L1 bypassed.
+
+    ``stride`` (default): a page plus a line per step keeps consecutive steps
+    off the same L2 set and DRAM row, as a stride beyond the L2 size does on
+    hardware (this project's own kernel, ``accelsim.tune``).
+    ``sequential``: consecutive 32 B sectors, one per step (the reference
+    suite's ``mem_lat``: four threads read 8 B each of the same sector), so
+    most steps find their DRAM row open.
+    ``random``: a random line of a 1 GiB region per step (a pointer chase
+    through a random permutation of a buffer far larger than L2)."""
+    if pattern not in DRAM_PATTERNS:
+        raise ValueError(f"dram_lat pattern {pattern!r}: expected one of {', '.join(DRAM_PATTERNS)}")
+    if pattern == "sequential":
+        return _sector_chase(hw, reps)
+    if pattern == "random":
+        rng = random.Random(1)  # fixed: the same steps in every run
+        lines = rng.sample(range(RANDOM_REGION // hw.l2_line), reps)
+        timed = [sass.DATA_BASE + line * hw.l2_line for line in lines]
+        k = one_thread_kernel("_Z7mem_latPmS_", chase_thread("LDG.E.64.STRONG.GPU", [], timed))
+        return Built(commands=[k], work=reps)
     step = stride or (4096 + hw.l2_line)
     return global_chase("_Z7mem_latPmS_", "LDG.E.64.STRONG.GPU", footprint=step * reps,
                         stride=step, warm=False, reps=reps, fresh=True)
+
+
+def _sector_chase(hw, reps: int) -> Built:
+    """Four lanes chase their own chains through consecutive 8 B words, so
+    each step reads one whole 32 B sector and the next step the next one."""
+    lanes = 4
+    mask = (1 << lanes) - 1
+    body = [sass.param(mask, PTR), sass.param(mask, OUT), Inst("MOV", mask, dst=COUNTER),
+            sass.clock(mask, T0), Inst("MOV", mask, dst=COUNTER)]
+    for k in range(reps):
+        base = sass.DATA_BASE + k * hw.sector_bytes
+        body.append(Inst("LDG.E.64.STRONG.GPU", mask, dst=PTR, srcs=(PTR,),
+                         addrs=[base + 8 * lane for lane in range(lanes)]))
+        body += sass.loop_tail(mask, COUNTER)
+    body += [sass.clock(mask, T1), Inst("IADD3", mask, dst=T1, srcs=(T1, T0, sass.RZ)),
+             sass.store_word(mask, OUT, T1, [sass.OUT_BASE + 4 * lane for lane in range(lanes)]),
+             Inst("EXIT", mask)]
+    kernel = Kernel(name="_Z7mem_latPmS_", grid=(1, 1, 1), block=(lanes, 1, 1), nregs=16,
+                    blocks=[ThreadBlock(coord=(0, 0, 0), warps=[body])])
+    return Built(commands=[kernel], work=reps)
 
 
 def shared_lat(hw, reps: int, *, footprint: int = 4096) -> Built:

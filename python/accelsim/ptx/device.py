@@ -3,12 +3,13 @@ timing run that executes them."""
 from __future__ import annotations
 
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
 
 from accelsim import _args, _core
-from accelsim.errors import DeviceMemoryError, DeviceTypeError, Interrupted, PtxError, RunStopped
+from accelsim.errors import AccelsimWarning, DeviceMemoryError, DeviceTypeError, Interrupted, PtxError, RunStopped
 from accelsim.ptx._tables import tables
 from accelsim.ptx.cuda_lines import relocate
 from accelsim.ptx.device_array import DeviceArray, checked_dtype, checked_shape, host_data
@@ -38,23 +39,55 @@ class Stream:
         return f"<accelsim.ptx.Stream {self.id} of {self.device!r}>"
 
 _RECORD_MODES = ("lowered", "ptx", "sass")
+# SASS-guided records of a GPU from Volta on are resolved in the GPU's own ISA
+# table (the SASS nvdisasm gives, sm_75 or newer, is of the same family: its
+# uniform-datapath opcodes fall back to their vector twins); an older GPU's
+# table lacks that family's opcodes (BMOV, LOP3 on Kepler), so its records
+# are resolved in the table of the SASS's generation
+_VOLTA_FAMILY = 70
+
+
+def _register_source(regs_per_thread) -> tuple[bool, int]:
+    """(registers from ptxas?, the count for kernels ptxas does not report).
+    None: ptxas's where it is installed, else 32 with a warning (occupancy
+    then follows no compiler: a 52-register kernel gets twice its blocks)."""
+    from accelsim.ptx.ptxas import find_ptxas
+
+    if regs_per_thread is None:
+        if find_ptxas() is not None:
+            return True, 32
+        warnings.warn("no ptxas found: PTX mode assumes 32 registers per thread, so occupancy may differ from the "
+                      "compiled kernel's (pip install 'accelsim[ptx]', or pass regs_per_thread)", AccelsimWarning,
+                      stacklevel=3)
+        return False, 32
+    if regs_per_thread == "ptxas":
+        if find_ptxas() is None:
+            raise PtxError("regs_per_thread='ptxas' needs ptxas: pip install 'accelsim[ptx]' (the nvidia-cuda-nvcc "
+                           "wheel) or put a CUDA toolkit's bin folder on PATH / $CUDA_HOME")
+        return True, 32
+    if isinstance(regs_per_thread, bool) or not isinstance(regs_per_thread, (int, np.integer)) \
+            or not 1 <= regs_per_thread <= 255:
+        raise PtxError(f"regs_per_thread must be 1..255 or 'ptxas', not {regs_per_thread!r}")
+    return False, int(regs_per_thread)
 
 
 class Device:
     """A simulated GPU: ``config`` is a config name, path or Config (as for
     Simulator); ``arch`` the SASS generation whose ISA table records use
-    (70 = Volta). ``regs_per_thread`` sets occupancy: PTX registers are
-    virtual, so either a fixed count (default 32) or ``"ptxas"``: each kernel's
-    registers and static shared memory as ptxas allocates them (for sm_75, the
-    oldest target CUDA 13 has, or the PTX's .target if newer; needs ptxas on
-    PATH, $CUDA_HOME, /usr/local/cuda or the nvidia-cuda-nvcc wheel).
+    (70 = Volta; default: the config's ``sm_version``). ``regs_per_thread``
+    sets occupancy: PTX registers are virtual, so either a fixed count or
+    ``"ptxas"`` (the default wherever ptxas is installed): each kernel's
+    registers and static shared memory as ptxas allocates them (for the GPU's
+    generation where an installed ptxas still targets it, else sm_75, the
+    oldest target CUDA 13 has, or the PTX's .target if newer; ptxas is found
+    on PATH, $CUDA_HOME, /usr/local/cuda or in the nvidia-cuda-nvcc wheel).
+    Without ptxas the default is 32 registers, with a warning.
     ``records`` picks what the timing model sees per executed PTX
     instruction: ``"lowered"`` (the SASS sequence of configs/ptx/lowering.txt),
     ``"ptx"`` (one record per PTX instruction, timed by the config's
     ptx_latency_* / ptx_initiation_* classes as GPGPU-Sim's PTX mode;
     docs/ptx.md) or ``"sass"``: the real SASS ptxas made of that PTX line
     (needs ptxas and nvdisasm: ``pip install 'accelsim[ptx]'``; implies
-    ``regs_per_thread="ptxas"`` unless a count is given;
     docs/ptx_sass_guided.md). ``record_chunk``:
     records each warp of a resident block gets per refill while it is timed
     (memory stays bounded whatever the kernel's length; cycles do not depend
@@ -75,7 +108,7 @@ class Device:
     ``accelsim.DeviceMemoryError``, as cudaMalloc fails. Pages are allocated
     on first touch, so a large array costs host memory only where written."""
 
-    def __init__(self, config="QV100", *, arch: int = 70, regs_per_thread: int | str | None = None,
+    def __init__(self, config="QV100", *, arch: int | None = None, regs_per_thread: int | str | None = None,
                  max_warp_insts: int = 1 << 24, records: str = "lowered",
                  record_chunk: int = 128, max_cycles: int | None = None, progress: bool | None = None,
                  on_progress=None, memory_bytes: int | None = None):
@@ -88,30 +121,17 @@ class Device:
             from accelsim.ptx.sass_guided import require_tools
 
             require_tools()
-        if regs_per_thread is None:
-            regs_per_thread = "ptxas" if records == "sass" else 32
-        if regs_per_thread == "ptxas":
-            from accelsim.ptx.ptxas import find_ptxas
-
-            if find_ptxas() is None:
-                raise PtxError("regs_per_thread='ptxas' needs ptxas: pip install 'accelsim[ptx]' (the nvidia-cuda-nvcc "
-                               "wheel) or put a CUDA toolkit's bin folder on PATH / $CUDA_HOME")
-            self._ptxas = True
-            regs_per_thread = 32  # for kernels ptxas does not report
-        else:
-            self._ptxas = False
-        if not isinstance(regs_per_thread, (int, np.integer)) or not 1 <= regs_per_thread <= 255:
-            raise PtxError(f"regs_per_thread must be 1..255 or 'ptxas', not {regs_per_thread!r}")
+        self._ptxas, regs_per_thread = _register_source(regs_per_thread)
         self.sim = Simulator(config)
         units = self.sim._values.get("opcode_units") if isinstance(self.sim._values, dict) else None
         self._tables = tables(tuple(sorted((units or {}).items())))
         self.config_name = self.sim.config_name
-        self.arch = _args.bounded_int("arch", arch, 10, 1000)
+        values = self.sim._values if isinstance(self.sim._values, dict) else {}
+        self.arch = _args.bounded_int("arch", int(values.get("sm_version", 70)) if arch is None else arch, 10, 1000)
         self.regs_per_thread = int(regs_per_thread)
         self.max_warp_insts = _args.bounded_int("max_warp_insts", max_warp_insts, 1, _args.MAX_CYCLES)
         self.max_cycles = _args.max_cycles(max_cycles)
         self.progress, self.on_progress = progress, _callable_or_none("on_progress", on_progress)
-        values = self.sim._values if isinstance(self.sim._values, dict) else {}
         self.memory_bytes = _args.bounded_int("memory_bytes", memory_bytes, 1, 1 << 46) \
             if memory_bytes is not None else int(values.get("dram_capacity", 16 << 30))
         self._limits = {k: int(values[k]) for k in ("max_threads_per_sm", "shmem_per_cta") if k in values}
@@ -231,6 +251,8 @@ class Device:
             smap = sass_map(kernel.module.text, self.arch, kernel.module.name)
             extra["sass"] = smap.lines.get(kernel.name, {})
             extra["sass_source"] = f"SASS (sm_{smap.arch}) of {kernel.module.name}"
+            if self.arch < _VOLTA_FAMILY:  # another ISA family: resolved in the SASS's own table
+                extra["binary_version"] = smap.arch
             resources = smap.resources.get(kernel.name)
         elif self._ptxas:
             from accelsim.ptx.ptxas import kernel_resources

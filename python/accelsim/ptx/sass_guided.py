@@ -247,11 +247,15 @@ class SassMap:
     sass: str                                   # the nvdisasm text (for inspection)
 
 
-@functools.lru_cache(maxsize=32)
 def sass_map(ptx_text: str, gpu_arch: int, path: str = "<ptx>") -> SassMap:
-    """Compiles and disassembles the module once per (text, arch)."""
+    """Compiles and disassembles the module once per (text, SASS generation):
+    GPUs older than nvdisasm's oldest share its SASS."""
+    return _sass_map(ptx_text, sass_arch(gpu_arch, ptx_text), path)
+
+
+@functools.lru_cache(maxsize=32)
+def _sass_map(ptx_text: str, arch: int, path: str) -> SassMap:
     _, nvdisasm = require_tools()
-    arch = sass_arch(gpu_arch, ptx_text)
     rc, log, cubin = run_ptxas(annotate_ptx(ptx_text), f"sm_{arch}", ("-lineinfo",), keep_cubin=True)
     if rc != 0 or cubin is None:
         raise PtxError(f"ptxas could not compile {path} for sm_{arch}:\n{log.strip()[-2000:]}", path=path)

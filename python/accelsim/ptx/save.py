@@ -129,7 +129,7 @@ class _TraceWriter:
 
     def __init__(self, folder: Path, version: int, regs_per_thread: int, total: int, reporter):
         self.folder, self.version, self.regs = folder, version, regs_per_thread
-        self.names = opcode_names(version)
+        self.names: dict[int, list[str]] = {version: opcode_names(version)}
         self.listing: list[str] = []
         self.done, self.total, self.records = 0, total, 0
         self.reporter, self.next_report = reporter, 0.0
@@ -149,7 +149,12 @@ class _TraceWriter:
         n = self.done + 1
         src = _core.PtxBlocks(tables(), d, self.version, self.regs, n)
         self.current = self.folder / f"kernel-{n}.traceg"
-        write_kernel(self.current, src.header(), self._blocks(src), self.names)
+        header = src.header()  # a SASS-guided launch carries its SASS's generation
+        v = int(header["binary_version"])
+        if v not in self.names:
+            self.names[v] = opcode_names(v)
+        names = self.names[v]
+        write_kernel(self.current, header, self._blocks(src), names)
         self.listing.append(self.current.name)
         self.current = None
         self.done = n

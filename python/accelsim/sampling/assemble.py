@@ -81,6 +81,9 @@ def _timeline(state, rows: list[dict]) -> tuple[list[dict], list[dict], int]:
             lead, first = row["start_cycle"] - row["launch_cycle"], row["first_cta_cycle"] - row["launch_cycle"]
             row.update(launch_cycle=clock, start_cycle=clock + lead, first_cta_cycle=clock + first,
                        end_cycle=clock + row["cycles"])
+            if "sm_elapsed_cycles" in row:  # derived columns follow the moved (or projected) times
+                row.update(sm_elapsed_cycles=max(0, row["end_cycle"] - row["first_cta_cycle"]),
+                           launch_latency_cycles=max(0, lead))
             clock = row["end_cycle"]
             out.append(row)
             k += 1

@@ -6,8 +6,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
-
 from accelsim._paths import data_dir
 from accelsim.errors import ConfigError
 
@@ -83,6 +81,7 @@ def parse_naming(data: dict, where: str) -> NamingTable:
 @lru_cache(maxsize=4)
 def load_naming(path: str | None = None) -> NamingTable:
     """The bundled table, or the one at ``path``."""
+    from accelsim._yaml import read_yaml_document
+
     p = Path(path) if path else data_dir() / "stats" / "tidy.yaml"
-    with open(p, encoding="utf-8") as f:
-        return parse_naming(yaml.safe_load(f), str(p))
+    return parse_naming(read_yaml_document(p, "naming table")[1], str(p))

@@ -57,7 +57,7 @@ def _rows(res) -> list[dict]:
     # latency on QV100 included); busy: from the first thread block to the end
     return [{"name": str(r.name), "warp_instructions": int(r.warp_instructions),
              "thread_instructions": int(r.thread_instructions), "cycles": int(r.cycles),
-             "busy_cycles": int(r.end_cycle - r.first_cta_cycle)} for r in k.itertuples()]
+             "busy_cycles": int(r.sm_elapsed_cycles)} for r in k.itertuples()]
 
 
 def trace_rows(kernelslist, config="QV100") -> list[dict]:

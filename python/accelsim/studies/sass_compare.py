@@ -16,7 +16,7 @@ from accelsim.errors import PtxError
 from accelsim.ptx import EXAMPLES, Device, Module
 from accelsim.studies.graphs import random_graph
 
-__all__ = ["CASES", "run_case", "compare", "markdown"]
+__all__ = ["CASES", "run_case", "run_every_case", "compare", "markdown"]
 
 i32, f32 = np.int32, np.float32
 
@@ -178,6 +178,23 @@ def _bfs(dev, m):
     return [ddist]
 
 
+def _bfs_rodinia(dev, m):
+    """One level of the two-kernel BFS (examples/bfs_rodinia.cu) from node 0."""
+    n = 300
+    row, col = random_graph(n, 3, 15)
+    nodes = np.stack([row[:-1], np.diff(row)], axis=1).astype(i32)
+    frontier = np.zeros(n, np.uint8)
+    frontier[0] = 1
+    cost = np.full(n, -1, i32)
+    cost[0] = 0
+    d_nodes, d_adj, d_front = dev.to_device(nodes), dev.to_device(col), dev.to_device(frontier)
+    d_next, d_seen, d_cost = dev.zeros(n, np.uint8), dev.to_device(frontier.copy()), dev.to_device(cost)
+    again, k = dev.zeros(1, np.uint8), m["bfs_rodinia"].get_function
+    k("bfs_expand")[(n + 511) // 512, 512](d_nodes, d_adj, d_front, d_next, d_seen, d_cost, i32(n))
+    k("bfs_advance")[(n + 511) // 512, 512](d_front, d_next, d_seen, again, i32(n))
+    return [d_cost, d_front, again]
+
+
 def _sincos(dev, m):
     x = np.concatenate([np.linspace(-10, 10, 50), [3e9, -7.5e10, 1e15, 123456789012.5, 0.0, -0.0]])
     dx, ds, dc = dev.to_device(x), dev.zeros(len(x), np.float64), dev.zeros(len(x), np.float64)
@@ -204,13 +221,26 @@ CASES = {
     "transpose_naive": _transpose("transpose_naive"), "transpose_padded": _transpose("transpose_padded"),
     "matmul_tiled": _matmul_tiled, "histogram": _histogram, "nested_divergent": _nested_divergent,
     "dyn_shared_struct": _dyn_shared_struct, "scan_blelloch": _scan, "stencil2d": _stencil, "gemm": _gemm,
-    "atax+bicg": _atax_bicg, "mvt": _mvt, "2mm": _mm2, "bfs": _bfs, "sincos_f64": _sincos, "tex_read": _tex,
-    "locked_count": _lock,
+    "atax+bicg": _atax_bicg, "mvt": _mvt, "2mm": _mm2, "bfs": _bfs, "bfs_rodinia": _bfs_rodinia,
+    "sincos_f64": _sincos, "tex_read": _tex, "locked_count": _lock,
 }
 
 
 def modules() -> dict[str, Module]:
-    return {name: Module(EXAMPLES / f"{name}.ptx") for name in ("basic", "more", "lock")}
+    return {name: Module(EXAMPLES / f"{name}.ptx") for name in ("basic", "more", "lock", "bfs_rodinia")}
+
+
+def run_every_case(config: str, records: str, mods=None, **device_args) -> tuple[list, list[dict]]:
+    """Every case on one Device (the every-config check): (outputs as host
+    arrays, one row per launch: kernel, warp_instructions, cycles, regs)."""
+    dev = Device(config, records=records, **device_args)
+    mods = mods or modules()
+    outs = [o for name in CASES for o in CASES[name](dev, mods)]
+    host = [o.copy_to_host() for o in outs]  # runs what is still queued
+    rows = [{"kernel": str(k["name"]), "warp_instructions": int(k["warp_instructions"]), "cycles": int(k["cycles"]),
+             "regs": int(d["regs"])}
+            for res in dev.results for (_, k), d in zip(res.kernels.iterrows(), res.extra.get("launches", []))]
+    return host, rows
 
 
 def run_case(name: str, records: str, config: str = "QV100", arch: int = 70, mods=None, regs=None):
@@ -236,7 +266,7 @@ def compare(config: str = "QV100", arch: int = 70, cases=None) -> list[dict]:
     mods = modules()
     rows = []
     for name in cases or CASES:
-        lo_out, lo = run_case(name, "lowered", config, arch, mods)
+        lo_out, lo = run_case(name, "lowered", config, arch, mods, regs=32)  # PTX's fixed count
         sg_out, sg = run_case(name, "sass", config, arch, mods)
         _, lp = run_case(name, "lowered", config, arch, mods, regs="ptxas")  # occupancy alone
         same = all(np.array_equal(a, b, equal_nan=True) for a, b in zip(lo_out, sg_out))

@@ -6,6 +6,7 @@ import tempfile
 import warnings
 from pathlib import Path
 
+from accelsim._warnings import emit_once
 from accelsim.config import load_config
 from accelsim.errors import AccelsimWarning, ConfigError
 from accelsim.kernel_selection import parse_kernels
@@ -97,10 +98,12 @@ def _execute(store, eng, base, todo, names, kernel_ids, max_cycles, fn, bar) -> 
         bar.close()
         return  # all stored: no engine (no pool, no cluster) is started
     results = eng.imap(fn, tasks)
+    shown: set = set()  # each warning once per sweep, whichever worker saw it
     try:
         for task, outcome in results:
             point, workload = by_key[task["key"]]
             store.write_run(task["key"], point, workload, outcome)
+            emit_once(outcome.get("warnings") or [], shown)
             bar.update(point.index, workload, outcome)
     finally:
         results.close()  # stops the engine's workers (at once on KeyboardInterrupt)

@@ -69,7 +69,7 @@ def _error(path: Path, lines: dict, key, message: str) -> ConfigError:
 
 
 def _read(path: Path) -> tuple[dict, dict]:
-    from accelsim.config.yaml_text import read_yaml_document
+    from accelsim._yaml import read_yaml_document
 
     node, data = read_yaml_document(path, "sweep spec")
     if node is None or not isinstance(data, dict):

@@ -26,25 +26,33 @@ def run_task(task: dict) -> dict:
     """Simulate one run. Every failure of the run itself (bad trace, deadlock,
     a bug) comes back as status 'error' with its text; only the death of the
     process running it is the engine's to report."""
+    from accelsim._warnings import collected
     from accelsim.config import Config
     from accelsim.sim import Simulator
 
     start = time.perf_counter()
     worker = f"{socket.gethostname()}:{os.getpid()}"
-    try:
-        # Checked values: a Config as is (no second validation per run).
-        sim = Simulator(Config(task["config"], task.get("config_name", "sweep")))
-        result = sim.run(task["path"], max_cycles=task["max_cycles"], kernels=task["kernels"],
-                         **_quiet())
-    except Exception as exc:  # noqa: BLE001 - recorded in the table, the sweep goes on
-        return {"status": "error", "error": error_text(exc), "worker": worker,
-                "wall_s": time.perf_counter() - start, "sim_wall_s": None}
+    # Warnings travel back with the outcome: the sweep shows each once, instead
+    # of every worker process printing its own copy.
+    failure: Exception | None = None
+    with collected(show=False) as said:
+        try:
+            # Checked values: a Config as is (no second validation per run).
+            sim = Simulator(Config(task["config"], task.get("config_name", "sweep")))
+            result = sim.run(task["path"], max_cycles=task["max_cycles"], kernels=task["kernels"],
+                             **_quiet())
+        except Exception as exc:  # noqa: BLE001 - recorded in the table, the sweep goes on
+            failure = exc
+    if failure is not None:
+        return {"status": "error", "error": error_text(failure), "worker": worker,
+                "wall_s": time.perf_counter() - start, "sim_wall_s": None, "warnings": said}
     kernels = dict(result.columns)
     # as SimResult.kernels has it: at the core clock, as the profiler's duration
     kernels["duration_ns"] = [c * result.core_period_ps / 1000.0 for c in kernels["cycles"]]
     kernels["completed"] = [bool(result.completed)] * len(kernels["id"])
     return {"status": "ok", "kernels": kernels, "worker": worker,
-            "wall_s": time.perf_counter() - start, "sim_wall_s": result.wall_time_s}
+            "wall_s": time.perf_counter() - start, "sim_wall_s": result.wall_time_s,
+            "warnings": said}
 
 
 @functools.lru_cache(maxsize=1)

@@ -3,13 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-UNIT_CLASSES = ("alu", "sp", "int", "dp", "sfu", "tensor", "branch", "mem", "exit", "barrier",
-                "nop", "tex")
-MEM_SPACES = ("none", "global", "local", "shared", "const", "tex", "generic")
-
-FLAG_LOAD, FLAG_STORE, FLAG_ATOMIC, FLAG_BYPASS_L1, FLAG_HAS_ADDRS, FLAG_PRED_OFF = (
-    1, 2, 4, 8, 16, 32)
-FLAG_READ_ONLY = 64  # read-only / texture data path (LDG .CI/.NC/.CONSTANT, Kepler LDG)
+from accelsim.trace._names import (FLAG_ATOMIC, FLAG_BYPASS_L1, FLAG_HAS_ADDRS,  # noqa: F401
+                                   FLAG_LOAD, FLAG_PRED_OFF, FLAG_READ_ONLY, FLAG_STORE,
+                                   MEM_SPACES, UNIT_CLASSES)
 
 # Byte layout of accelsim::trace::InstRecord (40 bytes, little endian).
 RAW_DTYPE = np.dtype({

@@ -1,15 +1,17 @@
 """One kernel trace: header, thread blocks as NumPy arrays, counts."""
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass
-from typing import Iterator
-
-import numpy as np
+from typing import TYPE_CHECKING, Iterator
 
 from accelsim import _core
 from accelsim.trace._isa import isa_registry
-from accelsim.trace._records import MEM_SPACES, records_from_raw
+from accelsim.trace._names import MEM_SPACES
+
+if TYPE_CHECKING:  # NumPy loads with the first block read, not with a header
+    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -33,11 +35,11 @@ class KernelInfo:
 
     @property
     def num_blocks(self) -> int:
-        return int(np.prod(self.grid))
+        return math.prod(self.grid)
 
     @property
     def warps_per_block(self) -> int:
-        return (int(np.prod(self.block)) + 31) // 32
+        return (math.prod(self.block) + 31) // 32
 
 
 class Kernel:
@@ -88,27 +90,40 @@ class Kernel:
             if item is None:  # not reached: the reader checks the block count
                 raise IndexError(f"thread block {index} not found")
             self._next += 1
-            return records_from_raw(item[2], item[3])
+            return _records().records_from_raw(item[2], item[3])
 
     def blocks(self) -> Iterator[tuple[tuple, np.ndarray]]:
         """Yields ``(coord, records)`` for every thread block, in file order
         (an independent reader: does not disturb ``block()``)."""
         reader = _core.KernelTrace(self.info.path, self._registry)
         while (item := reader.next_block()) is not None:
-            yield item[1], records_from_raw(item[2], item[3])
+            yield item[1], _records().records_from_raw(item[2], item[3])
 
     def counts(self) -> dict:
-        """Thread blocks, warp / thread instruction totals and the per
-        (opcode, memory space) matrices; computed once (C++, GIL released)."""
+        """Thread blocks, warp / thread instruction totals, the per
+        (opcode, memory space) matrices and the deviations from the format
+        read anyway (``trace_warnings``); computed once (C++, GIL released)."""
         key = self.info.path
         if key not in self._counts_cache:
             reader = _core.KernelTrace(self.info.path, self._registry)
             self._counts_cache[key] = reader.counts()
         return self._counts_cache[key]
 
+    def sizes(self) -> dict:
+        """``counts()`` without the matrices (no NumPy): thread_blocks,
+        warp_instructions, thread_instructions, trace_warnings."""
+        if self.info.path in self._counts_cache:
+            return self._counts_cache[self.info.path]
+        key = (self.info.path, "sizes")
+        if key not in self._counts_cache:
+            reader = _core.KernelTrace(self.info.path, self._registry)
+            self._counts_cache[key] = reader.counts(matrices=False)
+        return self._counts_cache[key]
+
     def instruction_mix(self):
         """DataFrame: warp / thread instruction counts by opcode, unit class
         and memory space (generic accesses split by the space they hit)."""
+        import numpy as np
         import pandas as pd
 
         c = self.counts()
@@ -120,6 +135,12 @@ class Kernel:
         df = pd.DataFrame(rows, columns=MIX_COLUMNS)
         return df.sort_values(["warp_instructions", "opcode"], ascending=[False, True],
                               kind="stable").reset_index(drop=True)
+
+
+def _records():
+    from accelsim.trace import _records as records  # NumPy: loaded with the first block read
+
+    return records
 
 
 MIX_COLUMNS = ["opcode", "unit", "mem_space", "warp_instructions", "thread_instructions"]

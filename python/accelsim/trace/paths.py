@@ -4,26 +4,27 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from accelsim._files import not_a_file
+from accelsim._files import is_regular_file, kind_of, missing_reason, not_a_file
 from accelsim.errors import TraceError
 
 
 def resolve_trace_path(path) -> Path:
     """A kernelslist.g, a folder holding one, or a single kernel trace."""
     p = Path(path)
-    if p.is_dir():
+    kind = kind_of(p)
+    if kind is None:
+        raise TraceError(f"{p}: {missing_reason(p)}", path=str(p), field="file")
+    if kind == "a folder":
         if ".traceg" in p.name:  # named like a kernel trace, but a folder
             raise TraceError(f"{p}: is a directory, not a kernel trace file", path=str(p),
                              field="file")
         listed = p / "kernelslist.g"
-        if listed.is_file():
+        if is_regular_file(listed):
             return listed
         kernels = sorted(p.glob("kernel-*.traceg*"))
         if len(kernels) == 1:
             return kernels[0]
         raise TraceError(f"{p}: no kernelslist.g in this folder", path=str(p), field="kernelslist.g")
-    if not p.exists():
-        raise TraceError(f"{p}: no such file or folder", path=str(p), field="file")
     why = not_a_file(p, "trace file")
     if why is not None:
         raise TraceError(f"{p}: {why}", path=str(p), field="file")

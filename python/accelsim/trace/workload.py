@@ -46,7 +46,7 @@ class Trace:
 
         rows = []
         for k in self._kernels:
-            i, c = k.info, k.counts()
+            i, c = k.info, k.sizes()
             rows.append({"id": i.id, "name": i.name, "grid": i.grid, "block": i.block,
                          "shmem": i.shmem, "nregs": i.nregs, "stream": i.stream,
                          "binary_version": i.binary_version, "thread_blocks": c["thread_blocks"],
@@ -86,7 +86,7 @@ class Trace:
 
     def totals(self) -> dict:
         """Workload totals: kernels, thread blocks, warp / thread instructions, memcpys."""
-        counts = [k.counts() for k in self._kernels]
+        counts = [k.sizes() for k in self._kernels]
         return {"kernels": len(self._kernels),
                 "thread_blocks": sum(c["thread_blocks"] for c in counts),
                 "warp_instructions": sum(c["warp_instructions"] for c in counts),

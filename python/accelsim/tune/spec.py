@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from accelsim._files import not_a_file
+from accelsim._files import is_regular_file, not_a_file
 from accelsim.config.units import UnitError, parse_value
-from accelsim.config.yaml_text import read_yaml_document
+from accelsim._yaml import read_yaml_document
 from accelsim.errors import ConfigError
 
 SPEC_DIR = Path(__file__).resolve().parent / "specs"
@@ -57,9 +57,9 @@ class Spec:
 def load_spec(path_or_name) -> Spec:
     """A spec file by path, or a bundled one by name (``"TITANV"``)."""
     path = Path(str(path_or_name))
-    if not path.is_file():
+    if not is_regular_file(path):
         bundled = SPEC_DIR / f"{path_or_name}.yaml"
-        if not bundled.is_file():
+        if not is_regular_file(bundled):
             why = not_a_file(path, "spec file")
             if why != "does not exist":
                 raise ConfigError(f"{path}: {why}", key="spec", path=str(path))

@@ -99,7 +99,7 @@ def mutate(rng: random.Random, data: bytes, max_edits: int = 4,
 
 
 # Addresses at the edges of the 64-bit space and of the 57-bit virtual space
-# GPUs use, for the simulating targets (the coalescer, issue 11 §0).
+# GPUs use, for the simulating targets (the coalescer).
 HOSTILE_ADDRESSES = ["0xfffffffffffffff0", "0xffffffffffffffff", "0x0", "0x10",
                      "0x1ffffffffffffff", "0x200000000000000", "0x7ffffffffffffff0",
                      "0xfffffffffffff000"]

@@ -207,12 +207,12 @@ def run_kernelslist_sim(data: bytes, scratch: Path) -> None:
     Simulator(_qv100()).run(scratch / "kernelslist.g", max_cycles=200_000)
 
 
-def _ptx(name: str):
-    """A function of ptx_targets, imported when called (the worker may not need PTX)."""
+def _ptx(name: str, module: str = "ptx_targets"):
+    """A function of a PTX-side target module, imported when called (the worker may not need PTX)."""
     def call(*args):
-        from accelsim.devtools.fuzz import ptx_targets
+        import importlib
 
-        return getattr(ptx_targets, name)(*args)
+        return getattr(importlib.import_module(f"accelsim.devtools.fuzz.{module}"), name)(*args)
     return call
 
 
@@ -235,6 +235,8 @@ TARGETS = {t.name: t for t in [
     Target("kernelslist_sim", "simulating a damaged kernelslist (cycle budget 200k)",
            make_kernelslist, run_kernelslist_sim, slow=True),
     Target("ptx_parse", "PTX modules (C++ parser, as Module reads them)", _ptx("make_ptx"), _ptx("run_ptx_parse")),
+    Target("cuda_fatbin", "CUDA fat binaries in a program (the CUDA runtime's reader)",
+           _ptx("make_fatbin", "fatbin_target"), _ptx("run_fatbin", "fatbin_target")),
     Target("ptx_run", "damaged PTX parsed, launched and emulated (20k warp instructions)", _ptx("make_ptx"),
            _ptx("run_ptx_run"), slow=True),
     Target("ptx_emulator", "random valid kernels emulated, checked against a NumPy reference", _ptx("make_gen"),

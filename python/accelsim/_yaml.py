@@ -7,6 +7,9 @@ maps): one loader for all of them.
 * Nesting is bounded before the document is composed: the composers recurse
   once per level, so a 5,000-deep document is a RecursionError in Python and a
   C stack overflow in libyaml. No accelsim file nests more than a few levels.
+* Aliases are bounded after it is composed: one that refers to a collection
+  containing it makes a cycle, and a few lines of aliases of aliases can stand
+  for billions of values, which any later ``repr`` or walk would expand.
 * Not a regular file (``/dev/zero``, a folder, a named pipe), unreadable, not
   UTF-8 or not YAML: a ConfigError naming the file (and the line, where known).
 """
@@ -21,6 +24,8 @@ from accelsim.errors import ConfigError
 
 #: Deepest nesting of mappings and lists accepted (a config uses three levels).
 MAX_DEPTH = 100
+#: Most values a document may stand for once its aliases are expanded.
+MAX_VALUES = 100_000
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _OPEN = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
@@ -46,6 +51,44 @@ def _check_depth(text: str, where: str) -> None:
             depth -= 1
 
 
+def _children(node) -> list:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return list(node.value) if isinstance(node, yaml.SequenceNode) else []
+
+
+def _line(node) -> int | None:
+    return node.start_mark.line + 1 if node.start_mark else None
+
+
+def _check_aliases(root, where: str) -> None:
+    """Refuse a cycle of aliases, or more than MAX_VALUES values once they are
+    expanded (sizes counted per node, each shared node once: no expansion here;
+    iterative, so no recursion either)."""
+    size: dict[int, int] = {}
+    path: set[int] = set()  # the nodes entered and not finished: the current path
+    stack = [(root, False)]
+    while stack:
+        node, finished = stack.pop()
+        if finished:
+            path.discard(id(node))
+            size[id(node)] = total = 1 + sum(size[id(c)] for c in _children(node))
+            if total > MAX_VALUES:
+                raise ConfigError(f"{where}:{_line(node)}: its aliases expand to more than "
+                                  f"{MAX_VALUES:,} values", path=where, line=_line(node))
+            continue
+        if id(node) in size:
+            continue
+        path.add(id(node))
+        stack.append((node, True))
+        for child in _children(node):
+            if id(child) in path:
+                raise ConfigError(f"{where}:{_line(child)}: an alias refers to a list or mapping "
+                                  "that contains it", path=where, line=_line(child))
+            if id(child) not in size:
+                stack.append((child, False))
+
+
 def parse_yaml(text: str, where: str):
     """(node, data) of one YAML document: the composed node (for line numbers;
     None for an empty document) and the loaded data."""
@@ -54,15 +97,19 @@ def parse_yaml(text: str, where: str):
         loader = _LOADER(text)
         try:
             node = loader.get_single_node()
+            if node is not None:
+                _check_aliases(node, where)
             data = loader.construct_document(node) if node is not None else None
         finally:
             loader.dispose()
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else None
+        if line is None and isinstance(getattr(exc, "position", None), int):  # a reader error
+            line = text.count("\n", 0, exc.position) + 1  # type: ignore[attr-defined]
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ConfigError(f"{where}:{line}: not valid YAML: {problem}", path=where,
-                          line=line) from None
+        at = f"{where}:{line}" if line else where
+        raise ConfigError(f"{at}: not valid YAML: {problem}", path=where, line=line) from None
     return node, data
 
 

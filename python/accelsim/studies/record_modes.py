@@ -1,0 +1,73 @@
+"""The three PTX record modes against SASS traces, on the kernels that exist
+both ways (notebooks/fidelity.ipynb): vectorAdd against accelsim.tracegen's
+vecadd (a real sm_70 vecAdd's SASS), and the two-kernel BFS against the
+shared data's real Rodinia BFS trace. The BFS graphs differ (graph4096 is not
+bundled), so its instructions are compared per event: thread instructions per
+thread, frontier node, edge and update are fitted for each side, and each
+mode's fit is applied to the trace's own events (ptx_vs_sass.path_lengths).
+BFS cycles are not compared: they depend on the graph."""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from accelsim.studies import ptx_vs_sass as pv
+
+__all__ = ["MODES", "TARGETS", "record_mode_rows"]
+
+MODES = ("lowered", "ptx", "sass")
+# the acceptance bounds, |error| in %: (instructions, cycles); ptx mode has none
+TARGETS = {"sass": (2.0, 5.0), "lowered": (15.0, 15.0)}
+
+
+def _err(sim: float, ref: float) -> float:
+    return 100.0 * (sim - ref) / ref
+
+
+def _row(kernel: str, mode: str, what: str, sim: float, ref: float, cyc=None, ref_cyc=None) -> dict:
+    row = {"kernel": kernel, "mode": mode, "instructions": what, "simulated": int(round(sim)),
+           "trace": int(round(ref)), "insts_error_pct": round(_err(sim, ref), 2),
+           "sm_elapsed": cyc, "trace_sm_elapsed": ref_cyc,
+           "cycles_error_pct": None if cyc is None else round(_err(cyc, ref_cyc), 2)}
+    bound = TARGETS.get(mode)
+    row["within_target"] = None if bound is None else bool(
+        abs(row["insts_error_pct"]) <= bound[0] and (cyc is None or abs(row["cycles_error_pct"]) <= bound[1]))
+    return row
+
+
+def vecadd_rows(config: str = "QV100") -> list[dict]:
+    with tempfile.TemporaryDirectory(prefix="accelsim-record-modes-") as d:
+        t = pv.vecadd_trace(d, pv.VECADD_N, config)[0]
+    rows = []
+    for mode in MODES:
+        r = pv.vecadd_ptx(pv.VECADD_N, config, mode)[0]
+        rows.append(_row("vectorAdd", mode, "warp", r["warp_instructions"], t["warp_instructions"],
+                         r["busy_cycles"], t["busy_cycles"]))
+    return rows
+
+
+def bfs_rows(shared_data: Path, config: str = "QV100") -> list[dict]:
+    folder = Path(shared_data) / "traces" / pv.BFS_TRACE
+    trace = pv.trace_rows(folder / "kernelslist.g", config)
+    t_events = pv.trace_events(folder)
+    graph = pv.rodinia_graph()
+    g_events, n = pv.graph_events(graph), len(graph[0])
+    fits = {mode: pv.path_lengths(pv.bfs_ptx(config, mode, graph)[0], g_events, n) for mode in MODES}
+    rows = []
+    for kind, par in (("bfs_expand", 0), ("bfs_advance", 1)):
+        ref = sum(r["thread_instructions"] for r in trace[par::2])
+        for mode in MODES:
+            fit = fits[mode][kind[4:]]
+            on_trace = sum(sum(c * e for c, e in zip(fit, (n, *ev))) for ev in t_events[par::2])
+            rows.append(_row(kind, mode, "thread, on the trace's events", on_trace, ref))
+    return rows
+
+
+def record_mode_rows(shared_data: Path | None, config: str = "QV100") -> list[dict]:
+    """One row per kernel and mode: simulated vs trace instructions (and
+    sm_elapsed cycles where the inputs are the same), errors in %, and
+    whether the mode's acceptance bound holds. BFS only with the shared data."""
+    rows = vecadd_rows(config)
+    if shared_data is not None and (Path(shared_data) / "traces" / pv.BFS_TRACE).is_dir():
+        rows += bfs_rows(shared_data, config)
+    return rows
