@@ -55,6 +55,8 @@ def test_the_timeline_adds_up_and_statistics_hold_what_was_simulated(runs):
     k = s.kernels
     assert s.total_cycles == k["end_cycle"].max()
     assert (k["end_cycle"] - k["launch_cycle"] == k["cycles"]).all()
+    assert (k["sm_elapsed_cycles"] == (k["end_cycle"] - k["first_cta_cycle"]).clip(lower=0)).all()
+    assert (k["launch_latency_cycles"] == k["start_cycle"] - k["launch_cycle"]).all()
     insts = int(s.counters("sm.insts").sum())
     assert insts == int(k[k["status"] == "simulated"]["warp_instructions"].sum())
     assert s.streams is not None and len(s.tidy()) > 0
