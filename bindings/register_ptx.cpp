@@ -111,6 +111,11 @@ sim::CopyCommand copy_command(const py::dict& d, std::shared_ptr<std::string>& b
     std::string data = d["data"].cast<std::string>();
     if (data.size() != c.bytes) throw py::value_error("copy data is not copy_bytes long");
     c.data = std::make_shared<const std::vector<uint8_t>>(data.begin(), data.end());
+  } else if (!c.to_host && d.contains("set")) {  // a fill (cudaMemset): bytes set in order, no time taken
+    auto bytes = std::make_shared<const std::string>(d["set"].cast<std::string>());
+    c.on_start = [mem = c.memory, addr = c.address, bytes] {
+      mem->write(addr, reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size());
+    };
   }
   return c;
 }
@@ -315,18 +320,20 @@ void register_ptx(py::module_& m) {
   m.def(
       "start_ptx",
       [](const PtxTables& t, const py::list& launches, uint32_t version, uint32_t regs_per_thread,
-         std::shared_ptr<sim::GpuSession> session, py::object max_cycles, uint32_t first_id) {
+         std::shared_ptr<sim::GpuSession> session, py::object max_cycles, uint32_t first_id, bool flush_caches) {
         auto r = std::make_unique<PtxRun>();
         sim::Workload w = sim::ptx_workload(t, ptx_commands(launches, regs_per_thread, *r), version, first_id,
                                             &r->streams);
         sim::RunOptions opts;
         if (!max_cycles.is_none()) opts.max_cycles = max_cycles.cast<uint64_t>();
+        opts.flush_caches = flush_caches;
         py::gil_scoped_release release;
         r->session_run = session->start(std::move(w), opts);
         return r;
       },
       py::arg("tables"), py::arg("launches"), py::arg("binary_version"), py::arg("regs_per_thread"),
-      py::arg("session"), py::arg("max_cycles") = py::none(), py::arg("first_id") = 1);
+      py::arg("session"), py::arg("max_cycles") = py::none(), py::arg("first_id") = 1,
+      py::arg("flush_caches") = false);
 
   m.def(
       "fatbin_ptx",
@@ -359,5 +366,8 @@ void register_ptx(py::module_& m) {
            }),
            py::arg("simulator"), py::arg("max_streams") = 32)
       .def_property_readonly("now", &sim::GpuSession::now)
-      .def_property_readonly("resets", &sim::GpuSession::resets);
+      .def_property_readonly("resets", &sim::GpuSession::resets)
+      .def("mark", &sim::GpuSession::mark, "Opens a window of runs (Device.synchronize's).")
+      .def("stats_since_mark", &sim::GpuSession::stats_since_mark,
+           "Statistics of every run since mark() (or since the last fresh GPU).");
 }

@@ -12,13 +12,11 @@ using accelsim::cudart::Runtime;
 
 namespace {
 
-constexpr uint64_t kDeviceBytes = 16ull << 30;  // as cudaMemGetInfo (a 16 GiB V100)
-
 void fill_props(const Runtime& rt, cudaDeviceProp& p) {
   const auto& c = rt.config();
   std::memset(&p, 0, sizeof p);
   std::snprintf(p.name, sizeof p.name, "accelsim %s (simulated)", c.name.c_str());
-  p.totalGlobalMem = kDeviceBytes;
+  p.totalGlobalMem = rt.device_bytes();  // the config's dram_capacity, as cudaMemGetInfo
   p.sharedMemPerBlock = std::min<size_t>(48 * 1024, size_t(c.shmem_per_cta));
   p.regsPerBlock = int(c.registers_per_cta);
   p.warpSize = int(c.warp_size);

@@ -1,6 +1,7 @@
 // Allocation: device memory (the simulator's), managed and pinned host
 // memory (host mappings the device addresses at the same address), and the
 // queries about them.
+#include <algorithm>
 #include <cstring>
 
 #include "api.h"
@@ -11,7 +12,6 @@ using accelsim::cudart::Runtime;
 namespace {
 
 constexpr size_t kPitchAlign = 512;             // cudaMallocPitch's row alignment (as on Volta)
-constexpr uint64_t kDeviceBytes = 16ull << 30;  // what cudaMemGetInfo reports as total (a 16 GiB V100)
 
 uint64_t addr(const void* p) { return reinterpret_cast<uint64_t>(p); }
 
@@ -108,9 +108,8 @@ ACCELSIM_EXPORT cudaError_t cudaHostUnregister(void* ptr) { return ptr ? cudaSuc
 ACCELSIM_EXPORT cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
   ACCELSIM_API_LOCK;
   if (!free || !total) return ret(cudaErrorInvalidValue);
-  const uint64_t used = std::min<uint64_t>(rt.memory().bytes_allocated(), kDeviceBytes);
-  *total = kDeviceBytes;
-  *free = kDeviceBytes - used;
+  *total = rt.device_bytes();
+  *free = rt.device_bytes() - std::min(rt.device_bytes_in_use(), rt.device_bytes());
   return cudaSuccess;
 }
 

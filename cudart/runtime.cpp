@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -80,6 +81,7 @@ Runtime::Runtime() {
     startup_error("ACCELSIM_CUDA_RECORDS='" + records + "': 'lowered', 'ptx' or 'sass'");
   max_cycles_ = env_number("ACCELSIM_CUDA_MAX_CYCLES", UINT64_MAX);
   regs_per_thread_ = uint32_t(env_number("ACCELSIM_CUDA_REGS", 32));
+  flush_caches_ = env_number("ACCELSIM_CUDA_FLUSH_CACHES", 0) != 0;
   try {
     cfg_ = config::from_text(read_file(config_path_), config_path_);
     arch_ = uint32_t(env_number("ACCELSIM_CUDA_ARCH", uint64_t(cfg_.sm_version)));
@@ -248,8 +250,13 @@ void Runtime::load(Fatbin& f) {
 // ---- memory ----
 
 uint64_t Runtime::malloc_device(size_t bytes) {
+  const uint64_t span = (std::max<uint64_t>(bytes, 1) + 255) / 256 * 256;  // cudaMalloc's alignment
+  if (span > device_bytes() - std::min(live_bytes_, device_bytes())) return 0;
   try {
-    return mem_->allocate(bytes);
+    const uint64_t p = mem_->allocate(bytes);
+    live_[p] = span;
+    live_bytes_ += span;
+    return p;
   } catch (const Error&) {
     return 0;
   }
@@ -263,7 +270,14 @@ void* Runtime::malloc_mapped(size_t bytes) {
   return p;
 }
 
-bool Runtime::free_device(uint64_t addr) { return addr < ptx::DeviceMemory::kHostWindow && mem_->release(addr); }
+bool Runtime::free_device(uint64_t addr) {
+  if (addr >= ptx::DeviceMemory::kHostWindow || !mem_->release(addr)) return false;
+  if (auto it = live_.find(addr); it != live_.end()) {  // variables are released too, but were never counted
+    live_bytes_ -= it->second;
+    live_.erase(it);
+  }
+  return true;
+}
 
 bool Runtime::free_mapped(void* p) {
   if (!host_.base_of(p) || host_.base_of(p) != p) return false;

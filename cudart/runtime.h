@@ -128,7 +128,10 @@ class Runtime {
   ptx::DeviceMemory& memory() { return *mem_; }
   std::shared_ptr<ptx::DeviceMemory> memory_ptr() const { return mem_; }
   HostMemory& host() { return host_; }
+  // 0 when the device memory (the config's dram_capacity) cannot hold it
   uint64_t malloc_device(size_t bytes);
+  uint64_t device_bytes() const { return cfg_.dram_capacity; }
+  uint64_t device_bytes_in_use() const { return live_bytes_; }
   void* malloc_mapped(size_t bytes);            // managed / pinned: one address for host and device
   bool free_device(uint64_t addr);
   bool free_mapped(void* p);
@@ -187,6 +190,9 @@ class Runtime {
   sim::RunResult facts_;                        // GPU facts (sm_count, period, ...)
   uint32_t runs_ = 0, next_kernel_id_ = 1, traced_kernels_ = 0;
   double sim_wall_s_ = 0, start_wall_s_ = 0;    // time inside runs; process start
+  bool flush_caches_ = false;                    // drop L2's lines before each kernel
+  std::unordered_map<uint64_t, uint64_t> live_;  // device allocation -> its span (cudaFree gives it back)
+  uint64_t live_bytes_ = 0;
   double startup_s_ = 0;                         // the constructor: config, ISA tables, session
  public:
   // Wall time inside API calls (the outermost of nested ones), simulation included.

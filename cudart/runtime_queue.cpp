@@ -165,6 +165,7 @@ void Runtime::run_queue() {
   sim::PtxRunOptions opts;
   opts.binary_version = arch_;
   opts.first_id = next_kernel_id_;
+  opts.run.flush_caches = flush_caches_;
   const uint64_t now = session_->now();
   if (max_cycles_ != UINT64_MAX) {
     if (now >= max_cycles_) fatal("stopped at --max-cycles " + std::to_string(max_cycles_), 124);

@@ -4,6 +4,8 @@
 
 #include <atomic>
 #include <csignal>
+#include <cstdint>
+#include <ctime>
 #include <thread>
 
 #include "runtime.h"
@@ -13,11 +15,28 @@ namespace accelsim::cudart {
 namespace {
 
 std::atomic<bool> g_interrupted{false};
+std::atomic<int64_t> g_first_ns{0};
 int g_pipe[2] = {-1, -1};
+// A terminal's Ctrl-C reaches the program twice: directly and as the copy the
+// launcher forwards (it forwards so that a SIGINT sent to it alone, by kill or
+// a job scheduler, stops the program too). Copies this close are one Ctrl-C.
+constexpr int64_t kSameCtrlC_ns = 500'000'000;
+
+int64_t now_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);  // async-signal-safe
+  return int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
 
 void on_sigint(int) {
+  if (g_interrupted.load()) {
+    if (now_ns() - g_first_ns.load() < kSameCtrlC_ns) return;
+    std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the program at once
+    raise(SIGINT);
+    return;
+  }
+  g_first_ns.store(now_ns());
   g_interrupted.store(true);
-  std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the program at once
   const char byte = 1;
   if (g_pipe[1] >= 0) (void)!write(g_pipe[1], &byte, 1);
 }

@@ -328,3 +328,54 @@ def test_per_thread_default_stream_programs_run():
     assert read_elf(exe).cudart == "libcudart.so.13"
     r = run_cuda([exe], capture_output=True)
     assert r.returncode == 0 and "PASSED" in r.stdout, r.stderr
+
+
+def test_flush_caches_starts_every_kernel_with_an_empty_l2(tmp_path):
+    """`accelsim cuda --flush-caches`: reduction.cu's kernels find nothing
+    in L2 (neither the uploaded input nor the first kernel's partial sums),
+    as Nsight Compute measures kernels; the answer is the same."""
+    from accelsim import load_result
+    from accelsim.cuda import run_cuda
+
+    exe = program("reduction")
+    warm = run_cuda([exe], capture_output=True)
+    proc = subprocess.run([sys.executable, "-m", "accelsim", "cuda", "--flush-caches", "--quiet", "--out",
+                           str(tmp_path / "r"), "--", str(exe)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0 and "PASSED" in proc.stdout, proc.stderr
+    cold = load_result(tmp_path / "r").kernels
+    assert all(c >= w for c, w in zip(cold["dram_reads"], warm.kernels["dram_reads"]))
+    assert cold["dram_reads"].sum() > warm.kernels["dram_reads"].sum()
+    assert cold["cycles"].sum() > warm.kernels["cycles"].sum()
+
+
+@pytest.mark.parametrize("config, gib", [("QV100", 32), ("RTX2060", 6)])
+def test_device_memory_is_the_configs_capacity(config, gib):
+    """cudaMalloc beyond what is free fails with cudaErrorMemoryAllocation,
+    cudaFree gives the bytes back, totalGlobalMem and cudaMemGetInfo report
+    the config's dram_capacity (pages are made on first touch: 20 GiB
+    allocated cost nothing)."""
+    from accelsim.cuda import run_cuda
+
+    r = run_cuda([special("memory_cap")], config, capture_output=True)
+    assert r.returncode == 0 and "memory_cap: PASSED" in r.stdout, r.stdout + r.stderr
+    assert f"total {gib} GiB" in r.stdout and "second: out of memory" in r.stdout
+
+
+def test_sigint_to_the_launcher_alone_stops_the_program_and_keeps_the_result(tmp_path):
+    """kill -INT of the launcher (a job scheduler, not a terminal): it
+    forwards the signal, the runtime stops and writes the result."""
+    exe = special("forever")
+    out = tmp_path / "res"
+    proc = subprocess.Popen([sys.executable, "-m", "accelsim", "cuda", "--out", str(out), "--", str(exe)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        assert proc.stdout.readline().strip() == "running"
+        proc.send_signal(signal.SIGINT)  # the launcher only
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    from accelsim import load_result
+
+    assert len(load_result(out).kernels) >= 1

@@ -91,3 +91,51 @@ def test_sanitizer_ptx_mode_is_clean(tmp_path):
                               timeout=7200, env={**os.environ, "PYTHON": sys.executable})
         assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
     assert "[sanitize-ptx] clean" in proc.stdout
+
+
+def test_cuda_runtime_catalogue_has_its_cases_and_section(tmp_path):
+    from accelsim.devtools import catalogue_cuda
+    from accelsim.devtools.catalogue import SETS, update_doc
+
+    mine = catalogue_cuda.cases()
+    assert len(mine) >= 15 and len({c.title for c in mine}) == len(mine)
+    assert {c.section for c in mine} == {"CUDA §1", "CUDA §2", "CUDA §3", "CUDA §4"}
+    assert all(c.cli[0] == "cuda" for c in mine)
+    assert "cuda" in SETS
+    doc = tmp_path / "r.md"
+    row = {"n": 1, "section": "CUDA §1", "input": "i", "expect": "error", "verdict": "ok", "exit": 1,
+           "seen": "cuda table"}
+    update_doc(doc, markdown([row], "cuda"), "cuda")
+    assert doc.read_text().count("catalogue-cuda:begin") == 1 and "cuda table" in doc.read_text()
+
+
+def test_cuda_catalogue_case_without_a_build_runs_clean(tmp_path):
+    from accelsim.devtools import catalogue_cuda
+
+    case = next(c for c in catalogue_cuda.cases() if "does not exist" in c.title)
+    row = run_case(case, tmp_path / "a", {})
+    assert row["verdict"] == "ok" and "no such program" in row["seen"], row
+
+
+def test_ptx_coverage_reads_instruction_forms_and_judges_them():
+    from accelsim.devtools.ptx_coverage import instructions, markdown, opcode_table, survey, verdict
+
+    ptx = ("// a comment\n.visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<4>;\n$L__BB0_1:\n"
+           "\t@%p1 bra $L__BB0_1;\n\tld.global.nc.v2.u32 {%r1, %r2}, [%rd1];\n"
+           "\tbfind.u32 %r3, %r1;\n\ttex.2d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd2, {%r1, %r2}];\n"
+           "\tadd.s32.bogus %r1, %r1, 1;\n\tret;\n}\n")
+    forms = instructions(ptx)
+    assert forms == [("bra", ()), ("ld", ("global", "nc", "v2", "u32")), ("bfind", ("u32",)),
+                     ("tex", ("2d", "v4", "f32", "s32")), ("add", ("s32", "bogus")), ("ret", ())]
+    table = opcode_table()
+    assert "ld" in table and "global" in table["ld"]
+    assert [verdict(op, mods, table) for op, mods in forms] == [
+        "runs", "runs", "parser: no opcode `bfind`", "emulator: tex other than tex.1d (2-D/3-D textures, CUDA arrays)",
+        "parser: `add` without modifier `.bogus`", "runs"]
+    s = survey([{"suite": "x", "program": "k", "ptx": [ptx], "why": ""},
+                {"suite": "x", "program": "broken", "ptx": [], "why": "nvcc: error"}])
+    assert s["programs"][0]["missing"] == ["add.s32.bogus", "bfind.u32", "tex.2d.v4.f32.s32"]
+    assert s["programs"][0]["parser"] != "parses"  # the real parser's first error
+    text = markdown(s)
+    assert "| `bfind.u32` | parser: no opcode `bfind` | 1 | x/k |" in text
+    assert "| x/broken | not compiled: nvcc: error | – |" in text

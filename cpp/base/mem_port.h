@@ -88,6 +88,10 @@ class MemPort {
   // in the run's registry and counts there from now on. A model without
   // statistics (a test double) registers nothing.
   virtual void register_stats(stats::CounterRegistry&) {}
+  // Drops every line the level caches, as a profiler's cache control does
+  // before it measures a kernel. Dirty lines are not written back: the data
+  // lives in the functional memory, and a profiler does not count the flush.
+  virtual void invalidate_caches() {}
 };
 
 }  // namespace accelsim

@@ -417,4 +417,8 @@ std::string DetailedMemory::describe() const {
   return s;
 }
 
+void DetailedMemory::invalidate_caches() {
+  for (L2Slice& s : slices_) s.cache().invalidate_all();
+}
+
 }  // namespace accelsim::mem

@@ -89,6 +89,7 @@ class DetailedMemory : public MemPort, public Clocked {
   // stall_cycles); see detailed_memory_stats.cpp.
   void register_stats(stats::CounterRegistry& reg) override;
   bool idle() const;
+  void invalidate_caches() override;  // every L2 slice
 
   // Components, for tests and statistics.
   const AddressMap& address_map() const { return amap_; }

@@ -83,6 +83,8 @@ class Gpu {
     return advance_copies(cycle_limit, poller, true);
   }
   bool copying(bool to_host) const { return below_->copying(to_host); }
+  // Empties the caches below L1 (RunOptions::flush_caches, before a launch).
+  void invalidate_caches() { below_->invalidate_caches(); }
   // Copies run_until_kernel_done also returns for when they finish: bit 0
   // the host-to-device engine, bit 1 device-to-host (0: kernels only).
   void watch_copies(uint8_t mask) { watch_copies_ = mask; }

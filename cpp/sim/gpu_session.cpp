@@ -18,6 +18,9 @@ void GpuSession::reset() {
   gpu_ = std::make_shared<Gpu>(cfg_, nullptr, std::make_shared<stats::RunStats>(max_streams_));
   streams_.clear();
   first_snapshot_ = gpu_->stats()->registry.snapshot();
+  mark_snapshot_ = first_snapshot_;
+  mark_row_ = 0;
+  cut_window_.reset();
   ++resets_;
 }
 
@@ -45,6 +48,19 @@ void GpuSession::map_streams(Workload& w) {
 
 std::shared_ptr<stats::RunStats> GpuSession::stats_since_reset() const {
   return gpu_->stats()->since(first_snapshot_, 0, streams_.size());
+}
+
+void GpuSession::mark() {
+  std::unique_lock<std::mutex> lock(mu_, std::try_to_lock);  // not inside a run: its counters move
+  if (!lock.owns_lock()) throw Error("the device is in a run (from another thread?): cannot mark its counters");
+  mark_snapshot_ = gpu_->stats()->registry.snapshot();
+  mark_row_ = gpu_->stats()->kernels->rows();
+  cut_window_.reset();
+}
+
+std::shared_ptr<stats::RunStats> GpuSession::stats_since_mark() const {
+  if (cut_window_) return cut_window_;
+  return gpu_->stats()->since(mark_snapshot_, mark_row_, streams_.size());
 }
 
 RunResult GpuSession::run(Workload workload, const RunOptions& opts, const PollHook& poll) {
@@ -104,7 +120,11 @@ RunResult SessionRun::finish() {
   r.total_cycles -= t0_;
   r.stats = session_.gpu_->stats()->since(s0_, row0_, session_.streams_.size());
   run_.reset();
-  if (!r.completed && session_.reset_after_cut_) session_.reset();
+  if (!r.completed && session_.reset_after_cut_) {
+    auto window = session_.stats_since_mark();  // the cut run ends the window: keep its totals
+    session_.reset();
+    session_.cut_window_ = std::move(window);
+  }
   lock_.unlock();
   return r;
 }

@@ -78,6 +78,12 @@ class GpuSession {
   // Everything since the GPU was built (the last reset): counter totals and
   // every kernel-table row, for a whole program's result (cudart/).
   std::shared_ptr<stats::RunStats> stats_since_reset() const;
+  // Opens a window (a Device's synchronize()): stats_since_mark() covers every
+  // run since, counter totals and kernel rows. A fresh GPU (after a cut-short
+  // run) restarts the window at its start; a cut-short run's reset keeps the
+  // window it ended until the next mark().
+  void mark();
+  std::shared_ptr<stats::RunStats> stats_since_mark() const;
 
  private:
   friend class SessionRun;
@@ -89,6 +95,9 @@ class GpuSession {
   std::shared_ptr<Gpu> gpu_;
   std::vector<uint64_t> streams_;  // stream id of each slot, first-seen order
   stats::Snapshot first_snapshot_;  // the fresh GPU's counters (all zero unless wiring counts)
+  stats::Snapshot mark_snapshot_;   // the window's start (mark())
+  size_t mark_row_ = 0;
+  std::shared_ptr<stats::RunStats> cut_window_;  // the window a cut-short run ended
   uint32_t resets_ = 0;
   bool reset_after_cut_ = true;
   std::mutex mu_;  // one run at a time (runs release the GIL)

@@ -47,6 +47,9 @@ struct RunOptions {
   // numbers, bit for bit.
   bool flush = false;
   IntraSampling intra;
+  // Drop L2's lines before each kernel launch (Nsight Compute's default
+  // cache control; L1 starts every kernel empty anyway).
+  bool flush_caches = false;
 };
 
 // A copy the run timed (in command order): its direction, where, how much,

@@ -178,6 +178,7 @@ void WorkloadRun::launch_ready() {
     size_t index = it->record;
     sources_[index] = open_kernel(item, isa_.get());
     sources_[index]->watch(this);
+    if (opts_.flush_caches) gpu_->invalidate_caches();
     gpu_->launch(*sources_[index], result_.kernels[index], item.slot, first_row_ + index);
     gpu_used_ = true;
     stream_busy_[item.slot] = 1;

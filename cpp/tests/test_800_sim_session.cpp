@@ -74,3 +74,51 @@ TEST_CASE("892-session-run-cut-short-starts-the-next-on-a-fresh-gpu") {
   CHECK(again.completed);
   CHECK_EQ(again.kernels.at(0).dram_reads, 128u);
 }
+
+TEST_CASE("894-session-window-since-mark-covers-every-run-after-it") {
+  config::GpuConfig cfg = small_config();
+  cfg.memory_model = "detailed";
+  sim::GpuSession session(cfg);
+  const uint64_t base = 0x7f4a3c000000ull;
+  session.run(loads(base));
+  session.mark();  // the window opens after the first run
+  sim::RunResult a = session.run(loads(base + (1 << 20)));
+  sim::RunResult b = session.run(loads(base + (2 << 20)));
+  auto window = session.stats_since_mark();
+  CHECK_EQ(window->kernels->rows(), 2u);
+  CHECK_EQ(family_total(*window, "dram.ops"), family_total(*a.stats, "dram.ops") + family_total(*b.stats, "dram.ops"));
+  CHECK(family_total(*window, "dram.ops") > 0);
+  session.mark();
+  CHECK_EQ(session.stats_since_mark()->kernels->rows(), 0u);
+}
+
+TEST_CASE("895-session-cut-run-keeps-the-window-it-ended") {
+  config::GpuConfig cfg = small_config();
+  cfg.memory_model = "detailed";
+  sim::GpuSession session(cfg);
+  const uint64_t base = 0x7f4a3c000000ull;
+  session.mark();
+  session.run(loads(base));
+  sim::RunOptions tiny;
+  tiny.max_cycles = 10;
+  CHECK(!session.run(loads(base + (1 << 20)), tiny).completed);
+  CHECK_EQ(session.resets(), 1u);  // a fresh GPU, but the ended window's totals stay readable
+  CHECK_EQ(session.stats_since_mark()->kernels->rows(), 2u);
+  session.mark();  // on the fresh GPU
+  session.run(loads(base));
+  CHECK_EQ(session.stats_since_mark()->kernels->rows(), 1u);
+}
+
+TEST_CASE("896-session-flush-caches-starts-each-kernel-with-an-empty-l2") {
+  config::GpuConfig cfg = small_config();
+  cfg.memory_model = "detailed";
+  sim::GpuSession session(cfg);
+  const uint64_t base = 0x7f4a3c000000ull;
+  sim::RunOptions flush;
+  flush.flush_caches = true;
+  sim::RunResult first = session.run(loads(base), flush);
+  sim::RunResult second = session.run(loads(base), flush);  // what the first brought in is gone
+  CHECK_EQ(first.kernels.at(0).dram_reads, 128u);
+  CHECK_EQ(second.kernels.at(0).dram_reads, 128u);
+  CHECK_EQ(session.run(loads(base)).kernels.at(0).dram_reads, 0u);  // without: all L2 hits
+}

@@ -152,6 +152,10 @@ class GpuSession:
     @property
     def resets(self) -> int:
         """Runs that had to start on a fresh GPU (after a cut-short or failed run)."""
+    def mark(self) -> None:
+        """Opens a window of runs (Device.synchronize's)."""
+    def stats_since_mark(self) -> RunStats:
+        """Statistics of every run since mark() (or since the last fresh GPU)."""
 
 class PtxRun:
     """A Device's queued work running on its GpuSession, stepped like WorkloadRun."""
@@ -168,9 +172,10 @@ class PtxRun:
 
 def start_ptx(tables: PtxTables, launches: list[dict[str, Any]], binary_version: SupportsIndex,
               regs_per_thread: SupportsIndex, session: GpuSession, max_cycles: int | None = None,
-              first_id: SupportsIndex = 1) -> PtxRun:
+              first_id: SupportsIndex = 1, flush_caches: bool = False) -> PtxRun:
     """Queued launches and copies (dicts as accelsim.ptx.Device queues them) as
-    a run on ``session``'s GPU; kernels are numbered from ``first_id``."""
+    a run on ``session``'s GPU; kernels are numbered from ``first_id``;
+    ``flush_caches``: L2 emptied before each kernel."""
 
 # Bindings added after these stubs were written read as Any rather than as
 # errors, until they are declared above.

@@ -1,4 +1,5 @@
-"""``accelsim cuda [--config NAME] [--records lowered|ptx] [--max-cycles N] [--out DIR] -- ./app ARGS``:
+"""``accelsim cuda [--config NAME] [--records lowered|ptx|sass] [--max-cycles N] [--flush-caches]
+[--out DIR] -- ./app ARGS``:
 runs an unmodified CUDA program (built with ``nvcc -cudart shared``) on the
 simulated GPU. The program's output and exit status pass through; a summary
 of what was simulated goes to stderr."""
@@ -22,6 +23,8 @@ def register(sub) -> None:
                         help="stop the program at this simulated cycle, keeping the result so far")
     parser.add_argument("--regs", type=int, default=32, metavar="N",
                         help="registers per thread for occupancy (PTX registers are virtual; default 32)")
+    parser.add_argument("--flush-caches", action="store_true",
+                        help="start every kernel with an empty L2, as Nsight Compute measures kernels")
     parser.add_argument("--out", default=None, metavar="DIR",
                         help="save the result there (accelsim.load_result reads it)")
     parser.add_argument("--save-trace", default=None, metavar="DIR",
@@ -44,7 +47,8 @@ def _run(args) -> int:
     cfg = load_config(args.config).with_overrides(parse_overrides(args.set))
     try:
         result = run_cuda(args.program, cfg, records=args.records, max_cycles=args.max_cycles, out=args.out,
-                          save_trace=args.save_trace, regs_per_thread=args.regs)
+                          save_trace=args.save_trace, regs_per_thread=args.regs,
+                          flush_caches=args.flush_caches)
     except Interrupted as stop:
         r = stop.result
         if args.out:

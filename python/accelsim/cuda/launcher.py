@@ -91,11 +91,12 @@ def _environment(base, lib_dir: Path, preload: Path | None, settings: dict[str, 
 
 
 def _wait(proc: subprocess.Popen, program: str, timeout, capture: bool) -> tuple[int, str | None, str | None]:
-    """Waits for the program. Ctrl-C reaches it too (same terminal): the
-    launcher ignores it meanwhile, so the runtime can stop the simulation and
-    write the result before the program ends."""
+    """Waits for the program. A SIGINT to the launcher is forwarded to the
+    program (a terminal's Ctrl-C reaches both; the runtime takes the two
+    copies as one), so the runtime stops the simulation and writes the
+    result before the program ends, whoever sent the signal."""
     main = threading.current_thread() is threading.main_thread()
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    old = signal.signal(signal.SIGINT, lambda *_: proc.send_signal(signal.SIGINT)) if main else None
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -110,7 +111,8 @@ def _wait(proc: subprocess.Popen, program: str, timeout, capture: bool) -> tuple
 
 def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int | None = None, out=None,
              save_trace=None, regs_per_thread: int = 32, arch: int | None = None, env: dict | None = None,
-             cwd=None, capture_output: bool = False, timeout: float | None = None) -> CudaResult:
+             cwd=None, capture_output: bool = False, timeout: float | None = None,
+             flush_caches: bool = False) -> CudaResult:
     """Runs the CUDA program ``argv`` (built with ``nvcc -cudart shared``) on
     the simulated GPU of ``config`` and returns a CudaResult: every kernel and
     copy it ran (``kernels``, ``copies``, ``streams``, counters), with its
@@ -121,6 +123,8 @@ def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int 
     result is also saved there (``accelsim.load_result`` reads it).
     ``regs_per_thread`` sets occupancy (PTX registers are virtual);
     ``arch``: the ISA table records use (default: the config's sm_version).
+    ``flush_caches``: every kernel starts with an empty L2, as Nsight
+    Compute measures kernels by default.
     ``save_trace``: instead of timing, the launches are emulated in command
     order and written there as an Accel-Sim trace (kernelslist.g with its
     host-to-device copies; ``records`` picks the records), which
@@ -144,6 +148,8 @@ def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int 
                     "ACCELSIM_CUDA_ARCH": str(int(arch if arch is not None else sm_version))}
         if max_cycles is not None:
             settings["ACCELSIM_CUDA_MAX_CYCLES"] = str(max_cycles)
+        if flush_caches:
+            settings["ACCELSIM_CUDA_FLUSH_CACHES"] = "1"
         from accelsim.ptx.ptxas import find_tool
 
         if cuobjdump := find_tool("cuobjdump"):  # the fallback for fat binaries the runtime cannot decode

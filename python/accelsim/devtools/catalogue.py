@@ -3,12 +3,13 @@ every case of ``catalogue_cases`` runs as the user would run it (the CLI or a
 Python snippet, in a fresh process, with a timeout), and the table shows what
 the user sees.
 
-    python -m accelsim.devtools.catalogue [--set trace|inputs|ptx] [--doc docs/reliability.md] [--json out.json]
+    python -m accelsim.devtools.catalogue [--set trace|inputs|ptx|cuda] [--doc docs/reliability.md] [--json out.json]
 
-Three sets of cases: ``trace`` (catalogue_cases: traces, configs, the CLI),
+Four sets of cases: ``trace`` (catalogue_cases: traces, configs, the CLI),
 ``inputs`` (catalogue_inputs: paths, nesting, names, tuning arguments, damaged
-sweep runs) and ``ptx`` (catalogue_ptx: PTX mode); each has its own generated
-section.
+sweep runs), ``ptx`` (catalogue_ptx: PTX mode) and ``cuda`` (catalogue_cuda:
+programs under ``accelsim cuda``, built with nvcc first); each has its own
+generated section.
 
 Verdicts: ``ok`` (a clean one-line error, or the warning / clean end the case
 expects), ``TRACEBACK`` (an internal Python error), ``CRASH`` (killed by a
@@ -28,7 +29,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from accelsim.devtools import catalogue_cases, catalogue_inputs, catalogue_ptx
+from accelsim.devtools import catalogue_cases, catalogue_cuda, catalogue_inputs, catalogue_ptx
 from accelsim.devtools.catalogue_cases import Case
 
 _REPO = str(Path(__file__).resolve().parents[3])  # the checkout (or site-packages)
@@ -37,7 +38,11 @@ BEGIN, END = "<!-- catalogue:begin (generated) -->", "<!-- catalogue:end -->"
 SETS = {"trace": (catalogue_cases.cases, (BEGIN, END)),
         "inputs": (catalogue_inputs.cases,
                    ("<!-- catalogue-inputs:begin (generated) -->", "<!-- catalogue-inputs:end -->")),
-        "ptx": (catalogue_ptx.cases, ("<!-- catalogue-ptx:begin (generated) -->", "<!-- catalogue-ptx:end -->"))}
+        "ptx": (catalogue_ptx.cases, ("<!-- catalogue-ptx:begin (generated) -->", "<!-- catalogue-ptx:end -->")),
+        "cuda": (catalogue_cuda.cases,
+                 ("<!-- catalogue-cuda:begin (generated) -->", "<!-- catalogue-cuda:end -->"))}
+# set name -> what it builds before its cases run (placeholders it adds)
+PREPARE = {"cuda": catalogue_cuda.prepare}
 _API = """import sys, warnings
 warnings.simplefilter("always")
 import accelsim
@@ -158,6 +163,8 @@ def generate(jobs: int = 2, only_sections: set | None = None, which: str = "trac
     with tempfile.TemporaryDirectory(prefix="accelsim-catalogue-") as tmp:
         root = Path(tmp)
         env = _prepare(root)
+        if which in PREPARE:
+            env.update(PREPARE[which](root))
         runnable = [(i, c) for i, c in enumerate(chosen) if not c.needs or c.needs in env]
         with ThreadPoolExecutor(jobs) as pool:
             rows = list(pool.map(lambda ic: run_case(ic[1], root / f"case{ic[0]:03d}", env),
@@ -193,7 +200,13 @@ def markdown(rows: list[dict], which: str = "trace") -> str:
 
 
 def update_doc(doc: Path, table: str, which: str = "trace") -> None:
-    begin, end = SETS[which][1]
+    update_doc_section(doc, table, SETS[which][1])
+
+
+def update_doc_section(doc: Path, table: str, markers: tuple[str, str]) -> None:
+    """Replaces what lies between the markers (``table`` holds them), or
+    appends ``table`` when the document has none yet."""
+    begin, end = markers
     text = doc.read_text() if doc.exists() else ""
     if begin in text and end in text:
         head, rest = text.split(begin, 1)

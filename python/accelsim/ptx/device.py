@@ -29,6 +29,16 @@ class Stream:
     def __int__(self) -> int:
         return self.id
 
+    def __enter__(self) -> "Stream":
+        """``with stream:`` makes it the current stream (CuPy's convention):
+        launches and copies given no ``stream=`` go on it (a copy_to_host
+        then waits for the run, as CuPy's get() synchronizes the stream)."""
+        self.device._stream_stack.append(self.id)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.device._stream_stack.pop()
+
     def synchronize(self, **run_settings):
         """Runs the device's queued work (the whole device: the simulator
         times all streams together) and returns that run's SimResult;
@@ -106,12 +116,16 @@ class Device:
     ``memory_bytes`` is the device memory (default: the config's
     ``dram_capacity``); allocating beyond it raises
     ``accelsim.DeviceMemoryError``, as cudaMalloc fails. Pages are allocated
-    on first touch, so a large array costs host memory only where written."""
+    on first touch, so a large array costs host memory only where written.
+    ``flush_caches``: every kernel starts with an empty L2, as Nsight Compute
+    measures kernels by default (its cache control "all"; L1 starts every
+    kernel empty anyway), so kernel cycles compare with its numbers; the
+    flush itself takes no simulated time."""
 
     def __init__(self, config="QV100", *, arch: int | None = None, regs_per_thread: int | str | None = None,
                  max_warp_insts: int = 1 << 24, records: str = "lowered",
                  record_chunk: int = 128, max_cycles: int | None = None, progress: bool | None = None,
-                 on_progress=None, memory_bytes: int | None = None):
+                 on_progress=None, memory_bytes: int | None = None, flush_caches: bool = False):
         from accelsim.sim import Simulator
 
         if records not in _RECORD_MODES:
@@ -139,13 +153,19 @@ class Device:
                 or not 0 <= record_chunk < 1 << 31:
             raise PtxError(f"record_chunk must be an integer >= 0 (0: whole blocks), not {record_chunk!r}")
         self.record_chunk = int(record_chunk)
+        if not isinstance(flush_caches, (bool, np.bool_)):
+            raise PtxError(f"flush_caches must be True or False, not {flush_caches!r}")
+        self.flush_caches = bool(flush_caches)
         self.stream_stats: dict = {}
         self._mem = _core.DeviceMemory()
         self._pending: list[dict] = []
         self._results: list = []
+        self._window = 0  # results[_window:] are the runs since the last synchronize()
+        self._window_ended = False  # a run stopped early: the next run opens a new window
         # id(module core) -> (that core, its variables' addresses): holding the core keeps the id unique
         self._globals: dict[int, tuple[object, list[int]]] = {}
         self._next_stream = 0
+        self._stream_stack: list[int] = []  # open ``with stream:`` blocks, innermost last
         self._gpu: _core.GpuSession | None = None  # one GPU for the device's life, built on first run
         self._kernels_run = 0
         self.sm_count = int(self.sim._values.get("sm_count", 80)) if isinstance(self.sim._values, dict) else 80
@@ -168,6 +188,13 @@ class Device:
         dims, dt = checked_shape(shape), checked_dtype(dtype)
         n = int(np.prod(dims, dtype=object)) * dt.itemsize
         return DeviceArray(self, self._allocate(n), dims, dt)
+
+    def malloc(self, nbytes: int) -> DeviceArray:
+        """``nbytes`` of device memory (cudaMalloc) as a 1-D uint8 array;
+        ``reshape`` or a kernel's own pointer type gives it meaning."""
+        if isinstance(nbytes, bool) or not isinstance(nbytes, (int, np.integer)) or nbytes < 0:
+            raise PtxError(f"malloc takes a byte count (an int >= 0), not {nbytes!r}")
+        return DeviceArray(self, self._allocate(int(nbytes)), (int(nbytes),), np.uint8)
 
     def zeros(self, shape, dtype=np.float32) -> DeviceArray:
         """A new device array of zeros (fresh device memory reads as zeros)."""
@@ -202,18 +229,27 @@ class Device:
             return int(stream)
         raise PtxError(f"stream must be a Stream of this device or a non-negative int, not {stream!r}")
 
-    def _copy(self, address: int, nbytes: int, stream, *, to_host=None, data=None) -> None:
+    def _copy(self, address: int, nbytes: int, stream, *, to_host=None, data=None, fill=None) -> None:
         """Queues a copy for the copy engine (cudaMemcpy when ``stream`` is
-        None, else cudaMemcpyAsync on it). ``to_host``: a device-to-host copy
-        into that array, read when the copy starts in the run; ``data``:
-        host-to-device bytes, written then; neither: the bytes are in place."""
-        d = {"address": int(address), "copy_bytes": int(nbytes), "stream": self._stream_id(stream),
+        None and no ``with stream:`` is open, else cudaMemcpyAsync on it).
+        ``to_host``: a device-to-host copy into that array, read when the
+        copy starts in the run; ``data``: host-to-device bytes, written then;
+        ``fill``: bytes set then, untimed (cudaMemset); none: the bytes are
+        in place."""
+        sid = self._stream_id(stream) if stream is not None else self._current_stream()
+        d = {"address": int(address), "copy_bytes": int(nbytes), "stream": sid,
              "memory": self._mem, "to_host": to_host is not None}
         if to_host is not None:
             d["host"] = to_host
         if data is not None:
             d["data"] = data
+        if fill is not None:
+            d["set"] = fill
         self._pending.append(d)
+
+    def _current_stream(self) -> int | None:
+        """The stream of the innermost open ``with stream:`` (None: none)."""
+        return self._stream_stack[-1] if self._stream_stack else None
 
     def texture_object(self, array: DeviceArray) -> np.uint64:
         """A cudaTextureObject_t over a 1-D device array of float32, int32 or
@@ -241,7 +277,7 @@ class Device:
         return self._globals[key][1]
 
     def _launch(self, kernel, grid, block, params: bytes, stream, shared: int) -> None:
-        stream = self._stream_id(stream) or 0
+        stream = (self._stream_id(stream) if stream is not None else self._current_stream()) or 0
         regs = self.regs_per_thread
         extra: dict = {}
         resources = None
@@ -316,24 +352,39 @@ class Device:
         start = time.perf_counter()
         if self._gpu is None:
             self._gpu = _core.GpuSession(self.sim._core)
+        if self._window_ended:
+            self._open_window()
+        resets = self._gpu.resets
         first_id = self._kernels_run + 1
         self._kernels_run += sum(1 for d in launches if "copy_bytes" not in d)
-        run = None
+        run, taken = None, False
         try:
             run = _core.start_ptx(self._tables, launches, self.arch, self.regs_per_thread, self._gpu,
-                                  max_cycles=budget, first_id=first_id)
+                                  max_cycles=budget, first_id=first_id, flush_caches=self.flush_caches)
             res = drive(run, lambda: self._result(run.result(), launches, start), on_progress=callback,
                         progress=bar, label="PTX run")
+            taken = True
         except Interrupted as stop:
+            taken = True
             self._results.append(stop.result)
+            self._window_ended = True
             raise
         except PtxError as e:  # a module from CUDA: name the .cu line
             raise relocate(e, [d["_module"] for d in launches if "_module" in d]) from None
         finally:
             if run is not None:
                 run.close()  # an exception from a callback: the device is free for the next run
+            if not taken and self._gpu.resets != resets:  # a failed run: its GPU is gone, and with
+                self._window = len(self._results)  # it the counters of the window's runs
         self._results.append(res)
+        self._window_ended = not res.completed
         return res
+
+    def _open_window(self) -> None:
+        """The runs from here on are the next synchronize()'s."""
+        self._window, self._window_ended = len(self._results), False
+        if self._gpu is not None:
+            self._gpu.mark()
 
     def _result(self, raw: dict, launches: list[dict], start: float):
         from accelsim.sim import SimResult
@@ -347,7 +398,12 @@ class Device:
                         _stats=raw["stats"], interrupted=raw.get("interrupted", False))
         res.extra["launches"] = [{k: v for k, v in d.items() if k not in ("memory", "module", "_module", "sass")}
                                  for d in launches if "copy_bytes" not in d]
-        res.extra["copies"] = list(raw.get("copies", []))
+        res.extra["copies"] = copies = [dict(c) for c in raw.get("copies", [])]
+        fills = ["set" in d for d in launches if "copy_bytes" in d]
+        if len(fills) == len(copies):  # the copies in command order: name the fills as the CUDA runtime does
+            for c, fill in zip(copies, fills):
+                if fill:
+                    c["direction"] = "Memset"
         res.extra["stream_stats"] = stream_stats
         return res
 
@@ -363,14 +419,17 @@ class Device:
 
     def synchronize(self, max_cycles=_DEFAULT, progress=_DEFAULT, on_progress=_DEFAULT):
         """Runs every queued launch and copy on the timing model and returns
-        that run's SimResult (None if nothing ever ran; the last result when
-        nothing was queued since). A Device is one GPU: each run goes on
-        where the previous one stopped (clock, L1/L2 contents, DRAM state),
-        so data a previous run left in L2 is hit. A result covers its own run:
-        ``total_cycles`` is the cycles it took, its kernels and copies carry
-        times on the device's clock, its counters count only that run.
-        Synchronous copies (copy_to_host(), and copies queued before them)
-        run when they are called; every result stays in ``results``.
+        one SimResult of everything since the previous ``synchronize()``:
+        every kernel and copy of every stream, including those a synchronous
+        copy (``copy_to_host()``) ran in between (None if nothing ever ran;
+        a result with no kernels and 0 cycles when nothing ran since).
+        A Device is one GPU: each run goes on where the previous one stopped
+        (clock, L1/L2 contents, DRAM state), so data a previous run left in
+        L2 is hit. The result covers its window alone: ``total_cycles`` is
+        the cycles its runs took, its kernels and copies carry times on the
+        device's clock, its counters count only those runs (``extra["runs"]``
+        lists the runs when there were several). Each run's own result
+        stays in ``results``.
 
         ``max_cycles``, ``progress`` and ``on_progress`` override the
         Device's for this run (as for ``Simulator.run``): a run that reaches
@@ -378,10 +437,26 @@ class Device:
         ``completed`` False and each kernel's ``status`` (``simulated``,
         ``cut_off``, ``not_reached``); Ctrl-C raises ``accelsim.Interrupted``
         carrying that partial result. Either way the queue is consumed and
-        the next run starts on a fresh GPU."""
-        if self._pending:
-            self._flush(max_cycles, progress, on_progress)
-        return self._results[-1] if self._results else None
+        the next run starts on a fresh GPU. A run that stopped early or
+        failed ends the window: a synchronize() that raises closes it, and
+        after a copy_to_host() that raised the next synchronize() returns the
+        runs up to the stopped one (a failed run takes the counters of the
+        runs before it with its GPU: those stay in ``results`` only)."""
+        from accelsim.ptx.sync_window import window_result
+
+        try:
+            if self._pending:
+                self._flush(max_cycles, progress, on_progress)
+        except BaseException:
+            self._open_window()
+            raise
+        if not self._results:
+            return None
+        runs = self._results[self._window:]
+        stats = self._gpu.stats_since_mark() if len(runs) != 1 and self._gpu is not None else None
+        res = window_result(runs, stats, self._results[-1])
+        self._open_window()
+        return res
 
     @property
     def cycles(self) -> int:

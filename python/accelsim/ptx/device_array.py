@@ -85,7 +85,9 @@ def host_data(array, dtype: np.dtype | None, what: str) -> np.ndarray:
 
 class DeviceArray:
     """A buffer in a Device's memory with a shape and dtype (like a CuPy
-    array, but data moves only through copy_to_host / copy_from_host)."""
+    array, but data moves only through copy_to_host / copy_from_host /
+    fill). ``a[i]``, ``a[i:j]`` and ``a.reshape(...)`` are views of the same
+    memory (C order, contiguous); ``len(a)`` is the first dimension."""
 
     def __init__(self, device, ptr: int, shape: tuple, dtype):
         self.device, self.ptr, self.shape, self.dtype = device, ptr, tuple(shape), np.dtype(dtype)
@@ -133,6 +135,77 @@ class DeviceArray:
             self.device._copy(self.ptr, a.nbytes, stream, data=a.tobytes())
 
     set = copy_from_host
+
+    def fill(self, value, stream=None) -> None:
+        """Sets every element to ``value`` (CuPy's ``fill``; a value the
+        dtype cannot hold raises DeviceTypeError). Like the CUDA runtime's
+        cudaMemset it runs in order with the queued work (on ``stream``, or
+        after everything queued when None) and takes no simulated time."""
+        one = host_data(value, self.dtype, f"fill (device array of {self.dtype})")
+        if one.size != 1:
+            raise DeviceTypeError(f"fill takes one value, not {one.size}")
+        self._set(np.full(self.size, one.reshape(-1)[0], dtype=self.dtype).tobytes(), stream)
+
+    def memset(self, value: int, stream=None) -> None:
+        """Sets every byte to ``value`` (0..255), as cudaMemset."""
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value <= 255:
+            raise PtxError(f"memset takes a byte value 0..255, not {value!r}")
+        self._set(bytes([int(value)]) * self.nbytes, stream)
+
+    def _set(self, data: bytes, stream) -> None:
+        if data:
+            self.device._copy(self.ptr, 0, stream, fill=data)
+
+    # --- views (CuPy/NumPy conventions; a view shares the device memory) ---
+    def reshape(self, *shape) -> "DeviceArray":
+        """A view of the same elements with another shape (one dimension may
+        be -1: inferred)."""
+        dims = list(shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape)
+        unknown = [i for i, d in enumerate(dims) if not isinstance(d, bool) and isinstance(d, (int, np.integer))
+                   and d == -1]
+        if len(unknown) > 1:
+            raise PtxError(f"reshape: only one dimension may be -1, got {tuple(dims)}")
+        if unknown:
+            rest = int(np.prod(checked_shape([d for i, d in enumerate(dims) if i != unknown[0]]), dtype=np.int64))
+            if rest == 0 or self.size % rest:
+                raise PtxError(f"reshape: cannot reshape an array of {self.size} elements into {tuple(dims)}")
+            dims[unknown[0]] = self.size // rest
+        new = checked_shape(dims)
+        if int(np.prod(new, dtype=np.int64)) != self.size:
+            raise PtxError(f"reshape: cannot reshape an array of {self.size} elements into shape {new}")
+        return DeviceArray(self.device, self.ptr, new, self.dtype)
+
+    def view(self, dtype) -> "DeviceArray":
+        """The same bytes read as ``dtype`` (the last dimension rescaled, as
+        NumPy's view): e.g. ``device.malloc(64).view(np.float32)``."""
+        dt = checked_dtype(dtype)
+        last = self.shape[-1] * self.dtype.itemsize if self.shape else self.dtype.itemsize
+        if last % dt.itemsize:
+            raise PtxError(f"view: the last dimension holds {last} bytes, not a whole number of {dt} elements")
+        return DeviceArray(self.device, self.ptr, self.shape[:-1] + (last // dt.itemsize,), dt)
+
+    def __getitem__(self, key) -> "DeviceArray":
+        """A view: an integer picks one entry of the first axis, a slice
+        with step 1 a range of it (contiguous memory; a strided view cannot
+        be passed to a kernel as a pointer)."""
+        if not self.shape:
+            raise PtxError("a 0-d DeviceArray cannot be indexed")
+        row = int(np.prod(self.shape[1:], dtype=np.int64)) * self.dtype.itemsize
+        n = self.shape[0]
+        if isinstance(key, slice):
+            start, stop, step = key.indices(n)
+            if step != 1:
+                raise PtxError(f"DeviceArray views are contiguous: slice step {key.step} is not supported "
+                               f"(copy_to_host() and slice the NumPy array)")
+            return DeviceArray(self.device, self.ptr + start * row, (max(stop - start, 0),) + self.shape[1:],
+                               self.dtype)
+        if isinstance(key, bool) or not isinstance(key, (int, np.integer)):
+            raise PtxError(f"DeviceArray indices are an int or a slice of the first axis, not {key!r} "
+                           f"(use reshape for other views)")
+        i = int(key) + n if key < 0 else int(key)
+        if not 0 <= i < n:
+            raise PtxError(f"index {int(key)} is out of bounds for axis 0 with size {n}")
+        return DeviceArray(self.device, self.ptr + i * row, self.shape[1:], self.dtype)
 
     def __array__(self, dtype=None, copy=None):
         raise DeviceTypeError("implicit conversion of a DeviceArray to a NumPy array is not allowed (its data "

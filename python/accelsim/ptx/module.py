@@ -1,6 +1,7 @@
 """PTX modules and their kernels: parsing, argument packing, launch syntax."""
 from __future__ import annotations
 
+import re
 import struct
 from pathlib import Path
 
@@ -85,13 +86,40 @@ class Module:
             name = hits[0]
         return Kernel(self, self._kernels[name])
 
+    def get_global(self, name: str, device, dtype=None):
+        """The module's ``__device__`` (.global) or ``__constant__`` (.const)
+        variable ``name`` on ``device``, as a DeviceArray over its memory
+        (CuPy's RawModule.get_global): copy_from_host / fill write it before
+        the launches queued after, copy_to_host reads it. ``dtype``: its
+        element type (default: the PTX declaration's when it is a number
+        type, else uint8, as nvcc declares arrays and structs as .b8)."""
+        from accelsim.ptx.device import Device
+        from accelsim.ptx.device_array import DeviceArray, checked_dtype
+
+        if not isinstance(device, Device):
+            raise PtxError(f"get_global({name!r}): device must be an accelsim.Device, not {type(device).__name__}")
+        variables = [g["name"] for g in self._core.globals()]
+        if name not in variables:
+            raise PtxError(f"no __device__ or __constant__ variable {name!r} in {self.name} (variables: "
+                           f"{', '.join(variables) or 'none'})", path=self.name)
+        i = variables.index(name)
+        size = int(self._core.globals()[i]["size"])
+        dt = checked_dtype(dtype) if dtype is not None else _declared_dtype(self.text, name)
+        if size % dt.itemsize:
+            raise PtxError(f"get_global({name!r}): {size} bytes are not a whole number of {dt} elements",
+                           path=self.name)
+        return DeviceArray(device, device._module_globals(self)[i], (size // dt.itemsize,), dt)
+
     def __repr__(self) -> str:
         return f"<accelsim.ptx.Module {self.name}: {', '.join(self._kernels)}>"
 
 
 class Kernel:
-    """One .entry of a module. ``kernel[grid, block](*args, stream=0,
-    shared_mem=0)`` queues a launch on the device the arrays live on."""
+    """One .entry of a module. ``kernel[grid, block](*args, stream=None,
+    shared_mem=0)`` (Numba's form) or ``kernel(grid, block, args,
+    stream=None, shared_mem=0)`` (CuPy's RawKernel form, ``args`` a tuple)
+    queues a launch on the device the arrays live on; ``stream`` None: the
+    stream of the open ``with stream:`` block, else the default stream 0."""
 
     def __init__(self, module: Module, info: dict):
         self.module = module
@@ -104,9 +132,15 @@ class Kernel:
             raise PtxError(f"kernel {self.name}: launch as kernel[grid, block] (optionally "
                            "[grid, block, stream, shared_mem])")
         grid, block = _dim3(config[0], self.name, "grid"), _dim3(config[1], self.name, "block")
-        stream = config[2] if len(config) > 2 else 0
+        stream = config[2] if len(config) > 2 else None  # None: the open ``with stream:``'s, else 0
         shared = config[3] if len(config) > 3 else 0
         return _Launcher(self, grid, block, stream, shared)
+
+    def __call__(self, grid, block, args, *, stream=None, shared_mem=0, device=None):
+        if not isinstance(args, (tuple, list)):
+            raise PtxError(f"kernel {self.name}: the CuPy call form is kernel(grid, block, args) with args a "
+                           f"tuple of the kernel's arguments, not {type(args).__name__}")
+        self[grid, block](*args, stream=stream, shared_mem=shared_mem, device=device)
 
     def pack(self, args) -> tuple[bytes, object]:
         """The parameter buffer for ``args`` and the device they point to."""
@@ -145,6 +179,14 @@ class _Launcher:
             raise PtxError(f"kernel {self.kernel.name}: shared_mem must be a byte count in [0, 1 MiB], "
                            f"got {shared!r}")
         dev._launch(self.kernel, self.grid, self.block, params, stream, int(shared))
+
+
+def _declared_dtype(text: str, name: str) -> np.dtype:
+    """The element type a .global/.const declaration of ``name`` gives."""
+    m = re.search(r"\.(?:global|const)\b[^;{]*?\.([usfb])(8|16|32|64)\s+" + re.escape(name) + r"\b", text)
+    if m is None or m.group(1) == "b":
+        return np.dtype(np.uint8) if m is None or m.group(2) == "8" else np.dtype(f"u{int(m.group(2)) // 8}")
+    return np.dtype({"u": "u", "s": "i", "f": "f"}[m.group(1)] + str(int(m.group(2)) // 8))
 
 
 def _dim3(v, kernel: str, what: str) -> tuple[int, int, int]:
