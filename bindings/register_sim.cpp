@@ -52,10 +52,28 @@ py::list finished_rows(const WorkloadRun& run) {
   return out;
 }
 
-RunOptions options(py::object max_cycles, py::object kernels) {
+// `extra` (checked in Python, accelsim.sim): warmup, replay,
+// first_command, end_command, count_from, flush, intra {tolerance, window,
+// min_waves}.
+RunOptions options(py::object max_cycles, py::object kernels, py::object extra = py::none()) {
   RunOptions opts;
   if (!max_cycles.is_none()) opts.max_cycles = max_cycles.cast<uint64_t>();
   if (!kernels.is_none()) opts.kernels = kernels.cast<std::vector<uint32_t>>();
+  if (extra.is_none()) return opts;
+  const py::dict x = extra.cast<py::dict>();
+  if (x.contains("warmup")) opts.warmup = x["warmup"].cast<std::vector<size_t>>();
+  if (x.contains("first_command")) opts.first_command = x["first_command"].cast<size_t>();
+  if (x.contains("end_command")) opts.end_command = x["end_command"].cast<size_t>();
+  if (x.contains("count_from")) opts.count_from = x["count_from"].cast<size_t>();
+  if (x.contains("flush")) opts.flush = x["flush"].cast<bool>();
+  if (x.contains("replay")) opts.replay = x["replay"].cast<std::vector<size_t>>();
+  if (x.contains("intra")) {
+    const py::dict in = x["intra"].cast<py::dict>();
+    opts.intra.enabled = true;
+    opts.intra.tolerance = in["tolerance"].cast<double>();
+    opts.intra.window = in["window"].cast<uint32_t>();
+    opts.intra.min_waves = in["min_waves"].cast<uint32_t>();
+  }
   return opts;
 }
 
@@ -75,7 +93,8 @@ py::dict to_python(const RunResult& r) {
                            py::arg("bytes") = c.bytes,
                            py::arg("stream") = c.async ? py::object(py::int_(c.stream)) : py::object(py::none()),
                            py::arg("start_cycle") = c.start_cycle, py::arg("end_cycle") = c.end_cycle,
-                           py::arg("cycles") = c.end_cycle - c.start_cycle, py::arg("completed") = c.done));
+                           py::arg("cycles") = c.end_cycle - c.start_cycle, py::arg("completed") = c.done,
+                           py::arg("warmup") = c.warmup));
   d["copies"] = copies;
   return d;
 }
@@ -156,13 +175,15 @@ static void bind_simulator(py::module_& m) {
           py::arg("max_streams") = 32, "A GpuSession: one GPU of this config kept across runs.")
       .def(
           "start",
-          [](Simulator& s, const std::string& path, py::object max_cycles, py::object kernels) {
-            RunOptions opts = options(max_cycles, kernels);
+          [](Simulator& s, const std::string& path, py::object max_cycles, py::object kernels, py::object extra) {
+            RunOptions opts = options(max_cycles, kernels, extra);
             py::gil_scoped_release release;
             return s.start(path, opts);
           },
           py::arg("path"), py::arg("max_cycles") = py::none(), py::arg("kernels") = py::none(),
-          "A WorkloadRun over a kernelslist.g or kernel trace (fresh GPU).")
+          py::arg("options") = py::none(),
+          "A WorkloadRun over a kernelslist.g or kernel trace (fresh GPU). options: warmup, "
+          "first_command, end_command, count_from, flush, intra (see RunOptions).")
       .def(
           "run",
           [](Simulator& s, const std::string& path, py::object max_cycles, py::object kernels) {

@@ -11,6 +11,7 @@
 
 #include "trace/kernel_counts.h"
 #include "trace/kernel_header.h"
+#include "trace/kernel_profile.h"
 #include "trace/trace_reader.h"
 
 namespace py = pybind11;
@@ -169,6 +170,43 @@ py::dict kernel_header(const std::string& path) {
   return d;
 }
 
+// The sampling profile of one kernel trace (GIL released while reading).
+py::dict kernel_profile(const std::string& path, std::shared_ptr<isa::IsaRegistry> registry, uint64_t max_blocks) {
+  KernelProfile p;
+  std::vector<std::string> units;
+  KernelInfo info;
+  const isa::IsaTable* table = nullptr;
+  {
+    py::gil_scoped_release release;
+    KernelTraceReader reader(path, *registry);
+    p = profile_kernel(reader, max_blocks);
+    units = reader.isa().unit_names();
+    info = reader.info();
+    table = &reader.isa();  // owned by the registry, which outlives this call
+  }
+  py::dict d;
+  d["info"] = info_dict(info, *table);
+  d["blocks"] = p.blocks;
+  d["complete"] = p.complete;
+  d["warp_instructions"] = p.warp_insts;
+  d["thread_instructions"] = p.thread_insts;
+  py::dict by_unit;
+  for (size_t u = 0; u < p.by_unit.size(); ++u)
+    if (p.by_unit[u]) by_unit[py::str(u < units.size() ? units[u] : "other")] = p.by_unit[u];
+  d["by_unit"] = by_unit;
+  static const char* const kSpaces[kNumMemSpaces] = {"none", "global", "local", "shared", "const", "tex", "generic"};
+  py::dict by_space;
+  for (int i = 1; i < kNumMemSpaces; ++i)
+    if (p.by_space[size_t(i)]) by_space[kSpaces[i]] = p.by_space[size_t(i)];
+  d["by_space"] = by_space;
+  d["global_bytes"] = p.global_bytes;
+  d["global_lines"] = p.global_lines;
+  d["line_sample"] = p.line_sample;
+  d["header_bytes"] = p.header_bytes;
+  d["block_bytes"] = p.block_bytes;
+  return d;
+}
+
 }  // namespace
 
 void register_trace(py::module_& m) {
@@ -214,5 +252,8 @@ void register_trace(py::module_& m) {
   m.def("read_kernel_header", &kernel_header, py::arg("path"),
         "path, name, id, stream and binary_version from a kernel trace's header.");
   m.def("read_command_list", &commands, py::arg("path"));
+  m.def("profile_kernel", &kernel_profile, py::arg("path"), py::arg("registry"), py::arg("max_blocks"),
+        "A kernel's sampling profile from its first max_blocks thread blocks (0: all): counts by unit "
+        "class and memory space, global bytes and distinct lines, and the text bytes read.");
   m.attr("INST_RECORD_SIZE") = sizeof(isa::InstRecord);
 }

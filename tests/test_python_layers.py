@@ -20,10 +20,10 @@ PACKAGE = ROOT / "python" / "accelsim"
 # (layer, rooms in order); a room may import the rooms before it, and itself.
 LAYERS = [
     ("base", ["errors", "_warnings", "_paths", "_files", "_yaml", "_core", "_headless", "progress", "run_loop",
-              "_args", "kernel_selection", "workload_check"]),
+              "_args", "kernel_selection", "workload_check", "run_modes"]),
     ("data", ["trace", "config", "stats", "tracegen"]),
     ("simulation", ["sim", "ptx", "cuda"]),
-    ("analyses and tools", ["correlation", "plot", "sweep", "microbench", "tune", "studies", "bench"]),
+    ("analyses and tools", ["correlation", "plot", "sweep", "sampling", "microbench", "tune", "studies", "bench"]),
     ("interface", ["accelsim", "cli", "devtools", "__main__"]),
 ]
 ROOMS = [room for _, rooms in LAYERS for room in rooms]

@@ -1,5 +1,6 @@
 #include "base/line_source.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "base/error.h"
@@ -8,6 +9,9 @@ namespace accelsim {
 
 namespace {
 constexpr size_t kChunk = 1 << 20;
+// The first read is small: a reader of the header alone (a run's start reads
+// every kernel's) then decompresses a few KiB of a trace, not a whole chunk.
+constexpr size_t kFirstRead = 16 << 10;
 constexpr size_t kMaxLine = 64u << 20;  // a longer "line" is not a trace
 }  // namespace
 
@@ -36,12 +40,14 @@ bool LineSource::fill() {
   }
   size_t n;
   try {
-    n = src_->read(buf_.data() + end_, buf_.size() - end_);
+    const size_t room = buf_.size() - end_;
+    n = src_->read(buf_.data() + end_, filled_ == 0 ? std::min(room, kFirstRead) : room);
   } catch (const ByteSourceError& e) {
     throw TraceError(path_, line_ + 1, e.field, e.what());
   }
   if (n == 0) eof_ = true;
   end_ += n;
+  filled_ += n;
   return n > 0;
 }
 
@@ -80,6 +86,7 @@ void LineSource::rewind() {
     throw TraceError(path_, 0, e.field, e.what());
   }
   begin_ = end_ = 0;
+  filled_ = 0;
   eof_ = unterminated_ = false;
   line_ = 0;
 }

@@ -26,6 +26,8 @@ class LineSource {
   bool next(std::string_view& line);
   // Number of the line last returned (0 before the first).
   int64_t line_number() const { return line_; }
+  // Bytes of (decompressed) text handed out so far, line ends included.
+  uint64_t offset() const { return filled_ - (end_ - begin_); }
   // True if the last line returned had no end-of-line (file cut short?).
   bool last_line_unterminated() const { return unterminated_; }
   void rewind();
@@ -38,6 +40,7 @@ class LineSource {
   size_t begin_ = 0, end_ = 0;
   bool eof_ = false, unterminated_ = false;
   int64_t line_ = 0;
+  uint64_t filled_ = 0;  // bytes read from src_ since the start
   bool fill();
 };
 

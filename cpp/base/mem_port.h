@@ -79,6 +79,11 @@ class MemPort {
   virtual void begin_copy(uint64_t /*address*/, uint64_t /*bytes*/, Cycle /*now*/, bool /*to_host*/) {}
   virtual bool copying(bool /*to_host*/) const { return false; }
   virtual Cycle advance_copy(Cycle now, Cycle /*limit*/) { return now; }
+  // Functional warm-up (sampled runs): `bytes` at `address` were read
+  // (`write`: written) by a kernel that is not simulated; the caches of this
+  // level take the data as if it had run, at cycle `now`, taking no time and
+  // counting nothing. A level without caches ignores it.
+  virtual void warm(uint64_t /*address*/, uint32_t /*bytes*/, bool /*write*/, Cycle /*now*/) {}
   // Registers its counter families (L2, DRAM, interconnect; per stream slot)
   // in the run's registry and counts there from now on. A model without
   // statistics (a test double) registers nothing.

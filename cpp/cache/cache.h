@@ -86,6 +86,11 @@ class Cache {
   // fill pending stay reserved so the fill still lands. Dirty data is lost:
   // call flush() first on a write-back cache.
   void invalidate_all();
+  // Functional warm-up: `sectors` of `line_addr` become present (modified
+  // when `write`), the line allocated over the replacement policy's victim if
+  // absent (a dirty victim's write-back is not modelled: no time passes). No
+  // counter changes. Nothing happens when every way of the set is reserved.
+  void warm(uint64_t line_addr, uint8_t sectors, bool write, Cycle now);
   // Appends a write-back for every modified line, then marks them clean.
   // Not a hot-path call, so it may grow `out`.
   void flush(std::vector<OutRequest>& out);

@@ -88,6 +88,21 @@ void Cache::invalidate_all() {
   }
 }
 
+void Cache::warm(uint64_t line_addr, uint8_t sectors, bool write, Cycle now) {
+  LineMeta* line = tags_.find(line_addr);
+  if (!line) {
+    line = tags_.victim(line_addr);
+    if (!line) return;
+    tags_.install(*line, line_addr, now);
+  }
+  const bool keep_dirty = write && p_.write_policy == WritePolicy::WRITE_BACK;
+  if (keep_dirty) {
+    line->modified |= sectors;
+  }
+  line->readable |= sectors;
+  tags_.touch(*line, now);
+}
+
 void Cache::flush(std::vector<OutRequest>& out) {
   for (LineMeta& line : tags_.lines()) {
     if (!line.allocated || !line.modified) continue;

@@ -322,6 +322,18 @@ void DetailedMemory::begin_copy(uint64_t address, uint64_t bytes, Cycle now, boo
   wake(kL2, t);
 }
 
+void DetailedMemory::warm(uint64_t address, uint32_t bytes, bool write, Cycle now) {
+  if (bytes == 0 || slices_.empty()) return;
+  const cache::CacheParams& p = slices_[0].cache().params();
+  const uint64_t line = p.line_bytes, sector = p.sector_bytes;
+  for (uint64_t a = address & ~(line - 1); a < address + bytes; a += line) {
+    const uint64_t lo = std::max(a, address), hi = std::min(a + line, address + bytes);
+    uint8_t mask = 0;
+    for (uint64_t s = (lo - a) / sector; s * sector < hi - a; ++s) mask |= uint8_t(1u << s);
+    slices_[amap_.global_slice(a)].cache().warm(a, mask, write, Cycle(now.count() * core_period_ / period_[kL2]));
+  }
+}
+
 Cycle DetailedMemory::advance_copy(Cycle now, Cycle limit) {
   Cycle c = now;
   const bool in = copy_.busy(), out = copy_out_.busy();

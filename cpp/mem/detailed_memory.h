@@ -79,6 +79,8 @@ class DetailedMemory : public MemPort, public Clocked {
   // Each engine runs one copy at a time; the two run side by side, and
   // beside kernels. Without memcpy_timing nothing happens.
   void begin_copy(uint64_t address, uint64_t bytes, Cycle now, bool to_host) override;
+  // Functional warm-up: the L2 slice holding each line takes its sectors.
+  void warm(uint64_t address, uint32_t bytes, bool write, Cycle now) override;
   Cycle advance_copy(Cycle now, Cycle limit) override;
   bool copying(bool to_host) const override { return to_host ? copy_out_.busy() : copy_.busy(); }
 

@@ -26,6 +26,10 @@ class SimpleMemory : public MemPort {
   // host-to-device copy marks the copied sectors present in L2 (warm).
   void begin_copy(uint64_t address, uint64_t bytes, Cycle now, bool to_host) override;
   void warm(uint64_t address, uint64_t bytes, Cycle now);
+  // Functional warm-up (MemPort::warm): the sectors become present in L2.
+  void warm(uint64_t address, uint32_t bytes, bool /*write*/, Cycle now) override {
+    warm(address, uint64_t(bytes), now);
+  }
   void register_stats(stats::CounterRegistry& reg) override;
 
  private:

@@ -33,7 +33,7 @@ class CtaDispatcher {
     Cycle start{0};                   // first cycle a CTA may launch
     Cycle first_cta = Cycle::max();   // cycle its first CTA landed on an SM
     uint32_t resident = 0;            // CTAs on SMs (SMs decrement on retirement)
-    uint64_t dispatched = 0;          // CTAs handed out so far (progress reports)
+    uint64_t dispatched = 0;          // CTAs handed to SMs so far (sampling, progress reports)
     bool finished() const { return !have_next && resident == 0; }
   };
 
@@ -49,6 +49,9 @@ class CtaDispatcher {
   Cycle next_cycle(Cycle now) const;
   // Forgets kernels that are finished.
   void drop_finished();
+  // Hands out no more of k's CTAs (intra-kernel sampling): once its resident
+  // CTAs retire, it is finished.
+  void stop(Kernel& k) { k.have_next = false; }
   const std::deque<std::unique_ptr<Kernel>>& kernels() const { return kernels_; }
 
  private:

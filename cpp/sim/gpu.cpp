@@ -43,12 +43,22 @@ Gpu::Gpu(const config::GpuConfig& cfg, std::unique_ptr<MemPort> below,
 Gpu::~Gpu() = default;
 
 // Every component registers its families before the kernel table is built.
+// A RunStats already wired (by an earlier GPU of the run) is taken over:
+// the same families, found again by name, count on.
 void Gpu::wire_stats() {
-  if (stats_->kernels) throw Error("a RunStats serves one GPU; this one is already wired");
-  events_family_ = stats_->registry.size();  // sm.events comes first
-  register_sm_families(stats_->registry, sms_);
-  below_->register_stats(stats_->registry);
-  stats_->seal();
+  stats::CounterRegistry& reg = stats_->registry;
+  const bool rebind = stats_->kernels != nullptr;
+  const size_t families = reg.size();
+  reg.set_rebinding(rebind);
+  register_sm_families(reg, sms_);
+  below_->register_stats(reg);
+  reg.set_rebinding(false);
+  if (rebind && reg.size() != families)
+    throw Error("statistics taken over from a GPU of another config (families differ)");
+  if (!rebind) stats_->seal();
+  events_family_ = reg.index_of("sm.events");
+  l2_family_ = reg.index_of("l2.accesses");
+  dram_family_ = reg.index_of("dram.ops");
 }
 
 void Gpu::memcpy_to_device(uint64_t address, uint64_t bytes) {
@@ -111,6 +121,12 @@ void Gpu::launch(KernelSource& src, stats::KernelRecord& rec, uint32_t slot, siz
     ahead = std::make_shared<ReadAheadSource>(src, std::min<size_t>(256, 2 * sms_.size()));
   KernelSource& source = ahead ? static_cast<KernelSource&>(*ahead) : src;
   CtaDispatcher::Kernel& k = dispatcher_.launch(source, occ, unit_kinds_, start, uint8_t(slot));
+  std::shared_ptr<WaveSampler> sampler;
+  const uint64_t wave = uint64_t(occ.ctas_per_sm) * sms_.size();
+  if (!src.streams() && WaveSampler::worth_it(intra_, wave, info.grid.count())) {  // never PTX: emulation must run
+    sampler = std::make_shared<WaveSampler>(intra_, wave, info.grid.count(), wave_counts(slot));
+    sampling_ = true;
+  }
   rec.id = info.id;
   rec.name = info.name;
   rec.stream = info.stream;
@@ -123,7 +139,7 @@ void Gpu::launch(KernelSource& src, stats::KernelRecord& rec, uint32_t slot, siz
   rec.occupancy_limiter = occ.limiter;
   rec.theoretical_occupancy = occ.theoretical;
   rec.l1d_size = occ.l1d_bytes;
-  active_.push_back(Active{&k, &rec, row, stats_->kernels->begin(slot), std::move(ahead)});
+  active_.push_back(Active{&k, &rec, row, stats_->kernels->begin(slot), std::move(ahead), std::move(sampler)});
 }
 
 bool Gpu::tick_sms(Cycle& progress_at) {
@@ -176,10 +192,13 @@ bool Gpu::run_until_kernel_done(Cycle cycle_limit, std::vector<stats::KernelReco
   while (true) {
     if (clocks_.catch_up(now_)) progress_at = now_;  // memory-side domains first
     dispatcher_.dispatch(sms_, now_);                // CTAs onto SMs with room
-    if (tick_sms(progress_at)) dispatcher_.cta_retired();
+    if (tick_sms(progress_at)) {
+      dispatcher_.cta_retired();
+      if (sampling_) sample_waves();  // at retirements only, never per cycle
+    }
     if (streaming_) refill_streams();  // serial, in SM order: emulation writes device memory
     watchdog.progress(progress_at);
-    if (collect_finished(finished)) return true;
+    if (collect_finished(finished)) return jump_to_projected_end(cycle_limit);
     if (watch_copies_ && watched_copy_done()) return true;
     const Cycle next = next_cycle();
     if (next > watchdog.deadline() && now_ >= first_start()) report_deadlock(watchdog.last_progress());
@@ -208,6 +227,7 @@ bool Gpu::collect_finished(std::vector<stats::KernelRecord*>& finished) {
   if (!any) return false;
   std::erase_if(active_, [](const Active& a) { return a.kernel->finished(); });
   dispatcher_.drop_finished();
+  sampling_ = std::any_of(active_.begin(), active_.end(), [](const Active& a) { return a.sampler != nullptr; });
   return true;
 }
 
@@ -217,6 +237,15 @@ void Gpu::finish(Active& a, bool complete) {
   stats::KernelRecord& rec = *a.rec;
   rec.status = complete ? stats::KernelStatus::Simulated : stats::KernelStatus::CutOff;
   rec.end_cycle = now_.count();
+  rec.simulated_ctas = a.kernel->dispatched;
+  if (complete && a.stopped) {  // sampled: the CTAs never dispatched are projected
+    const Projection p = a.sampler->project(a.kernel->dispatched, now_.count());
+    rec.status = stats::KernelStatus::Sampled;
+    rec.simulated_end_cycle = now_.count();
+    rec.end_cycle = p.end_cycle;
+    rec.cycles_bound = p.bound;
+    projected_end_ = std::max(projected_end_, p.end_cycle);
+  }
   rec.first_cta_cycle = earliest(a.kernel->first_cta, now_).count();
   stats_->kernels->finish(a.row, a.mark);
   auto row = stats_->kernels->family_rows(events_family_).subspan(a.row * stats::kSmCounterFields,

@@ -18,6 +18,8 @@
 #include "sim/parallel_sms.h"
 #include "sim/read_ahead_source.h"
 #include "sim/run_control.h"
+#include "sim/run_result.h"
+#include "sim/wave_sampler.h"
 #include "sm/sm.h"
 #include "stats/kernel_record.h"
 #include "stats/run_stats.h"
@@ -34,7 +36,10 @@ class Gpu {
   // SmParams and the memory model's parameters are derived from it, and
   // nothing keeps it. `below` replaces the configured memory model (tests); null = from config.
   // `stats` receives the counters (its stream slots bound the streams that
-  // may be told apart); null = a private one with a single slot.
+  // may be told apart); null = a private one with a single slot. A `stats`
+  // another GPU of the same config counted into is taken over: this GPU's
+  // parts count on into the same families (a fresh GPU per command, as
+  // RunOptions::flush asks, keeps one set of statistics for the run).
   explicit Gpu(const config::GpuConfig& cfg, std::unique_ptr<MemPort> below = nullptr,
                std::shared_ptr<stats::RunStats> stats = nullptr);
   ~Gpu();
@@ -85,6 +90,13 @@ class Gpu {
   void watch_copies(uint8_t mask) { watch_copies_ = mask; }
   // Warp instructions issued so far (all SMs and streams; progress reports).
   uint64_t warp_instructions() const;
+  // Kernels launched from now on that are long enough get sampled: see
+  // WaveSampler. A kernel stops early only while it is alone on the GPU.
+  void set_intra_sampling(const IntraSampling& opts) { intra_ = opts; }
+  // Functional warm-up: `src`'s global and local accesses, every block in
+  // trace order, go into the caches below L1 as if it had run (MemPort::warm):
+  // no time passes, nothing is counted. Streamed (PTX) blocks are passed over.
+  void warm_caches(KernelSource& src);
   // CTAs finished and in all, over the kernels in flight (progress reports:
   // read when polled, nothing counted per cycle).
   void cta_progress(uint64_t& done, uint64_t& total) const;
@@ -113,7 +125,12 @@ class Gpu {
     size_t row;
     stats::KernelCounters::Mark mark;
     std::shared_ptr<ReadAheadSource> read_ahead;  // decodes its blocks ahead (threads > 1)
+    std::shared_ptr<WaveSampler> sampler;         // intra-kernel sampling, when it applies
+    bool stopped = false;                         // the sampler stopped its dispatch
   };
+  void sample_waves();
+  WaveCounts wave_counts(uint32_t slot) const;
+  bool jump_to_projected_end(Cycle cycle_limit);
   void wire_stats();
   bool tick_sms(Cycle& progress_at);
   void refill_streams();  // streamed blocks' warps that ran low (PTX mode)
@@ -142,6 +159,10 @@ class Gpu {
   Cycle now_{0};
   uint8_t watch_copies_ = 0;
   size_t events_family_ = 0;  // index of sm.events (a kernel's SmCounters row)
+  size_t l2_family_ = SIZE_MAX, dram_family_ = SIZE_MAX;  // l2.accesses, dram.ops (wave samples)
+  IntraSampling intra_;
+  bool sampling_ = false;        // a kernel in flight has a sampler
+  uint64_t projected_end_ = 0;   // a sampled kernel just finished: the clock goes on from here
   // Livelock watchdog: the useful-work count, when it last changed, and the
   // next cycle at which to look (a few looks per window, never per cycle).
   uint64_t work_seen_ = 0;

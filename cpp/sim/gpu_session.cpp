@@ -84,6 +84,9 @@ SessionRun::SessionRun(GpuSession& session, Workload workload, const RunOptions&
     : session_(session), lock_(session.mu_, std::try_to_lock) {
   // A second run while one is open would wait for ever on its own thread.
   if (!lock_.owns_lock()) throw Error("the device is in another run (from another thread?): one run at a time");
+  if (opts.flush || !opts.warmup.empty() || !opts.replay.empty() || opts.count_from || opts.first_command ||
+      opts.end_command != SIZE_MAX)
+    throw Error("a device session runs its commands as given: no flush, warm-up or command window");
   session_.map_streams(workload);
   Gpu& gpu = *session_.gpu_;
   t0_ = gpu.now().count();

@@ -11,6 +11,10 @@
 // any cycle (copies included) and a poll hook (set_poll) may stop the run.
 // A run cut short lists every kernel of the workload, each with its status
 // (stats::KernelStatus).
+// RunOptions may narrow the run to a window of commands, mark commands or
+// kernels as warm-up (run, then left out of the result's counts), give every
+// command a fresh GPU (flush: the run's clock is then the sum of the
+// commands' own clocks, `epoch_`), and sample long kernels (Gpu).
 #pragma once
 #include <chrono>
 #include <deque>
@@ -29,6 +33,7 @@ namespace accelsim::sim {
 
 class WorkloadRun final : public RunGuard {
  public:
+  // (opts.warmup and opts.replay are sorted here; the others are taken as given.)
   WorkloadRun(const config::GpuConfig& cfg, std::shared_ptr<const isa::IsaRegistry> isa,
               Workload workload, const RunOptions& opts);
   // On a GPU that may have run before (GpuSession): its clock, caches and
@@ -58,12 +63,25 @@ class WorkloadRun final : public RunGuard {
   // (emulation calls it every few thousand instructions: the clock is read each time)
   bool stop_requested() override { return poller_.stopped() || poller_.check_now(); }
   uint64_t cycles_left() const override {
-    const Cycle budget(opts_.max_cycles);
-    return budget > gpu_.now() ? budget - gpu_.now() : 0;
+    return opts_.max_cycles > now() ? opts_.max_cycles - now() : 0;
   }
 
  private:
   bool selected(const trace::KernelInfo& info) const;
+  bool warm(size_t item) const;
+  bool replayed(size_t item) const;
+  bool idle() const { return pending_.empty() && gpu_->kernels_in_flight() == 0 && !copies_in_flight(); }
+  // At a command: false when it must wait for the GPU to be idle first
+  // (a flushed run, the start or end of warm-up); true once it may go on.
+  bool ready_for(size_t item);
+  void fresh_gpu();
+  void warm_functionally(WorkItem& item);
+  void set_warm(bool on);
+  void finish_warmup();
+  // The run's clock; the GPU's own runs from the GPU's birth (flush).
+  uint64_t now() const { return epoch_ + gpu_->now().count(); }
+  Cycle gpu_limit() const;
+  void to_run_clock(stats::KernelRecord& rec) const;
   bool admit();
   void launch_ready();
   size_t add_record(const WorkItem& item);
@@ -72,7 +90,7 @@ class WorkloadRun final : public RunGuard {
   bool finish_copies();
   bool copies_in_flight() const { return copy_[0].active || copy_[1].active; }
   // The GPU's kernel loop also returns when an async copy under way ends.
-  void watch_active_copies() { gpu_.watch_copies(uint8_t((copy_[0].active ? 1 : 0) | (copy_[1].active ? 2 : 0))); }
+  void watch_active_copies() { gpu_->watch_copies(uint8_t((copy_[0].active ? 1 : 0) | (copy_[1].active ? 2 : 0))); }
   void skip(stats::KernelRecord& rec, const WorkItem& item);
   bool finish_run();
   bool stop_run(bool interrupted);
@@ -80,9 +98,17 @@ class WorkloadRun final : public RunGuard {
   std::shared_ptr<const isa::IsaRegistry> isa_;
   Workload work_;
   RunOptions opts_;
+  std::unique_ptr<config::GpuConfig> cfg_;  // what the GPU was built from (null: given a GPU)
   std::shared_ptr<Gpu> gpu_ptr_;
-  Gpu& gpu_;
+  Gpu* gpu_;                              // gpu_ptr_'s; replaced per command when flushing
   size_t first_row_ = 0;                  // the GPU's kernel-table row of record 0
+  size_t end_ = 0;                        // one past the window's last command
+  uint64_t epoch_ = 0;                    // run clock at the current GPU's birth
+  bool gpu_used_ = false;                 // the current GPU has run a command
+  bool in_warm_ = false;                  // inside a stretch of warm-up commands
+  stats::Snapshot warm_start_;            // counts when it began
+  stats::Snapshot warm_total_;            // counts of every finished stretch (empty: none)
+  std::vector<uint8_t> record_warm_;      // per kernel record: a warm-up kernel
   RunResult result_;
   size_t next_ = 0;                       // next command to read
   struct Pending {

@@ -1,8 +1,19 @@
 #include "stats/counter_registry.h"
 
+#include <algorithm>
+#include <cstdint>
+
 #include "base/error.h"
 
 namespace accelsim::stats {
+
+namespace {
+bool same_dims(const std::vector<Dim>& a, const std::vector<Dim>& b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const Dim& x, const Dim& y) {
+           return x.name == y.name && x.kind == y.kind && x.labels == y.labels;
+         });
+}
+}  // namespace
 
 CounterRegistry::CounterRegistry(size_t stream_slots) {
   if (stream_slots == 0 || stream_slots > 256)
@@ -14,7 +25,10 @@ CounterRegistry::CounterRegistry(size_t stream_slots) {
 
 CounterFamily& CounterRegistry::add(std::string name, std::string component, std::string unit,
                                     std::string doc, std::vector<Dim> dims) {
-  if (find(name)) throw Error("counter family '" + name + "' registered twice");
+  if (CounterFamily* old = find(name)) {
+    if (rebinding_ && same_dims(old->dims(), dims)) return *old;
+    throw Error("counter family '" + name + "' registered twice");
+  }
   for (const Dim& d : dims)
     if (d.kind == DimKind::Stream && d.size() != stream_slots())
       throw Error(name + ": stream dimension has " + std::to_string(d.size()) +
@@ -23,6 +37,12 @@ CounterFamily& CounterRegistry::add(std::string name, std::string component, std
                                                       std::move(unit), std::move(doc),
                                                       std::move(dims)));
   return *families_.back();
+}
+
+size_t CounterRegistry::index_of(const std::string& name) const {
+  for (size_t i = 0; i < families_.size(); ++i)
+    if (families_[i]->name() == name) return i;
+  return SIZE_MAX;
 }
 
 CounterFamily* CounterRegistry::find(const std::string& name) {
@@ -62,6 +82,18 @@ Snapshot difference(const Snapshot& after, const Snapshot& before) {
     for (size_t i = 0; i < d.values[f].size(); ++i) d.values[f][i] -= before.values[f][i];
   }
   return d;
+}
+
+void accumulate(Snapshot& total, const Snapshot& more) {
+  if (total.values.empty()) {
+    total = more;
+    return;
+  }
+  if (total.values.size() != more.values.size()) throw Error("snapshots of different registries");
+  for (size_t f = 0; f < total.values.size(); ++f) {
+    if (total.values[f].size() != more.values[f].size()) throw Error("snapshots of different registries");
+    for (size_t i = 0; i < total.values[f].size(); ++i) total.values[f][i] += more.values[f][i];
+  }
 }
 
 }  // namespace accelsim::stats

@@ -26,10 +26,15 @@ class CounterRegistry {
   CounterRegistry& operator=(const CounterRegistry&) = delete;
 
   // Adds a family; names are unique. The reference stays valid as long as
-  // the registry (families are never moved).
+  // the registry (families are never moved). While rebinding, adding a
+  // family that exists with the same dimensions returns the existing one (a
+  // new component counting on where an old one of the same place counted).
   CounterFamily& add(std::string name, std::string component, std::string unit, std::string doc,
                      std::vector<Dim> dims);
+  void set_rebinding(bool on) { rebinding_ = on; }
   CounterFamily* find(const std::string& name);
+  // Index of the family called `name`, or SIZE_MAX.
+  size_t index_of(const std::string& name) const;
   const CounterFamily* find(const std::string& name) const;
   size_t size() const { return families_.size(); }
   CounterFamily& family(size_t i) { return *families_[i]; }
@@ -47,9 +52,12 @@ class CounterRegistry {
  private:
   std::vector<std::unique_ptr<CounterFamily>> families_;
   std::vector<uint64_t> stream_ids_;
+  bool rebinding_ = false;
 };
 
 // after - before, element-wise (same registry, later snapshot first).
 Snapshot difference(const Snapshot& after, const Snapshot& before);
+// total += more, element-wise; an empty total becomes a copy of more.
+void accumulate(Snapshot& total, const Snapshot& more);
 
 }  // namespace accelsim::stats

@@ -19,7 +19,7 @@
   X(stream, k.stream, "CUDA stream id")                                                                 \
   X(stream_slot, k.stream_slot, "dense id of the stream in the run's statistics")                      \
   X(skipped, k.skipped, "never simulated (status not_selected or not_reached)")                        \
-  X(status, ::accelsim::stats::status_name(k.status), "simulated | cut_off | not_reached | not_selected") \
+  X(status, ::accelsim::stats::status_name(k.status), "simulated | sampled | cut_off | not_reached | not_selected") \
   X(launch_cycle, k.launch_cycle, "core cycle the launch reached the GPU")                             \
   X(start_cycle, k.start_cycle, "first cycle a CTA could start (after the launch latency)")            \
   X(first_cta_cycle, k.first_cta_cycle, "cycle the first CTA landed on an SM")                         \
@@ -33,6 +33,9 @@
   X(occupancy, k.achieved_occupancy(max_warps), "achieved occupancy (resident warps / warp slots)")     \
   X(theoretical_occupancy, k.theoretical_occupancy, "occupancy the limits allow")                       \
   X(ctas, k.grid_ctas, "CTAs in the grid")                                                              \
+  X(simulated_ctas, k.simulated_ctas, "CTAs simulated (fewer when intra-kernel sampling projects the rest)") \
+  X(simulated_end_cycle, k.simulated_end_cycle, "cycle the simulated part ended (sampled kernels)")     \
+  X(cycles_bound, k.cycles_bound, "95% bound on a sampled kernel's projected cycles")                   \
   X(threads_per_cta, k.threads_per_cta, "threads per CTA")                                              \
   X(ctas_per_sm, k.ctas_per_sm, "resident CTAs per SM (occupancy limit)")                               \
   X(occupancy_limiter, k.occupancy_limiter, "threads | warps | ctas | registers | shmem")               \

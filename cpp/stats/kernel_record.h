@@ -13,6 +13,8 @@ enum class KernelStatus : uint8_t {
   CutOff,       // started, stopped by the cycle budget or an interrupt (partial counts)
   NotReached,   // selected, never launched: the run stopped before it (budget, interrupt)
   NotSelected,  // left out by kernel selection
+  Warmup,       // simulated only to warm the GPU for later kernels (counters not in the result's totals)
+  Sampled,      // simulated until its CTA waves were steady, the rest projected (end_cycle projected)
 };
 inline const char* status_name(KernelStatus s) {
   switch (s) {
@@ -20,6 +22,8 @@ inline const char* status_name(KernelStatus s) {
     case KernelStatus::CutOff: return "cut_off";
     case KernelStatus::NotReached: return "not_reached";
     case KernelStatus::NotSelected: return "not_selected";
+    case KernelStatus::Warmup: return "warmup";
+    case KernelStatus::Sampled: return "sampled";
   }
   return "?";
 }
@@ -36,6 +40,9 @@ struct KernelRecord {
   uint64_t first_cta_cycle = 0;  // first CTA landed on an SM (later when SMs are busy)
   uint64_t end_cycle = 0;     // last CTA retired
   uint64_t grid_ctas = 0;
+  uint64_t simulated_ctas = 0;       // CTAs simulated (all of them unless Sampled)
+  uint64_t simulated_end_cycle = 0;  // Sampled: where the simulated part ended (end_cycle is projected)
+  uint64_t cycles_bound = 0;         // Sampled: half-width of the projection's 95% interval, in cycles
   uint32_t threads_per_cta = 0;
   uint32_t ctas_per_sm = 0;   // occupancy limit
   std::string occupancy_limiter;
@@ -54,7 +61,13 @@ struct KernelRecord {
   // for busy SMs are outside it).
   uint64_t sm_elapsed_cycles() const { return end_cycle > first_cta_cycle ? end_cycle - first_cta_cycle : 0; }
   uint64_t launch_latency_cycles() const { return start_cycle > launch_cycle ? start_cycle - launch_cycle : 0; }
-  double ipc() const { return cycles() ? double(sm.warp_insts) / double(cycles()) : 0.0; }
+  // A sampled kernel's counts are its simulated part's, and so is its IPC.
+  double ipc() const {
+    const uint64_t c = status == KernelStatus::Sampled && simulated_end_cycle > launch_cycle
+                           ? simulated_end_cycle - launch_cycle
+                           : cycles();
+    return c ? double(sm.warp_insts) / double(c) : 0.0;
+  }
   double achieved_occupancy(uint32_t max_warps) const {
     return sm.active_cycles ? double(sm.warp_cycles) / double(sm.active_cycles) / max_warps : 0.0;
   }

@@ -125,3 +125,22 @@ TEST_CASE("706-reduce-any-layout-matches-the-blocked-fast-path") {
   flat.data()[2] = 5;
   CHECK_EQ(reduce_to_categories(flat, flat.values(), 1)[0], uint64_t(5));
 }
+
+TEST_CASE("731-rebinding-returns-the-family-and-snapshots-accumulate") {
+  CounterRegistry reg(1);
+  CounterFamily& f = reg.add("x.count", "x", "", "", {instance_dim("sm", 2), stream_dim(1)});
+  f.data()[1] = 7;
+  CHECK_THROWS(reg.add("x.count", "x", "", "", {instance_dim("sm", 2), stream_dim(1)}), accelsim::Error);
+  reg.set_rebinding(true);
+  CounterFamily& again = reg.add("x.count", "x", "", "", {instance_dim("sm", 2), stream_dim(1)});
+  CHECK(&again == &f);  // a new component counts on where the old one did
+  CHECK_EQ(again.values()[1], uint64_t(7));
+  CHECK_THROWS(reg.add("x.count", "x", "", "", {instance_dim("sm", 3), stream_dim(1)}), accelsim::Error);
+  reg.set_rebinding(false);
+  CHECK_EQ(reg.index_of("x.count"), size_t(0));
+  CHECK_EQ(reg.index_of("nope"), SIZE_MAX);
+  Snapshot total;
+  accumulate(total, reg.snapshot());
+  accumulate(total, reg.snapshot());
+  CHECK_EQ(total.values[0][1], uint64_t(14));
+}

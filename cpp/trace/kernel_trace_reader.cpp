@@ -248,6 +248,8 @@ const KernelInfo& KernelTraceReader::info() const { return impl_->info; }
 const isa::IsaTable& KernelTraceReader::isa() const { return *impl_->isa; }
 const TraceWarnings& KernelTraceReader::warnings() const { return impl_->warnings; }
 
+uint64_t KernelTraceReader::bytes_read() const { return impl_->src.offset(); }
+
 std::string TraceWarnings::summary() const {
   std::string s;
   if (extra_field_lines)

@@ -82,6 +82,8 @@ class KernelTraceReader {
   void rewind();
   // What was read despite deviating from the format (blocks read so far).
   const TraceWarnings& warnings() const;
+  // Bytes of decompressed text read so far (header included).
+  uint64_t bytes_read() const;
 
  private:
   struct Impl;

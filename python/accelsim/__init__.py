@@ -12,6 +12,7 @@ import importlib
 from accelsim import _warnings
 from accelsim.errors import (AccelsimError, ConfigError, DeadlockError, DeviceMemoryError, DeviceTypeError,
                              Interrupted, ProfileError, PtxError, RunStopped, TraceError)
+from accelsim.sampling import IntraKernelSampling, KernelSampling  # registers sampled and split runs
 
 __version__ = "0.1.0"
 
@@ -42,7 +43,8 @@ _LAZY_MODULES = ("sweep", "tune")
 
 __all__ = [
     "AccelsimError", "ConfigError", "DeadlockError", "DeviceMemoryError", "DeviceTypeError",
-    "Interrupted", "ProfileError", "PtxError", "RunStopped", "TraceError", *_LAZY, *_LAZY_MODULES,
+    "Interrupted", "IntraKernelSampling", "KernelSampling", "ProfileError", "PtxError", "RunStopped", "TraceError",
+    *_LAZY, *_LAZY_MODULES,
 ]
 
 

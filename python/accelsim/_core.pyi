@@ -56,6 +56,12 @@ def kernel_columns() -> list[tuple[str, str]]:
 def read_kernel_header(path: str) -> dict[str, Any]:
     """path, name, id, stream and binary_version of a kernel trace (header only)."""
 
+def profile_kernel(path: str, registry: IsaRegistry, max_blocks: int) -> dict[str, Any]:
+    """A kernel's sampling profile from its first max_blocks thread blocks (0: all):
+    info (the header), blocks, complete, warp/thread instructions, by_unit,
+    by_space, global_bytes, global_lines, line_sample (a hash-chosen sample of the lines
+    touched, the same lines in every kernel), header_bytes, block_bytes."""
+
 # ---- statistics (register_stats.cpp) -----------------------------------------
 class RunStats:
     def __init__(self, stream_slots: SupportsIndex = 1) -> None: ...
@@ -84,7 +90,9 @@ class WorkloadRun:
 class Simulator:
     def __init__(self, config: dict[str, Any], isa_dir: str) -> None: ...
     def start(self, path: str, max_cycles: int | None = None,
-              kernels: list[int] | None = None) -> WorkloadRun: ...
+              kernels: list[int] | None = None, options: dict[str, Any] | None = None) -> WorkloadRun:
+        """options: warmup (command positions), replay (positions replayed into the caches), first_command, end_command,
+        count_from, flush, intra {tolerance, window, min_waves}."""
     def run(self, path: str, max_cycles: int | None = None,
             kernels: list[int] | None = None) -> dict[str, Any]: ...
     def config(self) -> dict[str, Any]:

@@ -42,6 +42,31 @@ def _workload_path(workload) -> str:
     return str(resolve_trace_path(getattr(workload, "path", workload)))
 
 
+def _core_options(flush, intra) -> dict:
+    """The run options the core takes (flush, intra-kernel sampling)."""
+    if not isinstance(flush, bool):
+        raise ConfigError(f"flush must be True or False, got {flush!r}", key="flush")
+    options: dict = {"flush": True} if flush else {}
+    if intra is not None:
+        options["intra"] = intra.core_options()
+    return options
+
+
+def _check_split_arguments(budget, ids, kernel_sampling, on_kernel, on_progress) -> None:
+    """What a run split over units or sampled cannot honour as a single run
+    would: a cycle budget (its cut would fall at another place in each
+    piece), per-kernel hooks, and a kernel selection with sampling."""
+    what = "kernel sampling" if kernel_sampling is not None else "engine="
+    if budget is not None:
+        raise ConfigError(f"max_cycles cannot be combined with {what}: the pieces of the run are "
+                          "simulated apart, so a budget cannot stop them at one cycle", key="max_cycles")
+    if on_kernel is not None or on_progress is not None:
+        raise ConfigError(f"on_kernel and on_progress are not called with {what}", key="on_kernel")
+    if kernel_sampling is not None and ids is not None:
+        raise ConfigError("kernels= cannot be combined with kernel sampling (it chooses the kernels "
+                          "to simulate)", key="kernels")
+
+
 def _checked_run_arguments(sim: "Simulator", path: str, max_cycles, kernels):
     """What crosses into the core, checked first (a ConfigError naming the
     argument, never a cast error), and the workload checked (kernelslist,
@@ -190,7 +215,8 @@ class Simulator:
 
     def run(self, workload, max_cycles: int | None = None, on_kernel=None,
             kernels=None, on_progress=None, progress: bool | None = None,
-            threads: int | None = None) -> SimResult:
+            threads: int | None = None, *, flush: bool = False, sample=None, engine=None,
+            workers: int | None = None, units: int | None = None, warmup: int = 1) -> SimResult:
         """Simulate ``workload`` (a kernelslist.g, a folder holding one, a kernel
         trace, or an object with a ``path``) to completion, or until the core
         clock reaches ``max_cycles`` (then ``completed`` is False). The budget
@@ -217,14 +243,53 @@ class Simulator:
 
         ``threads``: threads simulating this GPU (default: the config's
         ``threads``; 0 = every core the process may use). The result is the
-        same, bit for bit, for every value (docs/parallel.md)."""
-        from accelsim.run_loop import drive
+        same, bit for bit, for every value (docs/parallel.md).
+
+        ``flush``: every kernel and copy starts on a GPU in its power-on
+        state (caches empty, DRAM rows closed), one at a time, as Nsight
+        Compute measures kernels; each command's numbers are then independent
+        of the others.
+
+        ``sample``: ``accelsim.KernelSampling(...)`` simulates a few launches
+        of each group of similar kernels and projects the rest (rows say
+        ``simulated`` or ``projected``, with ``representative`` and
+        ``error_bound``); ``accelsim.IntraKernelSampling(...)`` stops long
+        kernels once their CTA waves are steady (status ``sampled``); a list
+        of both does both. See docs/sampling.md.
+
+        ``engine``: ``"process"``, ``"dask"``, ``"serial"`` or a
+        ``distributed.Client``: the workload is split into ``units``
+        (default: 2 per worker) of consecutive commands run on ``workers``
+        processes and merged into one result in kernel order. Without
+        ``flush`` each unit starts after ``warmup`` kernels of the unit before
+        it, simulated to warm the caches and not counted; with ``flush`` the
+        merged result equals the serial one, bit for bit (docs/sampling.md)."""
+        from accelsim.run_modes import runner, split_sample
 
         path = _workload_path(workload)
         budget, ids = _checked_run_arguments(self, path, max_cycles, kernels)
+        kernel_sampling, intra = split_sample(sample)
+        options = _core_options(flush, intra)
+        if kernel_sampling is not None or engine is not None:
+            _check_split_arguments(budget, ids, kernel_sampling, on_kernel, on_progress)
+        if kernel_sampling is not None:
+            return runner("kernel_sampling")(self, path, kernel_sampling, options, engine=engine,
+                                             workers=workers, threads=threads, progress=progress)
+        if engine is not None:
+            return runner("split")(self, path, options, ids, engine=engine, workers=workers, units=units,
+                                   warmup=warmup, threads=threads)
+        return self._run_path(path, budget, ids, options, on_kernel=on_kernel, on_progress=on_progress,
+                              progress=progress, threads=threads)
+
+    def _run_path(self, path: str, budget, ids, options: dict | None, *, on_kernel=None,
+                  on_progress=None, progress: bool | None = None, threads: int | None = None) -> SimResult:
+        """One run on this process's GPU: ``options`` go to the core as they
+        are (see ``_core.Simulator.start``)."""
+        from accelsim.run_loop import drive
+
         start = time.perf_counter()
         core = self._core if threads is None else self._with_threads(threads)
-        run = core.start(path, budget, ids)  # ids: already the selected kernels that exist
+        run = core.start(path, budget, ids, options or None)  # ids: already the selected kernels that exist
         return drive(run, lambda: self._result(run, path, start), on_progress=on_progress, progress=progress,
                      on_kernel=on_kernel)
 

@@ -22,12 +22,15 @@ def register(sub) -> None:
     parser.add_argument("--threads", type=int, default=None, metavar="N",
                         help="threads simulating the GPU (default: the config's `threads`, "
                              "0 = every usable core); results are identical for every N")
+    from accelsim.cli import _run_sampling
+
+    _run_sampling.add_arguments(parser)
     parser.set_defaults(func=_run)
 
 
 def _run(args) -> int:
     from accelsim._warnings import collected
-    from accelsim.cli import output_folder
+    from accelsim.cli import _run_sampling, output_folder
     from accelsim.cli.config_cmd import parse_overrides
     from accelsim.config import load_config
     from accelsim.errors import Interrupted
@@ -36,11 +39,12 @@ def _run(args) -> int:
     output_folder("--save", args.save)
     with collected() as said:  # shown on stderr as they happen, and carried into --json
         cfg = load_config(args.config).with_overrides(parse_overrides(args.set))
+        more = _run_sampling.run_keywords(args)
         try:
             result = Simulator(cfg).run(args.path, max_cycles=args.max_cycles,
                                         kernels=args.kernels,
                                         progress=False if args.quiet else None,
-                                        threads=args.threads)
+                                        threads=args.threads, **more)
         except Interrupted as stop:  # Ctrl-C: one line, the conventional 128 + SIGINT
             r = stop.result
             done = sum(s == "simulated" for s in r.columns["status"])
@@ -54,9 +58,13 @@ def _run(args) -> int:
         return 0
     cols = ["id", "name", "stream", "cycles", "warp_instructions", "thread_instructions", "ipc",
             "occupancy", "l1d_hits", "l1d_misses", "status"]
+    cols += [c for c in ("representative", "error_bound", "cycles_bound") if c in result.kernels
+             and (c != "cycles_bound" or result.kernels[c].any())]
     table = result.kernels[cols].copy()
     table["name"] = table["name"].str.slice(0, 32)
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    for line in _run_sampling.summary_lines(result):
+        print(line)
     state = "" if result.completed else " (stopped at --max-cycles)"
     print(f"total: {result.total_cycles} cycles, {result.warp_instructions} warp instructions, "
           f"{result.wall_time_s:.2f} s wall{state}")
