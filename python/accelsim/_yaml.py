@@ -24,6 +24,8 @@ from accelsim.errors import ConfigError
 
 #: Deepest nesting of mappings and lists accepted (a config uses three levels).
 MAX_DEPTH = 100
+_TOO_DEEP = (f"nested more than {MAX_DEPTH} levels deep (lists and mappings inside each other); "
+             "accelsim files nest a few levels")
 #: Most values a document may stand for once its aliases are expanded.
 MAX_VALUES = 100_000
 
@@ -44,9 +46,7 @@ def _check_depth(text: str, where: str) -> None:
             depth += 1
             if depth > MAX_DEPTH:
                 line = event.start_mark.line + 1 if event.start_mark else None
-                raise ConfigError(f"{where}:{line}: nested more than {MAX_DEPTH} levels deep "
-                                  "(lists and mappings inside each other); accelsim files "
-                                  "nest a few levels", path=where, line=line)
+                raise ConfigError(f"{where}:{line}: {_TOO_DEEP}", path=where, line=line)
         elif isinstance(event, _CLOSE):
             depth -= 1
 
@@ -109,6 +109,8 @@ def parse_yaml(text: str, where: str):
             line = text.count("\n", 0, exc.position) + 1  # type: ignore[attr-defined]
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         at = f"{where}:{line}" if line else where
+        if "maximum nesting depth" in str(problem):  # newer libyaml's own limit, met before ours
+            raise ConfigError(f"{at}: {_TOO_DEEP}", path=where, line=line) from None
         raise ConfigError(f"{at}: not valid YAML: {problem}", path=where, line=line) from None
     return node, data
 
