@@ -18,8 +18,16 @@ grep -q "ACCELSIM_HAVE_LZMA" "$BUILD/build.ninja" && LIBS="$LIBS -llzma"
 stale=$(find "$ROOT/bindings" "$BUILD/libaccelsim_core.a" -newer "$EXT" 2>/dev/null | head -n 1 || true)
 if [ ! -f "$EXT" ] || [ -n "$stale" ]; then
   t=$(date +%s)
-  g++ -std=c++20 -shared -fPIC $FLAGS $DEFS $("$PY" -m pybind11 --includes) -I "$ROOT/cpp" \
-    "$ROOT"/bindings/*.cpp -Wl,--whole-archive "$BUILD/libaccelsim_core.a" -Wl,--no-whole-archive $LIBS -o "$EXT"
+  # One object per bindings file, JOBS at a time (through ccache when there is one),
+  # then one link against the instrumented core.
+  OBJ="$BUILD/pyext" && rm -rf "$OBJ" && mkdir -p "$OBJ"
+  CXX_EXT="$(command -v ccache >/dev/null && echo "ccache g++" || echo g++)"
+  CXXFLAGS_EXT="-std=c++20 -fPIC $FLAGS $DEFS $("$PY" -m pybind11 --includes) -I $ROOT/cpp"
+  export CXX_EXT CXXFLAGS_EXT OBJ
+  printf '%s\n' "$ROOT"/bindings/*.cpp | xargs -P "${JOBS:-2}" -I{} \
+    sh -c '$CXX_EXT $CXXFLAGS_EXT -c "$1" -o "$OBJ/$(basename "$1" .cpp).o"' _ {}
+  g++ -shared -fPIC $FLAGS "$OBJ"/*.o -Wl,--whole-archive "$BUILD/libaccelsim_core.a" \
+    -Wl,--no-whole-archive $LIBS -o "$EXT"
   echo "[sanitize] extension built in $(( $(date +%s) - t )) s"
 fi
 cp "$EXT" "$PKG/"
