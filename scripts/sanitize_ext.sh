@@ -36,6 +36,21 @@ import sys
 sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in (getattr(f, "__module__", "") or "")]
 PYEOF
 
+# ASan intercepts dlopen, so a library's own $ORIGIN run path no longer finds
+# what it loads beside itself: NVRTC (Module.from_cuda) fails to open its
+# libnvrtc-builtins. Put the NVRTC wheel's folder on the search path.
+NVRTC_DIR="$("$PY" - <<'PYEOF' || true
+import glob, os, site
+for base in site.getsitepackages() + [site.getusersitepackages()]:
+    found = sorted(glob.glob(os.path.join(base, "nvidia", "*", "lib", "libnvrtc.so*")))
+    if found:
+        print(os.path.dirname(found[0]))
+        break
+PYEOF
+)"
+if [ -n "$NVRTC_DIR" ]; then
+  export LD_LIBRARY_PATH="$NVRTC_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
 export LD_PRELOAD="$(g++ -print-file-name=libasan.so) $(g++ -print-file-name=libubsan.so)"
 export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:abort_on_error=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
