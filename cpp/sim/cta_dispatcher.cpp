@@ -40,25 +40,9 @@ void CtaDispatcher::dispatch(std::vector<std::unique_ptr<sm::Sm>>& sms, Cycle no
       launched = true;
       next_sm_ = uint32_t((base + i + 1) % n);
       k->have_next = k->src->next_block(k->next_tb);
-      if (k->dispatched == k->skip_at) skip(*k);
     }
   }
   if (tried) room_ = launched;  // nothing fitted: wait for a retirement
-}
-
-void CtaDispatcher::plan_gaps(Kernel& k, std::vector<Gap> gaps) {
-  k.gaps = std::move(gaps);
-  k.next_gap = 0;
-  k.skip_at = k.gaps.empty() ? UINT64_MAX : k.gaps[0].at;
-}
-
-void CtaDispatcher::skip(Kernel& k) {
-  const Gap& g = k.gaps[k.next_gap++];
-  for (uint64_t i = 0; i < g.ctas && k.have_next; ++i) {
-    k.have_next = k.src->next_block(k.next_tb);
-    ++k.skipped;
-  }
-  k.skip_at = k.next_gap < k.gaps.size() ? k.gaps[k.next_gap].at : UINT64_MAX;
 }
 
 bool CtaDispatcher::admit(sm::Sm& s, size_t i, const Kernel& k) {

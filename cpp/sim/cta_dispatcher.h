@@ -10,7 +10,6 @@
 
 #include "sim/kernel_source.h"
 #include "sim/occupancy.h"
-#include "sim/wave_sampler.h"
 #include "sm/sm.h"
 
 namespace accelsim::sim {
@@ -35,13 +34,6 @@ class CtaDispatcher {
     Cycle first_cta = Cycle::max();   // cycle its first CTA landed on an SM
     uint32_t resident = 0;            // CTAs on SMs (SMs decrement on retirement)
     uint64_t dispatched = 0;          // CTAs handed to SMs so far (sampling, progress reports)
-    // Intra-kernel sampling's gaps (WaveSampler::plan): once gaps[i].at CTAs
-    // are dispatched, the next gaps[i].ctas are passed over (read, never
-    // dispatched). `skipped` counts all passed over.
-    std::vector<Gap> gaps;
-    size_t next_gap = 0;
-    uint64_t skip_at = UINT64_MAX;  // gaps[next_gap].at, or none
-    uint64_t skipped = 0;
     bool finished() const { return !have_next && resident == 0; }
   };
 
@@ -57,14 +49,13 @@ class CtaDispatcher {
   Cycle next_cycle(Cycle now) const;
   // Forgets kernels that are finished.
   void drop_finished();
-  // k passes over the CTAs of these gaps (intra-kernel sampling), or of
-  // none (an empty list drops the gaps not yet taken).
-  void plan_gaps(Kernel& k, std::vector<Gap> gaps);
+  // Hands out no more of k's CTAs (intra-kernel sampling): once its resident
+  // CTAs retire, it is finished.
+  void stop(Kernel& k) { k.have_next = false; }
   const std::deque<std::unique_ptr<Kernel>>& kernels() const { return kernels_; }
 
  private:
   static constexpr uint64_t kNoKernel = UINT64_MAX;
-  static void skip(Kernel& k);
   // Whether SM i may take a CTA of k now; switches an empty SM to k.
   bool admit(sm::Sm& s, size_t i, const Kernel& k);
 

@@ -101,7 +101,7 @@ uint64_t Gpu::warp_instructions() const {
 void Gpu::cta_progress(uint64_t& done, uint64_t& total) const {
   done = total = 0;
   for (const Active& a : active_) {
-    done += a.kernel->dispatched + a.kernel->skipped - a.kernel->resident;  // passed-over CTAs are done
+    done += a.kernel->dispatched - a.kernel->resident;
     total += a.kernel->src->info().grid.count();
   }
 }
@@ -238,8 +238,8 @@ void Gpu::finish(Active& a, bool complete) {
   rec.status = complete ? stats::KernelStatus::Simulated : stats::KernelStatus::CutOff;
   rec.end_cycle = now_.count();
   rec.simulated_ctas = a.kernel->dispatched;
-  if (complete && a.kernel->skipped > 0) {  // sampled: the CTAs passed over are projected
-    const Projection p = a.sampler->project(now_.count(), a.kernel->skipped);
+  if (complete && a.stopped) {  // sampled: the CTAs never dispatched are projected
+    const Projection p = a.sampler->project(a.kernel->dispatched, now_.count());
     rec.status = stats::KernelStatus::Sampled;
     rec.simulated_end_cycle = now_.count();
     rec.end_cycle = p.end_cycle;

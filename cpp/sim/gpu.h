@@ -91,7 +91,7 @@ class Gpu {
   // Warp instructions issued so far (all SMs and streams; progress reports).
   uint64_t warp_instructions() const;
   // Kernels launched from now on that are long enough get sampled: see
-  // WaveSampler. A kernel passes CTAs over only while it is alone on the GPU.
+  // WaveSampler. A kernel stops early only while it is alone on the GPU.
   void set_intra_sampling(const IntraSampling& opts) { intra_ = opts; }
   // Functional warm-up: `src`'s global and local accesses, every block in
   // trace order, go into the caches below L1 as if it had run (MemPort::warm):
@@ -126,6 +126,7 @@ class Gpu {
     stats::KernelCounters::Mark mark;
     std::shared_ptr<ReadAheadSource> read_ahead;  // decodes its blocks ahead (threads > 1)
     std::shared_ptr<WaveSampler> sampler;         // intra-kernel sampling, when it applies
+    bool stopped = false;                         // the sampler stopped its dispatch
   };
   void sample_waves();
   WaveCounts wave_counts(uint32_t slot) const;

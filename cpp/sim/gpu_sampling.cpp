@@ -1,7 +1,7 @@
 // The GPU's side of intra-kernel sampling (WaveSampler): wave boundaries
-// seen at CTA retirements, the counts shown to the sampler, the gaps of CTAs
-// passed over, and the clock moved on to a sampled kernel's projected end
-// once it has drained.
+// seen at CTA retirements, the counts shown to the sampler, the stop of a
+// kernel's dispatch, and the clock moved on to a sampled kernel's projected
+// end once it has drained.
 #include <algorithm>
 #include <cstddef>
 
@@ -37,23 +37,18 @@ WaveCounts Gpu::wave_counts(uint32_t slot) const {
 }
 
 // Called after a cycle in which CTAs retired. A kernel whose waves are
-// steady passes CTAs over (the sampler's gaps), but only while it is alone
-// on the GPU (no other kernel or copy shares the time it skips): once it is
-// not, the gaps not yet taken are dropped and the rest is simulated.
+// steady stops dispatching, but only while it is alone on the GPU (no other
+// kernel or copy shares the time it would skip).
 void Gpu::sample_waves() {
-  const bool alone = active_.size() == 1 && watch_copies_ == 0 && !copying(false) && !copying(true);
   for (Active& a : active_) {
-    if (!a.sampler) continue;
-    CtaDispatcher::Kernel& k = *a.kernel;
-    const uint64_t retired = k.dispatched - k.resident;
-    bool boundary = false;
-    for (; retired >= a.sampler->next_boundary(); boundary = true) a.sampler->observe(wave_counts(a.rec->stream_slot));
-    if (!boundary) continue;
-    if (!alone) {
-      if (k.skip_at != UINT64_MAX) dispatcher_.plan_gaps(k, {});
-    } else if (k.gaps.empty()) {
-      std::vector<Gap> gaps = a.sampler->plan(k.dispatched);
-      if (!gaps.empty()) dispatcher_.plan_gaps(k, std::move(gaps));
+    if (!a.sampler || a.stopped) continue;
+    const uint64_t retired = a.kernel->dispatched - a.kernel->resident;
+    while (!a.stopped && retired >= a.sampler->next_boundary()) {
+      const bool steady = a.sampler->observe(wave_counts(a.rec->stream_slot), a.kernel->dispatched);
+      if (steady && active_.size() == 1 && watch_copies_ == 0 && !copying(false) && !copying(true)) {
+        dispatcher_.stop(*a.kernel);
+        a.stopped = true;
+      }
     }
   }
 }

@@ -37,13 +37,20 @@ bool WaveSampler::worth_it(const IntraSampling& opts, uint64_t wave_ctas, uint64
          grid_ctas >= (2 * uint64_t(opts.window) + 2) * wave_ctas;
 }
 
-// Steady: the last `window` waves (never the first, cold caches and the
-// launch) run at one rate: their two halves' cycles per wave, IPC, L2 and
-// DRAM accesses per cycle within `tolerance`.
-bool WaveSampler::steady() const {
-  const size_t waves = marks_.size() - 1, h = std::max<size_t>(1, opts_.window / 2);
-  if (waves < 2 * h + 1) return false;
-  const WaveCounts &first = marks_[waves - 2 * h], &mid = marks_[waves - h], &last = marks_[waves];
+bool WaveSampler::observe(const WaveCounts& at, uint64_t dispatched) {
+  marks_.push_back(at);
+  return grid_ - std::min(grid_, dispatched) >= wave_ && steady(dispatched);
+}
+
+// Steady: the last `window` waves run at the rates of the `window` waves
+// before them (cycles per wave, IPC, L2 and DRAM accesses per cycle, within
+// `tolerance`), the first wave (cold caches, the launch) never among them;
+// and the projection of what is left is already tight: its 95% bound within
+// `tolerance` of the kernel's projected cycles.
+bool WaveSampler::steady(uint64_t dispatched) const {
+  const size_t waves = marks_.size() - 1, k = opts_.window;
+  if (waves < 2 * k + 1) return false;
+  const WaveCounts &first = marks_[waves - 2 * k], &mid = marks_[waves - k], &last = marks_[waves];
   auto rate = [](const WaveCounts& a, const WaveCounts& b, uint64_t WaveCounts::*field) {
     return double(b.*field - a.*field) / double(std::max<uint64_t>(1, b.cycle - a.cycle));
   };
@@ -51,77 +58,30 @@ bool WaveSampler::steady() const {
   if (!close(double(mid.cycle - first.cycle), double(last.cycle - mid.cycle), tol)) return false;
   for (auto field : {&WaveCounts::warp_insts, &WaveCounts::l2_accesses, &WaveCounts::dram_ops})
     if (!close(rate(first, mid, field), rate(mid, last, field), tol)) return false;
-  return true;
+  const Projection p = project(dispatched, last.cycle);
+  return double(p.bound) <= tol * double(p.end_cycle - marks_[0].cycle);
 }
 
-// Samples to spread over the `left` CTAs still to come so that the 95% bound
-// of the gaps' projection stays within `tolerance` of the kernel's cycles:
-// with per-wave noise s^2 (from the steady waves) and m gaps of n/m waves,
-// the variance is about n s^2 + (2/3) n^2 s^2 / m (see project). Never fewer
-// than `window`.
-uint64_t WaveSampler::samples_needed(uint64_t left) const {
+// The CTAs never dispatched run at the mean cycles per wave of the steady
+// waves (the last 2 x window, never the first). The bound is the 95%
+// prediction interval of the sum of the remaining waves' cycles, the steady
+// waves taken as a sample of the kernel's: t * s * sqrt(n + n^2 / k) for n
+// remaining waves and k sampled.
+Projection WaveSampler::project(uint64_t dispatched, uint64_t end_cycle) const {
   const size_t waves = marks_.size() - 1;
-  double mssd = 0, mean = 0;
-  for (size_t w = 1; w < waves; ++w) {
-    mean += wave_cycles(w);
-    if (w > 1) mssd += (wave_cycles(w) - wave_cycles(w - 1)) * (wave_cycles(w) - wave_cycles(w - 1));
-  }
-  mean /= double(waves - 1);
-  const double s2 = waves > 2 ? mssd / (2.0 * double(waves - 2)) : 0.0, n = double(left) / double(wave_);
-  const double total = double(marks_.back().cycle - marks_[0].cycle) + n * mean;
-  const double allowed = std::pow(opts_.tolerance * total / 1.96, 2) - n * s2;
-  const uint64_t most = left / wave_;
-  if (allowed <= 0) return most;
-  const double m = std::ceil(2.0 / 3.0 * n * n * s2 / allowed);
-  return std::min<uint64_t>(most, std::max<uint64_t>(opts_.window, uint64_t(m)));
-}
-
-// One gap before each sample, the gaps of equal size, the last sample the
-// grid's last wave. Gaps start at wave boundaries of the simulated CTAs, so
-// every sample is one whole wave of the simulated ones. Planned at once, so
-// that no gap waits on a wave boundary that comes after its dispatch.
-std::vector<Gap> WaveSampler::plan(uint64_t dispatched) {
-  if (planned_ || !steady()) return {};
-  planned_ = true;
-  uint64_t at = (dispatched / wave_ + 1) * wave_, seen = at;  // seen: grid CTAs dispatched or passed over
-  for (uint64_t m = samples_needed(grid_ - std::min(grid_, at)); m > 0; --m) {
-    const uint64_t left = grid_ - std::min(grid_, seen);
-    const uint64_t gap = left > m * wave_ ? (left - m * wave_) / m : 0;
-    if (gap < wave_) break;  // nothing worth passing over: the rest is simulated
-    gaps_.push_back(Gap{at, gap});
-    at += wave_;
-    seen += gap + wave_;
-  }
-  return gaps_;
-}
-
-// Each gap's waves at the mean of the cycles per wave of the samples at its
-// two ends (the wave before it and the wave after). The 95% bound adds, per
-// gap of n waves, the waves' own noise (n s^2), the error of the two ends'
-// mean (n^2 s^2 / 2) and a change of rate somewhere inside the gap
-// (n^2 d^2 / 12 for ends d apart, the change's place uniform), with s^2 the
-// per-wave noise from successive waves' differences (a step between
-// regimes raises it rather than hides).
-Projection WaveSampler::project(uint64_t end_cycle, uint64_t skipped) const {
+  const size_t k = std::min<size_t>(2 * size_t(opts_.window), waves > 1 ? waves - 1 : waves);
   Projection p{end_cycle, 0};
-  const size_t waves = marks_.size() - 1;
-  if (skipped == 0 || waves < 3) return p;
-  double mssd = 0;
-  for (size_t w = 2; w < waves; ++w) mssd += std::pow(wave_cycles(w) - wave_cycles(w - 1), 2);
-  const double s2 = mssd / (2.0 * double(waves - 2));
-  double add = 0, var = 0;
-  for (const Gap& g : gaps_) {
-    const uint64_t ctas = std::min(g.ctas, skipped);
-    if (ctas == 0) break;
-    skipped -= ctas;
-    const size_t after = size_t(g.at / wave_);
-    const double before_c = wave_cycles(after - 1), after_c = after < waves ? wave_cycles(after) : before_c;
-    const double n = double(ctas) / double(wave_), d = after_c - before_c;
-    add += n * (before_c + after_c) / 2;
-    var += n * s2 + n * n * (s2 / 2 + d * d / 12);
-  }
-  p.end_cycle = end_cycle + uint64_t(std::llround(add));
-  p.bound = uint64_t(std::llround(t95(waves - 2) * std::sqrt(var)));
+  if (k == 0 || dispatched >= grid_) return p;
+  std::vector<double> dc;
+  for (size_t i = waves - k; i < waves; ++i) dc.push_back(double(marks_[i + 1].cycle - marks_[i].cycle));
+  double mean = 0, var = 0;
+  for (double x : dc) mean += x;
+  mean /= double(k);
+  for (double x : dc) var += (x - mean) * (x - mean);
+  var = k > 1 ? var / double(k - 1) : 0;
+  const double n = double(grid_ - dispatched) / double(wave_);
+  p.end_cycle = end_cycle + uint64_t(std::llround(n * mean));
+  p.bound = uint64_t(std::llround(t95(k - 1) * std::sqrt(var) * std::sqrt(n + n * n / double(k))));
   return p;
 }
 

@@ -1,7 +1,7 @@
 // 81x: what sampled and split runs rest on: a flushed run is the sum of its
 // commands run apart (bit for bit), warm-up is simulated but not counted, a
-// command window runs only its commands, and intra-kernel sampling samples a
-// steady kernel's grid and projects the CTAs it passed over within its bound.
+// command window runs only its commands, and intra-kernel sampling stops a
+// steady kernel early and projects it within its bound.
 #include <memory>
 #include <vector>
 
@@ -115,7 +115,7 @@ TEST_CASE("813-window-runs-only-its-commands-and-count-from-warms") {
   CHECK_EQ(r.stats->kernels->rows(), size_t(2));
 }
 
-TEST_CASE("814-intra-sampling-samples-a-steady-kernel-and-projects-it") {
+TEST_CASE("814-intra-sampling-stops-a-steady-kernel-and-projects-it") {
   config::GpuConfig cfg = detailed(2);
   sim::RunOptions full_opts;
   const uint32_t ctas = 2 * 32 * 24;  // 24 waves of 32 one-warp CTAs per SM on 2 SMs
@@ -145,59 +145,20 @@ TEST_CASE("815-intra-sampling-leaves-short-kernels-and-a-wave-is-what-fits") {
   CHECK(!sim::WaveSampler::worth_it(opts, 16, 16 * 7));  // fewer waves than min_waves
   CHECK(sim::WaveSampler::worth_it(opts, 16, 16 * 10));  // 2 windows of 4 after the first, and one more
   CHECK(!sim::WaveSampler::worth_it(opts, 0, 1000));     // nothing fits: no waves
-  // Steady waves of 100 cycles: after the first wave and a window, the
-  // sampler plans `window` samples of a wave over the rest of the grid, the
-  // last the grid's last wave, and projects the gaps at 100 cycles a wave.
+  // Steady waves of 100 cycles: after the window the sampler says stop, and
+  // the projection adds the waves never dispatched at 100 cycles each.
   sim::WaveSampler w(opts, 10, 200, sim::WaveCounts{});
-  std::vector<sim::Gap> gaps;
+  bool stop = false;
   uint64_t waves = 0;
-  while (gaps.empty()) {
+  while (!stop) {
     ++waves;
-    w.observe(sim::WaveCounts{waves * 100, waves * 1000, waves * 50, waves * 20});
-    gaps = w.plan(waves * 10 + 10);
+    sim::WaveCounts at{waves * 100, waves * 1000, waves * 50, waves * 20};
+    stop = w.observe(at, waves * 10 + 10);
   }
-  CHECK_EQ(waves, uint64_t(opts.window + 1));
-  REQUIRE_EQ(gaps.size(), size_t(opts.window));
-  uint64_t skipped = 0;
-  for (size_t i = 0; i < gaps.size(); ++i) {
-    CHECK_EQ(gaps[i].at, 70 + 10 * i);  // a wave of simulated CTAs between gaps
-    skipped += gaps[i].ctas;
-  }
-  CHECK_EQ(70 + skipped + 10 * gaps.size(), uint64_t(200));  // the last sample ends the grid
-  CHECK(w.plan(200).empty());                                 // planned once
-  for (; waves < 11; ++waves) w.observe(sim::WaveCounts{(waves + 1) * 100, 0, 0, 0});
-  const sim::Projection p = w.project(1150, skipped);
-  CHECK_EQ(p.end_cycle, 1150 + skipped / 10 * 100);
+  CHECK_EQ(waves, uint64_t(2 * opts.window + 1));
+  const sim::Projection p = w.project(waves * 10 + 10, waves * 100 + 150);
+  CHECK_EQ(p.end_cycle, waves * 100 + 150 + (200 - waves * 10 - 10) / 10 * 100);
   CHECK_EQ(p.bound, uint64_t(0));  // no spread between waves
-}
-
-TEST_CASE("817-intra-sampling-sees-a-regime-that-starts-after-the-steady-waves") {
-  // Waves of 100 cycles up to grid CTA 70, of 130 cycles after (a change of
-  // regime after the waves the sampler judged steady): the samples spread
-  // over the grid see it, and the projection is within its bound of the
-  // kernel's cycles, where the early waves' rate alone would be 11% short.
-  sim::IntraSampling opts;
-  opts.enabled = true;
-  sim::WaveSampler w(opts, 10, 200, sim::WaveCounts{});
-  std::vector<sim::Gap> gaps;
-  uint64_t waves = 0, clock = 0;
-  while (gaps.empty()) {
-    clock += 100;
-    w.observe(sim::WaveCounts{clock, ++waves * 1000, waves * 50, waves * 20});
-    gaps = w.plan(waves * 10 + 10);
-  }
-  uint64_t skipped = 0;
-  for (const sim::Gap& g : gaps) skipped += g.ctas;
-  for (; waves < 11; ++waves) {  // the rest of the simulated waves: 7 at 100 (CTAs 60-69), then 130
-    clock += waves < 7 ? 100 : 130;
-    w.observe(sim::WaveCounts{clock, 0, 0, 0});
-  }
-  const uint64_t drain = 50, truth = 7 * 100 + 13 * 130 + drain;
-  const sim::Projection p = w.project(clock + drain, skipped);
-  const double err = std::abs(double(p.end_cycle) - double(truth));
-  CHECK(err <= double(p.bound));
-  CHECK(err < 0.02 * double(truth));
-  CHECK(p.bound < uint64_t(0.05 * double(truth)));
 }
 
 TEST_CASE("816-a-replayed-kernel-warms-l2-without-time-or-counts") {

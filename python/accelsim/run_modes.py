@@ -3,8 +3,7 @@
 What a sampled run is asked for: ``KernelSampling`` (simulate a few
 launches of each group of similar kernels, project the rest) and
 ``IntraKernelSampling`` (simulate a long kernel's CTA waves until they are
-steady, then samples of them over the rest of the grid, project the CTAs
-between). Both are checked when made: a bad value is a
+steady, project the rest). Both are checked when made: a bad value is a
 ConfigError naming the field.
 
 Who carries out a kernel-sampled or a split run: ``accelsim.sampling``,
@@ -110,15 +109,13 @@ class IntraKernelSampling:
 
     A kernel of at least ``min_waves`` CTA waves (a wave: the CTAs that fit
     on the GPU at once) is simulated until its last ``window`` waves run at
-    one rate (cycles per wave, IPC, L2 and DRAM accesses per cycle of their
-    two halves within ``tolerance``; the first wave never counts). The rest
-    of the grid is then sampled: at least ``window`` samples of one wave,
-    evenly spread, the last one the grid's last wave, as many as keep the
-    projection's 95% bound within ``tolerance`` of the kernel's cycles; the
-    CTAs between them are passed over and projected at the cycles per wave
-    of the samples on either side (status ``sampled``, the bound in
-    ``cycles_bound``). Only a kernel alone on the GPU passes CTAs over;
-    PTX-mode kernels always run in full."""
+    the rates of the ``window`` waves before them (cycles per wave, IPC, L2
+    and DRAM accesses per cycle, within ``tolerance``; the first wave never
+    counts) and the projection's 95% bound is within ``tolerance`` of the
+    kernel's cycles. It then dispatches no more CTAs, lets the resident ones
+    finish, and projects the CTAs never dispatched at the steady cycles per
+    wave (status ``sampled``, the bound in ``cycles_bound``). Only a kernel
+    alone on the GPU stops early; PTX-mode kernels always run in full."""
     tolerance: float = 0.03
     window: int = 4
     min_waves: int = 10

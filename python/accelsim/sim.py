@@ -253,8 +253,8 @@ class Simulator:
         ``sample``: ``accelsim.KernelSampling(...)`` simulates a few launches
         of each group of similar kernels and projects the rest (rows say
         ``simulated`` or ``projected``, with ``representative`` and
-        ``error_bound``); ``accelsim.IntraKernelSampling(...)`` samples long
-        kernels' CTA waves over the grid once steady (status ``sampled``); a list
+        ``error_bound``); ``accelsim.IntraKernelSampling(...)`` stops long
+        kernels once their CTA waves are steady (status ``sampled``); a list
         of both does both. See docs/sampling.md.
 
         ``engine``: ``"process"``, ``"dask"``, ``"serial"`` or a

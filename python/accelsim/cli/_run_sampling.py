@@ -12,7 +12,7 @@ def add_arguments(parser) -> None:
     g = parser.add_argument_group("sampling and splitting (docs/sampling.md)")
     g.add_argument("--sample", default=None, metavar="KINDS",
                    help="kernels: simulate a few launches of each group of similar kernels and project "
-                        "the others; intra: sample long kernels' CTA waves over the grid once steady; "
+                        "the others; intra: stop long kernels once their CTA waves are steady; "
                         "kernels,intra: both")
     g.add_argument("--sample-target", type=float, default=None, metavar="X",
                    help="kernel sampling: simulate more launches until the total's 95%% bound is "
@@ -73,7 +73,7 @@ def summary_lines(result) -> list[str]:
                      f"+/- {info['total_bound_cycles']:.0f} (95%: {100 * info['total_error_bound']:.2f}%)")
     sampled = [s for s in result.columns.get("status", []) if s == "sampled"]
     if sampled:
-        lines.append(f"intra-kernel sampling: {len(sampled)} kernels sampled over their grid (cycles_bound: "
+        lines.append(f"intra-kernel sampling: {len(sampled)} kernels stopped once steady (cycles_bound: "
                      "their 95% bounds)")
     units = result.extra.get("units")
     if units:
