@@ -144,8 +144,7 @@ void collect(const Module& m, const Function* f, std::vector<const Function*>& o
 
 // Concatenates the kernel and its callees into p (see Program).
 void link(const Module& m, const Function* kernel, Program& p) {
-  std::vector<const Function*> order, path;
-  collect(m, kernel, order, path);
+  const std::vector<const Function*> order = call_graph(m, kernel->name);
   std::vector<int32_t> reg_base, sym_base, inst_base;
   uint32_t local = 0;
   for (const Function* f : order) {
@@ -429,6 +428,19 @@ static bool half_supported(const Inst& in) {
   for (const Operand& o : in.ops)
     if (o.kind == Operand::kImm) return false;
   return true;
+}
+
+std::vector<const Function*> call_graph(const Module& m, const std::string& kernel) {
+  const Function* fn = m.find(kernel);
+  if (!fn || !fn->entry) throw PtxError(m.path, 0, 0, kernel, "no .entry kernel of this name in the module");
+  std::vector<const Function*> order, path;
+  collect(m, fn, order, path);
+  for (const Function* f : order)
+    if (const Function::Unsupported& u = f->unsupported; !u.detail.empty())
+      throw PtxError(m.path, u.line, u.col, u.token,
+                     u.detail + (f == fn ? " (in .entry " + kernel + "; the module's other kernels run)"
+                                         : " (in .func " + f->name + ", which .entry " + kernel + " calls)"));
+  return order;
 }
 
 std::shared_ptr<const Program> prepare(std::shared_ptr<const Module> module, const std::string& kernel,

@@ -58,6 +58,12 @@ struct SassGuide;  // ptx/sass_guided.h
 // per PTX instruction with GPGPU-Sim's PTX latency classes (ptx_records.h).
 enum class RecordMode : uint8_t { kLowered, kPtx };
 
+// The kernel and the .funcs it calls, callees after callers. Throws PtxError
+// where a launch of it cannot run: no such .entry, a call without a body,
+// recursion, or an instruction the parser kept as unsupported
+// (Function::unsupported), naming its line.
+std::vector<const Function*> call_graph(const Module& module, const std::string& kernel);
+
 // Throws PtxError for a kernel that does not exist or uses what the emulator
 // does not support yet (naming the instruction's line). With `sass`, the
 // records are the SASS it names per PTX line (records="sass").
