@@ -40,6 +40,10 @@ struct Program {
   std::vector<Inst> insts;            // kImm operands hold their bits in imm
   std::vector<Symbol> syms;           // local / scratch offsets are per-thread local memory
   uint32_t nregs = 0, local_bytes = 0;
+  // Static shared bytes of one block: the kernel's, then each called
+  // .func's own .shared variables; the dynamic shared memory follows, at
+  // the largest alignment any of them asks for.
+  uint32_t shared_bytes = 0, dyn_shared_align = 1;
   struct Callee {
     int32_t entry = 0;                 // first instruction
     std::vector<int32_t> params, rets;  // its .param symbols (syms indices)
