@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "isa/sass_latency.h"
+#include "ptx/opcode_table.h"
 #include "ptx/ptx_error.h"
 #include "ptx/sass_guided.h"
 #include "ptx/ptx_records.h"
@@ -236,15 +237,7 @@ void link(const Module& m, const Function* kernel, Program& p) {
 
 }  // namespace
 
-bool writes_reg(Op op) {
-  switch (op) {
-    case Op::kSt: case Op::kRed: case Op::kBra: case Op::kRet: case Op::kExit: case Op::kBar:
-    case Op::kMembar: case Op::kFence: case Op::kCall: case Op::kPrefetch: case Op::kNanosleep: case Op::kTrap:
-      return false;
-    default:
-      return true;
-  }
-}
+bool writes_reg(Op op) { return op_grammar(op).writes(); }
 
 uint16_t packed_reg(int32_t reg) { return uint16_t(reg % 250 + 1); }
 
@@ -494,9 +487,7 @@ std::shared_ptr<const Program> prepare(std::shared_ptr<const Module> module, con
       Operand& o = in.ops[k];
       if (o.kind != Operand::kImm) continue;
       Ty t = in.op == Op::kCvt && k >= 1 ? in.type2 : in.type;
-      bool int_slot = ((in.op == Op::kShl || in.op == Op::kShr) && k == 2) ||
-                      (in.op == Op::kBfe && k >= 2) || (in.op == Op::kBfi && k >= 3) ||
-                      ((in.op == Op::kSelp || in.op == Op::kSlct) && k == 3);
+      const bool int_slot = op_grammar(in.op).kind[k] == 'u';  // read as .u32 whatever the type
       o.imm = int64_t(imm_bits(o, int_slot ? kU32 : t));
       o.lit = 0;
     }
