@@ -22,7 +22,7 @@ void LdstUnit::pop_head() {
 bool LdstUnit::access(Cycle now) {
   if (now < busy_until_) return false;
   if (!busy_) {
-    if (queued_ == 0) return false;
+    if (queued_ == 0 || now < head_ready()) return false;
     Pending p = queue_[head_];
     pop_head();
     start(p, now);
@@ -53,6 +53,21 @@ bool LdstUnit::banked_steps(Cycle now) {
   return any;
 }
 
+// Global and local accesses with addresses pass the address (tag) stage;
+// shared memory and constants have their own paths.
+bool LdstUnit::tagged(const InstRecord& in) const {
+  return in.active_mask != 0 && (in.flags & isa::kFlagHasAddrs) && in.mem_space != isa::kMemShared &&
+         in.mem_space != isa::kMemConst;
+}
+
+// The first cycle the head instruction may start: a tagged one waits for the
+// address stage to have taken the previous instructions' addresses (the
+// first cycle c with (c + 1) x rate > addr_free_).
+Cycle LdstUnit::head_ready() const {
+  if (queued_ == 0 || !tagged(*queue_[head_].inst)) return Cycle(0);
+  return Cycle(addr_free_ / p_.address_rate);
+}
+
 void LdstUnit::start(const Pending& p, Cycle now) {
   const InstRecord& in = *p.inst;
   bool store_like = in.dst == isa::kNoReg;  // acknowledged, not written back
@@ -64,6 +79,7 @@ void LdstUnit::start(const Pending& p, Cycle now) {
   }
   if (in.mem_space == isa::kMemShared) return start_shared(p, slot, now);
   if (in.mem_space == isa::kMemConst) return start_const(p, slot, now);
+  addr_free_ = std::max(addr_free_, now.count() * p_.address_rate) + uint64_t(std::popcount(in.active_mask));
   nreq_ = coalesce(in.active_mask, in.access_bytes, p.addrs, p_.coalescer,
                    std::span<CoalescedRequest, kMaxCoalescedRequests>(reqs_));
   uint32_t sectors = 0;

@@ -28,6 +28,7 @@ LdstParams ldst_params(const config::GpuConfig& cfg) {
   p.l1d_banks = uint32_t(std::max<int64_t>(1, cfg.l1d_banks));
   p.l1d_port_sectors = uint32_t(std::max<int64_t>(1, cfg.l1d_bandwidth / cfg.l1d_sector));
   p.l1d_hit_latency = uint64_t(cfg.l1d_hit_latency);
+  p.address_rate = uint32_t(std::max<int64_t>(1, cfg.l1d_address_rate));
   p.shmem_banks = uint32_t(cfg.shmem_banks);
   p.shmem_latency = uint64_t(cfg.shmem_latency);
   p.perfect_const = cfg.perfect_inst_const_cache;

@@ -24,6 +24,9 @@ struct LdstParams {
   uint32_t l1d_banks = 1;
   uint32_t l1d_port_sectors = 4;   // sectors the L1D data port moves per cycle
   uint64_t l1d_hit_latency = 28;
+  // Thread addresses the address (tag) stage takes per cycle for global and
+  // local accesses (the tagged path; shared and constant accesses skip it).
+  uint32_t address_rate = 32;
   // shared memory
   uint32_t shmem_banks = 32;
   uint64_t shmem_latency = 24;

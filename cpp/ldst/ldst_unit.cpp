@@ -143,7 +143,8 @@ bool LdstUnit::send(Cycle now) {
 
 Cycle LdstUnit::next_event(Cycle now) const {
   Cycle next = responses_.next_ready();
-  if (busy_ || queued_ > 0) next = earliest(next, latest(now + 1, busy_until_));
+  if (busy_) next = earliest(next, latest(now + 1, busy_until_));
+  else if (queued_ > 0) next = earliest(next, latest(now + 1, latest(busy_until_, head_ready())));
   if (l1d_ && !l1d_->miss_queue().empty())
     next = earliest(next, latest(now + 1, l1d_->miss_queue().front_ready_cycle()));
   return next;

@@ -77,6 +77,8 @@ class LdstUnit {
   uint8_t direct_granules(const CoalescedRequest& r) const;
   bool l1_step(Cycle now);
   void pop_head();
+  bool tagged(const isa::InstRecord& in) const;
+  Cycle head_ready() const;
   static Cycle after(Cycle ready, Cycle now);
   bool is_direct(const isa::InstRecord& in) const;
 
@@ -105,6 +107,10 @@ class LdstUnit {
   uint32_t nreq_ = 0, next_req_ = 0;
   uint8_t done_sectors_ = 0;  // sectors of reqs_[next_req_] already accepted
   Cycle busy_until_{0};       // shared-memory conflicts / constant port
+  // The address (tag) stage: a global / local instruction holds it for its
+  // active threads / address_rate cycles. Counted in thread addresses
+  // (cycle x rate), so a fraction of a cycle carries to the next instruction.
+  uint64_t addr_free_ = 0;
   CoalescedRequest reqs_[kMaxCoalescedRequests];
 };
 

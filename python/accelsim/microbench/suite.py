@@ -190,9 +190,6 @@ def _bandwidth() -> list[Microbenchmark]:
             description=f"L1 hit bandwidth, {bits}-bit loads, one block on one SM",
             reference=_ref({32: "l1_bw_32f", 64: "l1_bw_64f", 128: "l1_bw_128"}[bits],
                            r"L1 bandwidth\s*=\s*" + _NUM),
-            modelled="" if bits != 32 else
-            "the hardware's 32-bit L1 loads are limited by something the model lacks "
-            "(e.g. LSU address throughput); docs/microbench.md",
             sim=Simulated(partial(bandwidth.l1_bw, bits), 16)))
     for bits in (32, 64):
         out.append(Microbenchmark(
@@ -277,8 +274,6 @@ def _alu() -> list[Microbenchmark]:
             per_rep="STEPS", reps=4096,
             description=f"dependent {op} latency, one thread (4 per loop iteration, nvcc unrolls 4x)",
             reference=_ref(program, re_label(label) + r"\s*=\s*" + _NUM),
-            modelled="" if op != "fp16" else
-            "HFMA2 shares the FP32 pipe's issue slots but needs 6 cycles; the model has one latency per unit",
             sim=Simulated(partial(alu_latency.alu_latency, op), 256, {"loop_body": alu_latency.LOOP_BODY})))
         program, label = refs_thr[op]
         name = "sfu_throughput" if op == "sfu" else f"{op}_flops"

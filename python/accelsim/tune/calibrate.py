@@ -40,7 +40,7 @@ def calibrate(config, twins, key: str, bench: str, target: float, tol_pct: float
     lo, hi = params.bounds(key)
     fit = Fit(key, bench, target)
     seen: dict[int, float] = {}
-    x = int(params.get(config, key))
+    x = int(params.effective(config, key))
     for _ in range(max_steps):
         cfg = params.apply(config, {key: x})
         y = twins.simulate(cfg, [bench], max_cycles=max_cycles)[bench]

@@ -37,6 +37,7 @@ CALIBRATIONS_DETAILED = [
     ("l2_rop_latency", "l2_lat"), ("dram_fixed_latency", "dram_lat"),
     ("exec.sp.latency", "fp32_lat"), ("exec.int.latency", "int32_lat"),
     ("exec.dp.latency", "fp64_lat"), ("exec.sfu.latency", "sfu_lat"),
+    ("sass_latency_half", "fp16_lat"), ("l1d_address_rate", "l1_bw_32"),
     ("icnt_flit_size", "l2_bw"),
 ]
 CALIBRATIONS_SIMPLE = [
@@ -44,11 +45,14 @@ CALIBRATIONS_SIMPLE = [
     ("l2_hit_latency", "l2_lat"), ("dram_latency", "dram_lat"),
     ("exec.sp.latency", "fp32_lat"), ("exec.int.latency", "int32_lat"),
     ("exec.dp.latency", "fp64_lat"), ("exec.sfu.latency", "sfu_lat"),
+    ("sass_latency_half", "fp16_lat"), ("l1d_address_rate", "l1_bw_32"),
     ("l2_bandwidth", "l2_bw"), ("dram_bandwidth", "dram_bw"),
 ]
 # Not fitted: l1d_bandwidth (the L1 data port always moves a request when it
 # is idle, so a port narrower than a line does not limit l1_bw_*; the L1
-# bandwidths are set by the banks and the LD/ST pipeline).
+# bandwidths are set by the banks and the LD/ST pipeline). l1_bw_32 fits the
+# address stage's rate instead: a 32-bit warp load is one line, one data-port
+# cycle, so only the addresses limit it.
 BANDWIDTH_FITS = ("icnt_flit_size", "l2_bandwidth", "dram_bandwidth")
 SEARCH_BENCHMARKS = ("l1_bw_64", "l1_bw_128", "shared_bw", "l2_bw", "dram_bw")
 
@@ -64,7 +68,8 @@ GENERIC = {"l1d_hit_latency": 20, "shmem_latency": 20, "l2_hit_latency": 200, "d
            "l2_bandwidth": 1024, "dram_bandwidth": 512,
            "exec.sp.latency": 2, "exec.sp.initiation": 1, "exec.int.latency": 2,
            "exec.int.initiation": 1, "exec.dp.latency": 4, "exec.dp.initiation": 1,
-           "exec.sfu.latency": 10, "exec.sfu.initiation": 1}
+           "exec.sfu.latency": 10, "exec.sfu.initiation": 1,
+           "sass_latency_half": 0, "l1d_address_rate": 32}
 
 
 def generic_base(base="QV100") -> Config:

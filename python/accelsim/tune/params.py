@@ -14,6 +14,20 @@ def get(config, key: str):
     return config[key]
 
 
+# A per-opcode latency class of 0 takes its unit's latency: the unit it runs on.
+_CLASS_UNIT = {"sass_latency_half": "sp"}
+
+
+def effective(config, key: str):
+    """The value ``key`` acts with: a latency class left at 0 (its unit's
+    latency) reads as that unit's latency, so a fit starts from what runs."""
+    value = get(config, key)
+    if value == 0 and key.startswith("sass_latency_"):
+        unit = _CLASS_UNIT.get(key, "sfu")  # MUFU functions run on the SFU
+        return get(config, f"exec.{unit}.latency")
+    return value
+
+
 def overrides(config, values: dict) -> dict:
     """``values`` (keys as in ``get``) as a ``with_overrides`` dict."""
     out, units = {}, None
