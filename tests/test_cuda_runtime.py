@@ -422,3 +422,13 @@ def test_cli_names_the_signal_and_exits_as_a_shell_would():
     assert "died of SIGSEGV (segmentation fault" in proc.stderr
     assert "simulated device memory" in proc.stderr and "Traceback" not in proc.stderr
 
+
+def test_an_unsupported_instruction_stops_only_the_kernel_that_uses_it():
+    from accelsim.cuda import run_cuda
+
+    r = run_cuda([special("partly_unsupported")], capture_output=True)
+    assert "doubled: PASSED" in r.stdout and "profiled: ran" not in r.stdout
+    assert r.status == "error" and r.returncode == 1 and r.num_kernels == 1
+    # file (the program's PTX), line and the instruction, as a parse error would name them
+    assert "[PTX compute_" in r.error and "unknown opcode 'pmevent'" in r.error and "(at 'pmevent')" in r.error
+    assert "_Z8profiledPi" in r.error or "profiled" in r.error
