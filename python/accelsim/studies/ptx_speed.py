@@ -76,11 +76,11 @@ def _k(rate: float) -> str:
     return f"{rate / 1e3:,.0f} K"
 
 
-def render(rows: list[dict], config: str, note: str) -> str:
+def render(rows: list[dict], config: str, note: str, repeat: int = 3) -> str:
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     out = [BEGIN, "",
            f"Measured {when} on {platform.machine()} Linux, {note}; config {config}, records=lowered; "
-           "each wall the least of the repeated runs.", "",
+           f"each wall the least of {repeat} run{'s' if repeat > 1 else ''} (`--repeat {repeat}`).", "",
            "| program | kernels | warp insts: PTX | replay | kernel cycles: PTX | replay | wall: PTX | replay "
            "| rate (warp insts/s): PTX | replay | PTX / replay |",
            "|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -115,7 +115,7 @@ def main(argv=None) -> int:
             r = rows[-1]
             print(f"{name}: PTX {_k(r['ptx_rate'])}/s, replay {_k(r['sass_rate'])}/s, ratio {r['ratio']:.2f}",
                   flush=True)
-    text = render(rows, args.config, args.note)
+    text = render(rows, args.config, args.note, args.repeat)
     if not args.write:
         print(text)
         return 0
