@@ -137,6 +137,12 @@ void bind_module(py::module_& m) {
                if (f.entry && f.defined) out.append(kernel_dict(f));
              return out;
            })
+      .def(
+          "check_kernel",
+          [](const ptx::Module& mod, const std::string& name) { (void)ptx::call_graph(mod, name); },
+          py::arg("name"),
+          "Raises the PtxError a launch of kernel `name` would meet before it runs (an instruction the parser "
+          "kept as unsupported, a call without a body, recursion).")
       .def("globals", [](const ptx::Module& mod) {
         py::list out;
         for (const ptx::Symbol& s : mod.globals)

@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "runtime.h"
+#include "signals.h"
 
 // Every entry point starts with this: the process's runtime, one call at a
 // time, and the call's wall time counted (the runtime's overhead figure).
@@ -24,10 +25,16 @@ double wall_seconds();  // runtime.cpp: a steady clock in seconds
 class ApiScope {
  public:
   explicit ApiScope(Runtime& rt) : rt_(rt), lock_(rt.mu) {
-    if (rt_.api_depth++ == 0) rt_.api_t0 = wall_seconds();
+    if (rt_.api_depth++ == 0) {
+      rt_.api_t0 = wall_seconds();
+      note_api_thread(true);
+    }
   }
   ~ApiScope() {
-    if (--rt_.api_depth == 0) rt_.api_wall_s_ += wall_seconds() - rt_.api_t0;
+    if (--rt_.api_depth == 0) {
+      rt_.api_wall_s_ += wall_seconds() - rt_.api_t0;
+      note_api_thread(false);
+    }
   }
   ApiScope(const ApiScope&) = delete;
   ApiScope& operator=(const ApiScope&) = delete;

@@ -97,6 +97,7 @@ Runtime::Runtime() {
   mem_ = std::make_shared<ptx::DeviceMemory>();
   facts_ = sim::empty_result(sim::gpu_params(cfg_));
   install_signal_handlers();
+  install_fault_handlers();
   std::atexit([] { Runtime::get().finish(); });
   startup_s_ = wall_seconds() - start_wall_s_;
 }
@@ -242,6 +243,7 @@ void Runtime::load(Fatbin& f) {
       *managed->managed_slot = reinterpret_cast<void*>(addr);
     } else {
       addr = mem_->allocate(g.size);
+      note_device_end(addr + g.size);
     }
     if (g.size) mem_->fill(addr, 0, g.size);
     if (!g.init.empty()) mem_->write(addr, g.init.data(), g.init.size());
@@ -256,6 +258,7 @@ uint64_t Runtime::malloc_device(size_t bytes) {
   if (span > device_bytes() - std::min(live_bytes_, device_bytes())) return 0;
   try {
     const uint64_t p = mem_->allocate(bytes);
+    note_device_end(p + span);
     live_[p] = span;
     live_bytes_ += span;
     return p;

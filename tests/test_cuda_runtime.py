@@ -394,3 +394,41 @@ def test_max_warp_insts_bounds_each_warp_and_the_message_names_the_launcher_opti
     assert "accelsim cuda --max-warp-insts N (now 50)" in r.stderr and "Device(" not in r.stderr
     with pytest.raises(ConfigError, match="max_warp_insts must be a positive integer"):
         run_cuda([special("forever")], max_warp_insts=0)
+
+
+@pytest.mark.parametrize("how, sig, says", [
+    ("device", "SIGSEGV", "That address is simulated device memory"),
+    ("null", "SIGSEGV", "at address 0x14"),
+    ("abort", "SIGABRT", "called abort()"),
+])
+def test_a_program_dying_of_a_signal_in_its_host_code_is_told_which_and_why(how, sig, says):
+    from accelsim.cuda import run_cuda
+    from accelsim.errors import ProgramKilled
+
+    with pytest.raises(ProgramKilled) as e:
+        run_cuda([special("host_fault"), how], capture_output=True)
+    assert e.value.signal == sig and e.value.returncode == -getattr(signal, sig)
+    assert f"died of {sig} (" in str(e.value) and e.value.meaning in str(e.value)
+    assert "in its own host code" in str(e.value)  # the runtime's line, in the stderr tail
+    assert says in str(e.value)
+
+
+def test_cli_names_the_signal_and_exits_as_a_shell_would():
+    exe = special("host_fault")
+    proc = subprocess.run([sys.executable, "-m", "accelsim", "cuda", "--", str(exe), "device"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 128 + signal.SIGSEGV, proc.stderr
+    assert "kernel done" in proc.stdout
+    assert "died of SIGSEGV (segmentation fault" in proc.stderr
+    assert "simulated device memory" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_an_unsupported_instruction_stops_only_the_kernel_that_uses_it():
+    from accelsim.cuda import run_cuda
+
+    r = run_cuda([special("partly_unsupported")], capture_output=True)
+    assert "doubled: PASSED" in r.stdout and "profiled: ran" not in r.stdout
+    assert r.status == "error" and r.returncode == 1 and r.num_kernels == 1
+    # file (the program's PTX), line and the instruction, as a parse error would name them
+    assert "[PTX compute_" in r.error and "unknown opcode 'pmevent'" in r.error and "(at 'pmevent')" in r.error
+    assert "_Z8profiledPi" in r.error or "profiled" in r.error

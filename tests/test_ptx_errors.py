@@ -114,7 +114,10 @@ CASES = [
 @pytest.mark.parametrize("src,line,token,words", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_malformed_ptx(src, line, token, words):
     with pytest.raises(PtxError) as ei:
-        Module(src, name="bad.ptx")
+        m = Module(src, name="bad.ptx")
+        # an unknown opcode or modifier stops only the kernels that reach it: at their launch
+        assert words.startswith(("unknown opcode", "modifier")), "parsed, though it should not"
+        m.get_function("k").check_launchable()
     e = ei.value
     assert e.path == "bad.ptx"
     assert words in str(e)
@@ -129,6 +132,37 @@ def test_malformed_ptx(src, line, token, words):
 def test_good_body_parses():
     m = Module(HEAD + GOOD_BODY)
     assert m.kernel_names == ["k"]
+
+
+def test_a_kernel_that_cannot_run_fails_at_its_launch_and_the_module_s_others_run():
+    src = HEAD + GOOD_BODY + """
+.extern .func (.param .b32 r) vprintf(.param .b64 f, .param .b64 a);
+.visible .entry talks(.param .u64 t_p0)
+{
+\t.reg .b64 %rd<2>;
+\t.reg .b32 %r<2>;
+\tmov.u64 %rd1, 0;
+\t{
+\t.param .b64 p0;
+\tst.param.b64 [p0], %rd1;
+\t.param .b64 p1;
+\tst.param.b64 [p1], %rd1;
+\t.param .b32 r0;
+\tcall.uni (r0), vprintf, (p0, p1);
+\t}
+\tret;
+}
+"""
+    m = Module(src, name="two.ptx")
+    dev = Device("QV100")
+    out = dev.zeros(32, np.uint32)
+    with pytest.raises(PtxError, match="vprintf") as ei:
+        m.get_function("talks")[1, 32](out)  # at the launch, before anything is queued
+    assert ei.value.path == "two.ptx" and ei.value.line == 33  # the call
+    m.get_function("k")[1, 32](out, np.uint32(32))
+    dev.synchronize()
+    h = out.copy_to_host()  # every thread of k stores its index at out[0]: the last lane's stays
+    assert h[0] == 31 and not h[1:].any()
 
 
 def test_argument_errors():

@@ -205,3 +205,71 @@ def test_intra_warp_spin_lock_makes_progress(config):
     assert counter.copy_to_host()[0] == 3 * 64
     assert lock.copy_to_host()[0] == 0
     assert res.kernels["thread_instructions"].iloc[0] > 3 * 64 * 5
+
+
+FUNC_SHARED = """
+.version 8.0
+.target sm_75
+.address_size 64
+.func (.param .b32 r) mirror(.param .b32 v)
+{
+  .shared .align 4 .b32 buf[32];
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<4>;
+  ld.param.b32 %r1, [v];
+  mov.u32 %r2, %tid.x;
+  mov.u64 %rd1, buf;
+  mul.wide.u32 %rd2, %r2, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.shared.b32 [%rd3], %r1;
+  bar.sync 0;
+  sub.u32 %r3, 31, %r2;
+  mul.wide.u32 %rd2, %r3, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.shared.b32 %r4, [%rd3];
+  st.param.b32 [r], %r4;
+  ret;
+}
+.visible .entry k(.param .u64 out)
+{
+  .shared .align 4 .b32 own[32];
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %tid.x;
+  mov.u64 %rd2, own;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  add.u32 %r2, %r1, 1000;
+  st.shared.b32 [%rd4], %r2;
+  mul.lo.u32 %r3, %r1, 7;
+  {
+  .param .b32 a;
+  st.param.b32 [a], %r3;
+  .param .b32 b;
+  call.uni (b), mirror, (a);
+  ld.param.b32 %r4, [b];
+  }
+  ld.shared.b32 %r5, [%rd4];
+  add.s64 %rd5, %rd1, %rd3;
+  st.global.b32 [%rd5], %r4;
+  add.s64 %rd5, %rd5, 128;
+  st.global.b32 [%rd5], %r5;
+  ret;
+}
+"""
+
+
+@pytest.mark.parametrize("config", ["QV100"])
+def test_shared_variables_inside_a_func_have_their_own_block_memory(config):
+    # mirror() keeps its values in its own .shared array: thread t gets what
+    # thread 31 - t stored there; the kernel's own shared array is untouched
+    dev = Device(config)
+    out = dev.zeros(64, np.uint32)
+    Module(FUNC_SHARED, name="func_shared.ptx").get_function("k")[2, 32](out)
+    dev.synchronize()
+    h = out.copy_to_host()
+    t = np.arange(32, dtype=np.uint32)
+    assert list(h[:32]) == list((31 - t) * 7)
+    assert list(h[32:]) == list(t + 1000)

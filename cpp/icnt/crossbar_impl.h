@@ -89,16 +89,16 @@ void Crossbar<Payload>::arbitrate_lanes() {
   }
   for (uint32_t i = 0; i < S; ++i) {
     const uint32_t s = first_src_ + i < S ? first_src_ + i : first_src_ + i - S;
-    if (src_busy_[s]) continue;
+    if (src_busy_[s] || in_used_[s] == 0) continue;  // in_used_: flits in all its lanes
     bool waiting = false;
-    for (uint32_t j = 0; j < L; ++j) {
-      const uint32_t l = (next_lane_[s] + j) % L, in = s * L + l;
+    for (uint32_t j = 0, l = next_lane_[s]; j < L; ++j, l = l + 1 < L ? l + 1 : 0) {
+      const uint32_t in = s * L + l;
       if (inputs_[in].empty()) continue;
       waiting = true;
       const uint32_t d = inputs_[in].front().dst;
       if (lock_[d] != kNone || winner_[d] != kNone || out_used_[d] >= cfg_.out_buffer_flits) continue;
       winner_[d] = in;
-      next_lane_[s] = (l + 1) % L;
+      next_lane_[s] = l + 1 < L ? l + 1 : 0;
       waiting = false;
       break;
     }

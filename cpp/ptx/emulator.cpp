@@ -14,16 +14,13 @@ uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 }  // namespace
 
 CtaEmulator::CtaEmulator(const Launch& launch) : L(launch), P(*launch.prog) {
-  const Function& fn = *P.fn;
   nregs_ = P.nregs;
   nthreads_ = uint32_t(L.block.count());
   nwarps_ = (nthreads_ + 31) / 32;
-  warps_.resize(nwarps_);
-  for (Warp& w : warps_) w.regs.assign(size_t(nregs_) * 32, 0);
-  uint32_t dyn_off = align_up(fn.shared_bytes, fn.dyn_shared_align);
-  shared_.assign(size_t(dyn_off) + L.dyn_shared, 0);
+  warps_.resize(nwarps_);  // registers, shared and local memory are sized and zeroed by start(), once
+  uint32_t dyn_off = align_up(P.shared_bytes, P.dyn_shared_align);
+  shared_size_ = size_t(dyn_off) + L.dyn_shared;
   local_bytes_ = align_up(P.local_bytes, 8);
-  local_.assign(size_t(local_bytes_) * nthreads_, 0);
   for (const Symbol& s : P.syms) {
     uint64_t a = s.offset;
     if (s.global >= 0) a = L.global_addr.at(size_t(s.global));
@@ -49,13 +46,13 @@ void CtaEmulator::start(uint64_t index) {
   cta_.x = uint32_t(index % L.grid.x);
   cta_.y = uint32_t((index / L.grid.x) % L.grid.y);
   cta_.z = uint32_t(index / (uint64_t(L.grid.x) * L.grid.y));
-  std::fill(shared_.begin(), shared_.end(), 0);
-  std::fill(local_.begin(), local_.end(), 0);
+  shared_.assign(shared_size_, 0);
+  local_.assign(size_t(local_bytes_) * nthreads_, 0);
   bar_warps_.fill(0);
   bar_need_.fill(0);
   for (uint32_t w = 0; w < nwarps_; ++w) {
     Warp& wp = warps_[w];
-    std::fill(wp.regs.begin(), wp.regs.end(), 0);
+    wp.regs.assign(size_t(nregs_) * 32, 0);
     uint32_t lanes = std::min<uint32_t>(32, nthreads_ - w * 32);
     wp.stack.assign(1, Frame{0, -1, lanes == 32 ? ~0u : ((1u << lanes) - 1)});
     wp.exited = 0;

@@ -119,6 +119,7 @@ class CtaEmulator {
   std::array<uint32_t, kBarriers> bar_warps_{};  // warps arrived at each barrier
   std::array<uint32_t, kBarriers> bar_need_{};   // its thread count (0: every live warp)
   uint32_t local_bytes_ = 0;
+  size_t shared_size_ = 0;  // static + dynamic shared bytes of one block
   Dim3 cta_;
   uint64_t cta_index_ = 0;
   std::vector<uint64_t> sym_addr_;   // per Function::syms: address in its space

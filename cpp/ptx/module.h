@@ -116,6 +116,14 @@ struct Function {
   uint32_t param_bytes = 0, shared_bytes = 0, local_bytes = 0;
   uint32_t dyn_shared_align = 1;
   bool calls = false;            // uses call (not emulated yet)
+  // The first instruction the front end cannot take (an opcode or modifier
+  // the opcode data lacks). Kept instead of thrown, so that the module's
+  // other kernels still run; prepare() throws it for a launch of this
+  // function or of a kernel that calls it. Empty `detail`: none.
+  struct Unsupported {
+    uint32_t line = 0, col = 0;
+    std::string token, detail;
+  } unsupported;
 };
 
 struct Module {

@@ -75,6 +75,7 @@ class Parser {
   void skip_line();
   void skip_to_semicolon();
   void skip_braces();
+  void defer(const Token& op, const std::string& msg);  // parser_insts.cpp
 
   // --- module level (parser.cpp) ---
   void top_level();

@@ -43,7 +43,7 @@ void Parser::instruction() {
   size_t dot = s.find('.');
   std::string_view name = s.substr(0, dot);
   const OpcodeRow* row = table_.find(name);
-  if (!row) fail(op, "unknown opcode '" + std::string(name) + "'");
+  if (!row) return defer(op, "unknown opcode '" + std::string(name) + "'");
   in.op = row->op;
   std::vector<Ty> types;
   while (dot != std::string_view::npos) {
@@ -51,7 +51,7 @@ void Parser::instruction() {
     std::string_view m = s.substr(dot + 1, nd == std::string_view::npos ? nd : nd - dot - 1);
     dot = nd;
     if (!row->mods.count(std::string(m)))
-      fail(op, "modifier '." + std::string(m) + "' is not allowed on '" + std::string(name) + "'");
+      return defer(op, "modifier '." + std::string(m) + "' is not allowed on '" + std::string(name) + "'");
     decode_mod(in, m, types);
   }
   if (!types.empty()) {
@@ -79,6 +79,21 @@ void Parser::instruction() {
   }
   next();
   f_->insts.push_back(std::move(in));
+}
+
+// An opcode or modifier the opcode data lacks: the function keeps the first
+// as its unsupported instruction (a launch that reaches it fails naming it,
+// the module's other kernels run) and the statement is skipped to its ';'.
+void Parser::defer(const Token& op, const std::string& msg) {
+  if (f_->unsupported.detail.empty()) f_->unsupported = {op.line, op.col, std::string(op.text), msg};
+  int depth = 0;  // vector operands are braced
+  while (!is(";") || depth > 0) {
+    if (peek().kind == Token::kEnd || (is("}") && depth == 0)) fail(peek(), "expected ';' to end the instruction");
+    if (is("{")) ++depth;
+    if (is("}")) --depth;
+    next();
+  }
+  next();
 }
 
 std::string Parser::type_list(const OpcodeRow& row) {

@@ -149,12 +149,39 @@ void collect(const Module& m, const Function* f, std::vector<const Function*>& o
   path.pop_back();
 }
 
+// A .shared variable a .func declares itself (not a module-level one, which
+// every function numbers alike, nor the dynamic shared memory).
+bool is_func_shared(const Function& kernel, const Symbol& s) {
+  if (s.space != kSpShared || s.global >= 0 || s.dynamic_shared) return false;
+  for (const Symbol& k : kernel.syms)
+    if (k.name == s.name && k.space == kSpShared) return false;
+  return true;
+}
+
+// The block's shared memory holds each called .func's own .shared variables
+// after the kernel's (CUDA gives a function-scope __shared__ one instance
+// per block). The .func numbered them from 0 after the module-level ones, so
+// its whole numbering moves to an offset aligned for every one of them;
+// returns that offset.
+uint32_t place_func_shared(const Function& kernel, const Function& f, Program& p) {
+  uint32_t align = 1;
+  bool any = false;
+  for (const Symbol& s : f.syms)
+    if (is_func_shared(kernel, s)) any = true, align = std::max(align, s.align);
+  p.dyn_shared_align = std::max(p.dyn_shared_align, f.dyn_shared_align);
+  if (!any) return 0;
+  const uint32_t base = align_to(p.shared_bytes, std::max<uint32_t>(align, 16));
+  p.shared_bytes = base + f.shared_bytes;
+  return base;
+}
+
 // Concatenates the kernel and its callees into p (see Program).
 void link(const Module& m, const Function* kernel, Program& p) {
-  std::vector<const Function*> order, path;
-  collect(m, kernel, order, path);
+  const std::vector<const Function*> order = call_graph(m, kernel->name);
   std::vector<int32_t> reg_base, sym_base, inst_base;
   uint32_t local = 0;
+  p.shared_bytes = kernel->shared_bytes;
+  p.dyn_shared_align = kernel->dyn_shared_align;
   for (const Function* f : order) {
     reg_base.push_back(int32_t(p.nregs));
     sym_base.push_back(int32_t(p.syms.size()));
@@ -162,13 +189,9 @@ void link(const Module& m, const Function* kernel, Program& p) {
     p.nregs += uint32_t(f->regs.size());
     for (const Inst& in : f->insts) p.insts.push_back(in);
     uint32_t base = align_to(local, 16);
+    const uint32_t shared_base = f == kernel ? 0 : place_func_shared(*kernel, *f, p);
     for (Symbol s : f->syms) {
-      if (f != kernel && s.space == kSpShared && s.global < 0 && !s.dynamic_shared) {
-        bool module_level = false;
-        for (const Symbol& k : kernel->syms) module_level |= k.name == s.name && k.space == kSpShared;
-        if (!module_level)
-          throw PtxError(m.path, s.line, 0, s.name, ".shared variables inside a .func are not supported yet");
-      }
+      if (f != kernel && is_func_shared(*kernel, s)) s.offset += shared_base;
       if (s.space == kSpLocal) s.offset += base;
       p.syms.push_back(std::move(s));
     }
@@ -462,6 +485,19 @@ static bool half_supported(const Inst& in) {
   return true;
 }
 
+std::vector<const Function*> call_graph(const Module& m, const std::string& kernel) {
+  const Function* fn = m.find(kernel);
+  if (!fn || !fn->entry) throw PtxError(m.path, 0, 0, kernel, "no .entry kernel of this name in the module");
+  std::vector<const Function*> order, path;
+  collect(m, fn, order, path);
+  for (const Function* f : order)
+    if (const Function::Unsupported& u = f->unsupported; !u.detail.empty())
+      throw PtxError(m.path, u.line, u.col, u.token,
+                     u.detail + (f == fn ? " (in .entry " + kernel + "; the module's other kernels run)"
+                                         : " (in .func " + f->name + ", which .entry " + kernel + " calls)"));
+  return order;
+}
+
 std::shared_ptr<const Program> prepare(std::shared_ptr<const Module> module, const std::string& kernel,
                                        const isa::IsaTable& isa, const LoweringTable& lowering,
                                        uint32_t binary_version, RecordMode records, const SassGuide* sass) {
@@ -497,7 +533,7 @@ std::shared_ptr<const Program> prepare(std::shared_ptr<const Module> module, con
   // CUDA's limits; also keeps a hostile module from asking for gigabytes per thread
   if (p->local_bytes > 512 * 1024)
     throw PtxError(module->path, fn->line, 0, kernel, "more than 512 KiB of local memory per thread");
-  if (fn->shared_bytes > 1024 * 1024)
+  if (p->shared_bytes > 1024 * 1024)
     throw PtxError(module->path, fn->line, 0, kernel, "more than 1 MiB of static shared memory");
   // back edges of loops that poll memory (atomics, volatile / acquire loads):
   // where the spin-lock rule of the emulator applies

@@ -44,6 +44,10 @@ struct Program {
   std::vector<Inst> insts;            // kImm operands hold their bits in imm
   std::vector<Symbol> syms;           // local / scratch offsets are per-thread local memory
   uint32_t nregs = 0, local_bytes = 0;
+  // Static shared bytes of one block: the kernel's, then each called
+  // .func's own .shared variables; the dynamic shared memory follows, at
+  // the largest alignment any of them asks for.
+  uint32_t shared_bytes = 0, dyn_shared_align = 1;
   struct Callee {
     int32_t entry = 0;                 // first instruction
     std::vector<int32_t> params, rets;  // its .param symbols (syms indices)
@@ -61,6 +65,12 @@ struct SassGuide;  // ptx/sass_guided.h
 // kLowered, the SASS sequence of configs/ptx/lowering.txt; kPtx, one record
 // per PTX instruction with GPGPU-Sim's PTX latency classes (ptx_records.h).
 enum class RecordMode : uint8_t { kLowered, kPtx };
+
+// The kernel and the .funcs it calls, callees after callers. Throws PtxError
+// where a launch of it cannot run: no such .entry, a call without a body,
+// recursion, or an instruction the parser kept as unsupported
+// (Function::unsupported), naming its line.
+std::vector<const Function*> call_graph(const Module& module, const std::string& kernel);
 
 // Throws PtxError for a kernel that does not exist or uses what the emulator
 // does not support yet (naming the instruction's line). With `sass`, the

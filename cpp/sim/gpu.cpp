@@ -29,7 +29,8 @@ Gpu::Gpu(const config::GpuConfig& cfg, std::unique_ptr<MemPort> below,
       below_(below ? std::move(below) : mem::make_memory(cfg)),
       stats_(stats ? std::move(stats) : std::make_shared<stats::RunStats>(1)),
       dispatcher_(params_.sms, params_.concurrent_kernels_per_sm) {
-  if (params_.threads > 1) parallel_ = std::make_unique<ParallelSms>(params_.threads, below_.get());
+  if (params_.threads > 1)
+    parallel_ = std::make_unique<ParallelSms>(params_.threads, below_.get(), params_.adaptive_threads);
   const sm::SmParams sm_params = sm::sm_params(cfg);  // every SM's
   for (uint32_t i = 0; i < params_.sms; ++i) {
     MemPort* port = parallel_ ? parallel_->port_for(uint16_t(i)) : below_.get();

@@ -111,6 +111,8 @@ class Gpu {
   const sm::Sm& sm(size_t i) const { return *sms_[i]; }
   // Threads ticking the SMs (config `threads`, resolved); 1 = sequential.
   unsigned threads() const { return parallel_ ? parallel_->threads() : 1; }
+  // `threads: 0` on more than one thread: its measurements so far; else null.
+  const ThreadBackoff* thread_backoff() const { return parallel_ ? parallel_->backoff() : nullptr; }
   // What the GPU waits on, composed from its clocked parts' describe(): the
   // kernels in flight, every SM with work, every memory-side component that
   // still wants a tick (deadlock and livelock reports).

@@ -15,6 +15,7 @@ GpuParams gpu_params(const config::GpuConfig& cfg) {
   p.deadlock_cycles = uint64_t(cfg.deadlock_cycles);
   p.livelock_window_cycles = uint64_t(cfg.livelock_window_cycles);
   p.threads = resolve_threads(cfg.threads, cfg.sm_count);
+  p.adaptive_threads = cfg.threads == 0;
   p.core_period_ps = period_ps_from_mhz(cfg.core_clock);
   p.occupancy = occupancy_params(cfg);
   return p;

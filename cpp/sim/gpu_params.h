@@ -20,6 +20,7 @@ struct GpuParams {
   uint64_t deadlock_cycles = 200000;
   uint64_t livelock_window_cycles = 2000000;
   unsigned threads = 1;                    // resolved: 1 = SMs tick in sequence
+  bool adaptive_threads = false;           // `threads: 0`: back off while sequential is faster
   uint64_t core_period_ps = 1000;
   OccupancyParams occupancy;
 

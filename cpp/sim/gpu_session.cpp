@@ -90,7 +90,7 @@ SessionRun::SessionRun(GpuSession& session, Workload workload, const RunOptions&
   session_.map_streams(workload);
   Gpu& gpu = *session_.gpu_;
   t0_ = gpu.now().count();
-  s0_ = gpu.stats()->registry.snapshot();
+  s0_ = gpu.stats()->registry.snapshot(session_.streams_.size());  // the streams finish() keeps
   row0_ = gpu.stats()->kernels->rows();
   RunOptions o = opts;  // the budget counts from this run's start
   if (o.max_cycles != UINT64_MAX) o.max_cycles = t0_ + std::min(o.max_cycles, UINT64_MAX - t0_ - 1);

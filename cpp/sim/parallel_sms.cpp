@@ -1,6 +1,7 @@
 #include "sim/parallel_sms.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "base/error.h"
 
@@ -30,7 +31,8 @@ void OutboundPort::commit() {
   used_ = 0;
 }
 
-ParallelSms::ParallelSms(unsigned threads, MemPort* below) : below_(below), pool_(threads) {}
+ParallelSms::ParallelSms(unsigned threads, MemPort* below, bool adaptive)
+    : below_(below), pool_(threads), adaptive_(adaptive) {}
 
 MemPort* ParallelSms::port_for(uint16_t id) {
   if (id != ports_.size()) throw Error("parallel SM phase: ports are made in SM order");
@@ -53,7 +55,10 @@ bool ParallelSms::tick(std::vector<std::unique_ptr<sm::Sm>>& sms, Cycle now,
     retired |= s.take_retired() > 0;
     progress_at = latest(progress_at, s.last_progress());
   };
-  if (due_.size() < kMinSmsPerThread * pool_.threads() ||
+  if (adaptive_ && backoff_.count())
+    backoff_.window_end(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::steady_clock::now().time_since_epoch()).count());
+  if ((adaptive_ && !backoff_.parallel()) || due_.size() < kMinSmsPerThread * pool_.threads() ||
       !below_->admission_exact(due_.size() * OutboundPort::kMaxSendsPerTick)) {
     for (sm::Sm* s : due_) {  // as the sequential loop does
       ports_[s->id()]->direct();
@@ -73,7 +78,7 @@ bool ParallelSms::tick(std::vector<std::unique_ptr<sm::Sm>>& sms, Cycle now,
 }
 
 unsigned resolve_threads(int64_t requested, int64_t sms) {
-  int64_t n = requested > 0 ? requested : int64_t(usable_cores());
+  int64_t n = requested > 0 ? requested : int64_t(usable_cores()) - int64_t(busy_cores());
   return unsigned(std::clamp<int64_t>(n, 1, std::max<int64_t>(1, sms)));
 }
 

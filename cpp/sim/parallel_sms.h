@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "base/mem_port.h"
+#include "sim/thread_backoff.h"
 #include "sim/worker_pool.h"
 #include "sm/sm.h"
 
@@ -68,9 +69,11 @@ class ParallelSms {
   // sequentially. The choice depends on the simulation state alone.
   static constexpr size_t kMinSmsPerThread = 4;
 
-  // `threads` >= 2 workers (the caller included).
-  ParallelSms(unsigned threads, MemPort* below);
+  // `threads` >= 2 workers (the caller included). `adaptive` (`threads: 0`):
+  // fall back to sequential cycles while they are faster (ThreadBackoff).
+  ParallelSms(unsigned threads, MemPort* below, bool adaptive = false);
   unsigned threads() const { return pool_.threads(); }
+  const ThreadBackoff* backoff() const { return adaptive_ ? &backoff_ : nullptr; }
   // The port SM `id` must be built over (one per SM, in id order).
   MemPort* port_for(uint16_t id);
   // Ticks the SMs due at `now` (wake_cycle() <= now); returns true if any
@@ -82,13 +85,15 @@ class ParallelSms {
 
   MemPort* below_;
   WorkerPool pool_;
+  bool adaptive_;
+  ThreadBackoff backoff_;
   std::vector<std::unique_ptr<OutboundPort>> ports_;
   std::vector<sm::Sm*> due_;
   Cycle now_{0};
 };
 
-// The threads a run uses: `requested` (0 = every usable core), at most one
-// per SM; 1 = the sequential loop.
+// The threads a run uses: `requested`, or for 0 the usable cores that other
+// processes leave idle (busy_cores); at most one per SM; 1 = the sequential loop.
 unsigned resolve_threads(int64_t requested, int64_t sms);
 
 }  // namespace accelsim::sim

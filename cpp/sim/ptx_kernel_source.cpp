@@ -9,15 +9,15 @@ PtxKernelSource::PtxKernelSource(std::shared_ptr<const ptx::Launch> launch,
                                  uint32_t regs_per_thread, bool streamed)
     : launch_(std::move(launch)), isa_(std::move(isa)), streamed_(streamed) {
   const ptx::Launch& L = *launch_;
-  const ptx::Function& fn = *L.prog->fn;
   info_.path = L.prog->module->path;
   info_.name = L.kernel;
   info_.id = id;
   info_.grid = {L.grid.x, L.grid.y, L.grid.z};
   info_.block = {L.block.x, L.block.y, L.block.z};
-  const uint32_t static_shared = L.static_shared >= 0 ? uint32_t(L.static_shared) : fn.shared_bytes;
-  info_.shmem_bytes = (static_shared + fn.dyn_shared_align - 1) / fn.dyn_shared_align * fn.dyn_shared_align +
-                      L.dyn_shared;
+  // the kernel's and its .funcs' static shared memory (ptx::Program), or ptxas's figure
+  const uint32_t static_shared = L.static_shared >= 0 ? uint32_t(L.static_shared) : L.prog->shared_bytes;
+  const uint32_t align = L.prog->dyn_shared_align;
+  info_.shmem_bytes = (static_shared + align - 1) / align * align + L.dyn_shared;
   info_.nregs = regs_per_thread;
   info_.binary_version = L.prog->binary_version;
   info_.stream = stream;

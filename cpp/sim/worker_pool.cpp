@@ -1,5 +1,10 @@
 #include "sim/worker_pool.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
 #ifdef __linux__
 #include <sched.h>
 #endif
@@ -33,6 +38,21 @@ unsigned usable_cores() {
 #endif
   unsigned hw = std::thread::hardware_concurrency();
   return hw > 0 ? hw : 1;
+}
+
+unsigned busy_cores_from(const std::string& line) {
+  // "load1 load5 load15 running/total last_pid"; running counts the caller.
+  double load1 = 0;
+  long running = 0, total = 0;
+  if (std::sscanf(line.c_str(), "%lf %*f %*f %ld/%ld", &load1, &running, &total) != 3) return 0;
+  const double busy = std::max(std::floor(load1 - 0.5), double(running - 1));
+  return busy > 0 ? unsigned(std::min(busy, 1e6)) : 0u;
+}
+
+unsigned busy_cores() {
+  std::ifstream in("/proc/loadavg");
+  std::string line;
+  return in && std::getline(in, line) ? busy_cores_from(line) : 0u;
 }
 
 WorkerPool::WorkerPool(unsigned threads) {

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -46,5 +47,11 @@ class WorkerPool {
 
 // Threads this process may run on (its CPU affinity), at least 1.
 unsigned usable_cores();
+
+// Cores other work keeps busy, from a `/proc/loadavg` line: the larger of
+// the runnable tasks now besides the caller and the one-minute load less
+// half a core (the caller's own recent work); 0 when it cannot be read.
+unsigned busy_cores();
+unsigned busy_cores_from(const std::string& loadavg_line);
 
 }  // namespace accelsim::sim

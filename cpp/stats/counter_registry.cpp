@@ -68,11 +68,34 @@ Snapshot CounterRegistry::snapshot() const {
   return s;
 }
 
+Snapshot CounterRegistry::snapshot(size_t slots) const {
+  Snapshot s;
+  s.slots = std::max<size_t>(slots, 1);
+  s.values.reserve(families_.size());
+  for (const auto& f : families_) {
+    const std::span<const uint64_t> v = f->values();
+    const int axis = f->stream_axis();
+    if (axis < 0 || s.slots >= f->dims()[size_t(axis)].size()) {
+      s.values.emplace_back(v.begin(), v.end());
+      continue;
+    }
+    const size_t extent = f->dims()[size_t(axis)].size(), inner = f->stride(size_t(axis));
+    std::vector<uint64_t>& out = s.values.emplace_back();
+    out.reserve(v.size() / extent * s.slots);
+    for (size_t o = 0; o < v.size() / (extent * inner); ++o) {
+      const auto* from = v.data() + o * extent * inner;
+      out.insert(out.end(), from, from + s.slots * inner);
+    }
+  }
+  return s;
+}
+
 void CounterRegistry::reset() {
   for (auto& f : families_) f->reset();
 }
 
 Snapshot difference(const Snapshot& after, const Snapshot& before) {
+  if (after.slots || before.slots) throw Error("difference of stream-limited snapshots");
   if (after.values.size() != before.values.size())
     throw Error("snapshots of different registries");
   Snapshot d = after;
@@ -89,7 +112,8 @@ void accumulate(Snapshot& total, const Snapshot& more) {
     total = more;
     return;
   }
-  if (total.values.size() != more.values.size()) throw Error("snapshots of different registries");
+  if (total.values.size() != more.values.size() || total.slots || more.slots)
+    throw Error("snapshots of different registries");
   for (size_t f = 0; f < total.values.size(); ++f) {
     if (total.values[f].size() != more.values[f].size()) throw Error("snapshots of different registries");
     for (size_t i = 0; i < total.values[f].size(); ++i) total.values[f][i] += more.values[f][i];

@@ -13,9 +13,13 @@
 
 namespace accelsim::stats {
 
-// Every family's values at one instant, in registry order.
+// Every family's values at one instant, in registry order. `slots` 0: all
+// of them; else only the first `slots` streams of each family with a stream
+// axis, packed [outer][stream < slots][inner] (what RunStats::since reads
+// for a run of that many streams, at a fraction of the copy).
 struct Snapshot {
   std::vector<std::vector<uint64_t>> values;
+  size_t slots = 0;
 };
 
 class CounterRegistry {
@@ -47,6 +51,9 @@ class CounterRegistry {
   const std::vector<uint64_t>& stream_ids() const { return stream_ids_; }
 
   Snapshot snapshot() const;
+  // Only the first `slots` streams (Snapshot::slots): a run's start, for
+  // RunStats::since; difference() and accumulate() take full ones only.
+  Snapshot snapshot(size_t slots) const;
   void reset();
 
  private:

@@ -23,13 +23,15 @@ std::shared_ptr<RunStats> RunStats::since(const Snapshot& start, size_t first_ro
     const size_t keep = axis >= 0 ? slots : 1;
     const std::span<const uint64_t> now = f.values();
     const std::vector<uint64_t>& then = start.values[i];
+    // a stream-limited snapshot holds start.slots streams of each (Snapshot)
+    const size_t then_extent = start.slots && axis >= 0 ? std::min(extent, start.slots) : extent;
+    if (keep > then_extent || then.size() != f.size() / extent * then_extent)
+      throw Error("snapshot of another registry (family " + f.name() + ")");
     uint64_t* dst = g.data();
     for (size_t o = 0; o < f.size() / (extent * inner); ++o)
       for (size_t s = 0; s < keep; ++s)
-        for (size_t k = 0; k < inner; ++k) {
-          const size_t at = (o * extent + s) * inner + k;
-          *dst++ = now[at] - then[at];
-        }
+        for (size_t k = 0; k < inner; ++k)
+          *dst++ = now[(o * extent + s) * inner + k] - then[(o * then_extent + s) * inner + k];
   }
   out->seal();
   for (size_t r = first_row; r < kernels->rows(); ++r) out->kernels->copy_row(*kernels, r);

@@ -127,13 +127,16 @@ TEST_CASE("103-out-of-bounds-store-names-thread-and-line") {
   CHECK(thrown);
 }
 
-TEST_CASE("104-parse-errors-carry-line-and-column") {
+// An unknown modifier parses (the function keeps it as unsupported) and the
+// launch names its line, column and spelling.
+TEST_CASE("104-unknown-modifier-carries-line-and-column-to-the-launch") {
   Fixture f;
   std::string bad = kDiverge;
   bad.replace(bad.find("neg.s32"), 7, "neg.q32");
   bool thrown = false;
+  auto m = parse_module(bad, "bad.ptx", f.ops);
   try {
-    parse_module(bad, "bad.ptx", f.ops);
+    call_graph(*m, "k");
   } catch (const PtxError& e) {
     thrown = true;
     CHECK_EQ(e.line(), 18);
@@ -141,4 +144,48 @@ TEST_CASE("104-parse-errors-carry-line-and-column") {
     CHECK_EQ(e.token(), std::string("neg.q32"));
   }
   CHECK(thrown);
+}
+
+// A module whose kernel b calls a .func g that holds an instruction the
+// parser kept as unsupported (Function::unsupported): launches of b fail
+// naming that instruction's line, a is untouched.
+TEST_CASE("105-an-unsupported-instruction-stops-only-the-kernels-that-reach-it") {
+  Fixture f;
+  const char* text = R"(
+.version 8.0
+.target sm_75
+.address_size 64
+.func g()
+{
+  ret;
+}
+.visible .entry a()
+{
+  ret;
+}
+.visible .entry b()
+{
+  call g, ();
+  ret;
+}
+)";
+  auto parsed = parse_module(text, "m.ptx", f.ops);
+  auto m = std::make_shared<Module>(*parsed);
+  for (Function& fn : m->funcs)
+    if (fn.name == "g") fn.unsupported = {7, 3, "frob.u32", "unknown opcode 'frob'"};
+  CHECK_EQ(call_graph(*m, "a").size(), size_t(1));
+  CHECK(prepare(m, "a", f.isa, f.low, 70) != nullptr);
+  bool thrown = false;
+  try {
+    prepare(m, "b", f.isa, f.low, 70);
+  } catch (const PtxError& e) {
+    thrown = true;
+    CHECK_EQ(e.line(), 7);
+    CHECK_EQ(e.column(), 3);
+    CHECK_EQ(e.token(), std::string("frob.u32"));
+    const std::string what = e.what();
+    CHECK(what.find("unknown opcode 'frob' (in .func g, which .entry b calls)") != std::string::npos);
+  }
+  CHECK(thrown);
+  CHECK_THROWS(call_graph(*m, "nope"), PtxError);
 }

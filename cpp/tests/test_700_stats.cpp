@@ -5,6 +5,7 @@
 #include "stats/counter_reduce.h"
 #include "stats/counter_registry.h"
 #include "stats/kernel_counters.h"
+#include "stats/run_stats.h"
 #include "tests/harness.h"
 
 using namespace accelsim::stats;
@@ -143,4 +144,29 @@ TEST_CASE("731-rebinding-returns-the-family-and-snapshots-accumulate") {
   accumulate(total, reg.snapshot());
   accumulate(total, reg.snapshot());
   CHECK_EQ(total.values[0][1], uint64_t(14));
+}
+
+TEST_CASE("732-a-run-snapshot-of-its-streams-gives-the-same-since-as-a-full-one") {
+  RunStats stats(4);
+  CounterFamily& f = add_l2(stats.registry);
+  CounterFamily& g = stats.registry.add("sm.issued", "sm", "inst", "", {instance_dim("sm", 3)});
+  stats.seal();
+  uint64_t* v = f.data();
+  for (size_t i = 0; i < f.size(); ++i) v[i] = 10 * i;
+  g.data()[2] = 4;
+  const Snapshot full = stats.registry.snapshot(), two = stats.registry.snapshot(2);
+  CHECK_EQ(two.slots, size_t(2));
+  CHECK_EQ(two.values[0].size(), f.size() / 4 * 2);  // streams 2 and 3 left out
+  CHECK_EQ(two.values[1].size(), g.size());          // no stream axis: whole
+  for (size_t i = 0; i < f.size(); ++i) v[i] += i % 7;
+  g.data()[2] += 5;
+  auto a = stats.since(full, 0, 2), b = stats.since(two, 0, 2);
+  const CounterFamily& fa = a->registry.family(0);
+  const CounterFamily& fb = b->registry.family(0);
+  CHECK_EQ(fa.size(), fb.size());
+  for (size_t i = 0; i < fa.size(); ++i) CHECK_EQ(fa.values()[i], fb.values()[i]);
+  CHECK_EQ(fb.at({1, 1, 1, 1}), uint64_t((1 * 24 + 1 * 6 + 1 * 3 + 1) % 7));  // slice stride 4 x 2 x 3
+  CHECK_EQ(b->registry.family(1).values()[2], uint64_t(5));
+  CHECK_THROWS(stats.since(two, 0, 3), accelsim::Error);  // more streams than it holds
+  CHECK_THROWS(difference(full, two), accelsim::Error);
 }

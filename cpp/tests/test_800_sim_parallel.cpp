@@ -2,7 +2,8 @@
 // and passes exceptions on; a GPU on 2 or 3 threads gives the single-threaded
 // result; an admission contract the level below breaks is an error, never a
 // silently different result; read-ahead decoding keeps blocks and errors in
-// order.
+// order; `threads: 0` keeps the parallel phase only while it is measured
+// faster, and counts the cores other work keeps busy.
 #include <atomic>
 #include <cstring>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "base/error.h"
 #include "sim/parallel_sms.h"
 #include "sim/read_ahead_source.h"
+#include "sim/thread_backoff.h"
 #include "sim/worker_pool.h"
 #include "tests/fixed_latency_port.h"
 #include "tests/harness.h"
@@ -129,4 +131,52 @@ TEST_CASE("874-read-ahead-gives-the-same-blocks-in-order-and-the-error-at-the-sa
   for (uint32_t i = 0; i < 37; ++i) CHECK(failing.next_block(tb));
   CHECK_THROWS(failing.next_block(tb), TraceError);
   sim::ReadAheadSource early_exit(inner, 4);  // destroyed mid-kernel: the thread stops
+}
+
+namespace {
+// Feeds `b` windows that take `parallel_ns` / `sequential_ns` as its choice
+// is; returns the choices made at the start of each window.
+std::vector<bool> drive(sim::ThreadBackoff& b, int windows, int64_t parallel_ns, int64_t sequential_ns,
+                        int64_t& clock) {
+  std::vector<bool> chosen;
+  for (int w = 0; w < windows; ++w) {
+    chosen.push_back(b.parallel());
+    while (!b.count()) {
+    }
+    clock += b.parallel() ? parallel_ns : sequential_ns;
+    b.window_end(clock);
+  }
+  return chosen;
+}
+}  // namespace
+
+TEST_CASE("875-automatic-threads-keep-the-parallel-phase-only-while-it-is-faster") {
+  int64_t clock = 1000;
+  sim::ThreadBackoff fast(16, 3);  // 16-cycle windows; the winner runs 3 windows
+  // an unmeasured warm-up window, a parallel probe, a sequential probe
+  auto c = drive(fast, 3, 100, 300, clock);
+  CHECK(c == std::vector<bool>({true, true, false}));
+  CHECK_EQ(fast.probes(), 1u);
+  CHECK_EQ(fast.parallel_wins(), 1u);
+  // The machine gets loaded: after the winner's 3 windows, the next probe
+  // sees the parallel window slower and backs off to sequential cycles.
+  c = drive(fast, 7, 500, 300, clock);
+  CHECK(c == std::vector<bool>({true, true, true, true, false, false, false}));
+  CHECK_EQ(fast.probes(), 2u);
+  CHECK_EQ(fast.parallel_wins(), 1u);
+  sim::ThreadBackoff tie(16, 3);  // within 5 %: one core is the cheaper choice
+  c = drive(tie, 6, 98, 100, clock);
+  CHECK(c == std::vector<bool>({true, true, false, false, false, false}));
+}
+
+TEST_CASE("876-busy-cores-come-from-the-run-queue-and-the-one-minute-load") {
+  CHECK_EQ(sim::busy_cores_from("0.00 0.01 0.05 1/300 4242"), 0u);   // idle: only the caller
+  CHECK_EQ(sim::busy_cores_from("1.02 0.80 0.40 1/300 4242"), 0u);   // the caller's own last minute
+  CHECK_EQ(sim::busy_cores_from("0.10 0.10 0.10 4/300 4242"), 3u);   // three others runnable now
+  CHECK_EQ(sim::busy_cores_from("11.40 9.00 5.00 2/310 4242"), 10u); // a loaded minute
+  CHECK_EQ(sim::busy_cores_from("garbage"), 0u);
+  // threads: 0 never asks for more threads than SMs, nor fewer than one
+  CHECK(sim::resolve_threads(0, 4) >= 1u);
+  CHECK(sim::resolve_threads(0, 4) <= 4u);
+  CHECK_EQ(sim::resolve_threads(3, 8), 3u);
 }

@@ -23,6 +23,7 @@ _warnings.install()  # AccelsimWarnings print as one line ("accelsim: warning: .
 
 _LAZY = {
     "AccelsimWarning": "accelsim.errors",
+    "ProgramKilled": "accelsim.errors",
     "Config": "accelsim.config",
     "import_gpgpusim_config": "accelsim.config",
     "list_configs": "accelsim.config",

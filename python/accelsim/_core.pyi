@@ -139,6 +139,10 @@ class PtxModule:
     def kernels(self) -> list[dict[str, Any]]:
         """Each defined .entry: name, line, params (name, type, size, align,
         offset, pointer), param_bytes, shared_bytes, local_bytes, registers."""
+    def check_kernel(self, name: str) -> None:
+        """Raises the PtxError a launch of kernel ``name`` would meet before it
+        runs (an instruction the parser kept as unsupported, a call without a
+        body, recursion)."""
     def globals(self) -> list[dict[str, Any]]:
         """Each module-scope .global / .const: name, size, align, const, init (bytes)."""
 

@@ -90,6 +90,21 @@ class RunStopped(AccelsimError, RuntimeError):
         self.result = result
 
 
+class ProgramKilled(AccelsimError, RuntimeError):
+    """The CUDA program ``accelsim.run_cuda`` ran died of a signal in its own
+    host code (or was killed) before its end: ``signal`` names it
+    (``"SIGSEGV"``), ``meaning`` says what it means and ``returncode`` is the
+    negative signal number, as ``subprocess`` gives it. The message names all
+    three; the runtime's line on stderr adds where (host code or a CUDA
+    call) and whether the address was simulated device memory."""
+
+    def __init__(self, message: str, signal: str, meaning: str, returncode: int):
+        super().__init__(message)
+        self.signal = signal
+        self.meaning = meaning
+        self.returncode = returncode
+
+
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C (or any ``KeyboardInterrupt``) stopped ``Simulator.run`` or a PTX
     ``Device``'s run (``synchronize``, a synchronous copy; for ``save_trace``,

@@ -242,7 +242,8 @@ class Simulator:
         kernel that finished, between kernels.
 
         ``threads``: threads simulating this GPU (default: the config's
-        ``threads``; 0 = every core the process may use). The result is the
+        ``threads``; 0 = the cores the process may use that other work leaves
+        idle, backing off to one while that is faster). The result is the
         same, bit for bit, for every value (docs/parallel.md).
 
         ``flush``: every kernel and copy starts on a GPU in its power-on

@@ -43,7 +43,7 @@ def _run(args) -> int:
     from accelsim.cli.config_cmd import parse_overrides
     from accelsim.config import load_config
     from accelsim.cuda import run_cuda
-    from accelsim.errors import Interrupted
+    from accelsim.errors import Interrupted, ProgramKilled
 
     output_folder("--out", args.out)
     output_folder("--save-trace", args.save_trace)
@@ -52,6 +52,9 @@ def _run(args) -> int:
         result = run_cuda(args.program, cfg, records=args.records, max_cycles=args.max_cycles, out=args.out,
                           save_trace=args.save_trace, regs_per_thread=args.regs,
                           flush_caches=args.flush_caches, max_warp_insts=args.max_warp_insts)
+    except ProgramKilled as e:  # the shell's status for a signal death, as if the program ran alone
+        print(f"accelsim cuda: {e}", file=sys.stderr)
+        return 128 - e.returncode
     except Interrupted as stop:
         r = stop.result
         if args.out:
@@ -65,4 +68,10 @@ def _run(args) -> int:
         print(f"accelsim cuda: {result.num_kernels} kernels, {len(result.copies)} copies, "
               f"{result.total_cycles} cycles on {result.config_name}{state}; {result.wall_time_s:.2f} s wall",
               file=sys.stderr)
+    if result.returncode < 0:  # died of a signal after the runtime wrote its result (an atexit handler)
+        from accelsim.cuda.launcher import killed_by
+
+        name, meaning = killed_by(result.returncode)
+        print(f"accelsim cuda: the program died of {name} ({meaning})", file=sys.stderr)
+        return 128 - result.returncode
     return result.returncode

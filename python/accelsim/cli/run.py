@@ -21,7 +21,8 @@ def register(sub) -> None:
                         help="no progress bar (shown on a terminal once a run takes 2 s)")
     parser.add_argument("--threads", type=int, default=None, metavar="N",
                         help="threads simulating the GPU (default: the config's `threads`, "
-                             "0 = every usable core); results are identical for every N")
+                             "0 = the idle usable cores, backing off to one while faster); "
+                             "results are identical for every N")
     from accelsim.cli import _run_sampling
 
     _run_sampling.add_arguments(parser)

@@ -18,13 +18,37 @@ from accelsim import _core
 from accelsim._paths import data_dir
 from accelsim.cuda.elf import read_elf
 from accelsim.cuda.result import CudaResult, read_result
-from accelsim.errors import AccelsimError, ConfigError, Interrupted
+from accelsim.errors import AccelsimError, ConfigError, Interrupted, ProgramKilled
 
 __all__ = ["run_cuda", "runtime_library_dir", "RECORD_MODES"]
 
 RECORD_MODES = ("lowered", "ptx", "sass")
 # Exit statuses the runtime library uses for its own stops (docs/cuda_apps.md).
 EXIT_MAX_CYCLES, EXIT_INTERRUPTED = 124, 130
+
+
+# What a signal that ends a program means, for the message that replaces a
+# bare negative exit status.
+SIGNAL_MEANINGS = {
+    "SIGSEGV": "segmentation fault: a read or write of memory the process may not touch, such as host code "
+               "dereferencing a device pointer",
+    "SIGBUS": "bus error: an access to memory that cannot be backed (misaligned, or a truncated mapped file)",
+    "SIGFPE": "arithmetic exception: an integer division by zero or overflow",
+    "SIGILL": "illegal instruction: corrupted code, or a CPU feature this machine lacks",
+    "SIGABRT": "abort: the program called abort(), e.g. a failed assert() or an uncaught C++ exception",
+    "SIGKILL": "killed from outside: kill -9, a job scheduler's limit or the kernel's out-of-memory killer",
+    "SIGTERM": "asked to terminate from outside (kill, a job scheduler)",
+    "SIGPIPE": "wrote to a pipe nobody reads any more",
+}
+
+
+def killed_by(returncode: int) -> tuple[str, str]:
+    """(name, meaning) of the signal a negative ``returncode`` says ended a program."""
+    try:
+        name = signal.Signals(-returncode).name
+    except ValueError:
+        name = f"signal {-returncode}"
+    return name, SIGNAL_MEANINGS.get(name, "ended by that signal")
 
 
 def runtime_library_dir() -> Path:
@@ -109,6 +133,10 @@ def _wait(proc: subprocess.Popen, program: str, timeout, capture: bool) -> tuple
     return proc.returncode, out if capture else None, err if capture else None
 
 
+def _stderr_tail(stderr: str | None) -> str:
+    return f" (stderr: {stderr.strip()[-500:]})" if stderr else ""
+
+
 def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int | None = None, out=None,
              save_trace=None, regs_per_thread: int = 32, arch: int | None = None, env: dict | None = None,
              cwd=None, capture_output: bool = False, timeout: float | None = None,
@@ -131,7 +159,9 @@ def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int 
     order and written there as an Accel-Sim trace (kernelslist.g with its
     host-to-device copies; ``records`` picks the records), which
     ``Simulator.run`` replays; the result then lists no kernels.
-    Ctrl-C stops the simulation and raises Interrupted with the result so far."""
+    Ctrl-C stops the simulation and raises Interrupted with the result so far;
+    a program that dies of a signal (SIGSEGV in its host code, ...) raises
+    ProgramKilled naming it."""
     argv = [str(a) for a in ([argv] if isinstance(argv, (str, os.PathLike)) else argv)]
     if not argv:
         raise AccelsimError("run_cuda needs a program to run")
@@ -180,10 +210,13 @@ def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int 
         code, stdout, stderr = _wait(proc, argv[0], timeout, capture_output)
         wall = time.perf_counter() - start
         result_file = folder / "result.json"
+        if code < 0 and not result_file.is_file():
+            name, meaning = killed_by(code)
+            raise ProgramKilled(f"{argv[0]} died of {name} ({meaning}) before its end, so there is no simulation "
+                                f"result{_stderr_tail(stderr)}", name, meaning, code)
         if not result_file.is_file():
-            detail = f" (stderr: {stderr.strip()[-500:]})" if stderr else ""
             raise AccelsimError(f"{argv[0]} exited with status {code} without a simulation result: it did not "
-                                f"load accelsim's CUDA runtime, or died before its end{detail}")
+                                f"load accelsim's CUDA runtime, or died before its end{_stderr_tail(stderr)}")
         result = read_result(result_file, workload=" ".join(argv), wall_time_s=wall, returncode=code,
                              stdout=stdout, stderr=stderr)
         if save_trace is not None:

@@ -15,9 +15,8 @@ from accelsim.devtools.catalogue_cases import Case
 
 # Each mode returns the program's exit status; a CUDA error the runtime
 # returns is printed as the program's own check would. The kernels with PTX
-# the emulator lacks are built into programs of their own: the runtime parses
-# a program's whole PTX module at its first launch, so one unknown opcode
-# stops every kernel of that module.
+# the emulator lacks are built into programs of their own (WITH_* macros), so
+# that each case shows the one error it is about.
 BAD_CU = r"""#include <cstdio>
 #include <cstdlib>
 #include <cstring>

@@ -77,13 +77,18 @@ def verdict(op: str, mods: tuple[str, ...], table: dict[str, set[str]]) -> str:
 
 
 def parser_verdict(ptx: str, name: str) -> str:
-    """The real parser on the module: "parses" or its first error."""
+    """The real parser on the module: "parses", or its first error: a parse
+    error, else the first kernel a launch of which would stop before it
+    runs (an instruction the parser kept as unsupported, which stops only
+    the kernels that reach it)."""
     from accelsim import _core
     from accelsim.errors import PtxError
     from accelsim.ptx._tables import tables
 
     try:
-        _core.PtxModule.parse(ptx, name, tables())
+        mod = _core.PtxModule.parse(ptx, name, tables())
+        for k in mod.kernels():
+            mod.check_kernel(k["name"])
     except PtxError as e:
         return str(e).splitlines()[0][:200]
     return "parses"

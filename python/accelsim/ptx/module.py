@@ -126,6 +126,19 @@ class Kernel:
         self.name = info["name"]
         self.params = info["params"]
         self.info = info
+        self._launchable = False
+
+    def check_launchable(self) -> None:
+        """Raises the PtxError a launch of this kernel would meet before it
+        runs: an instruction the emulator lacks (in the kernel or a function
+        it calls, named with its line; the module's other kernels still run),
+        a call to a function without a body, recursion."""
+        if not self._launchable:
+            try:
+                self.module._core.check_kernel(self.name)
+            except PtxError as e:
+                raise relocate(e, [self.module]) from None
+            self._launchable = True
 
     def __getitem__(self, config):
         if not isinstance(config, tuple) or len(config) not in (2, 3, 4):
@@ -168,6 +181,7 @@ class _Launcher:
         self.kernel, self.grid, self.block, self.stream, self.shared = kernel, grid, block, stream, shared
 
     def __call__(self, *args, stream=None, shared_mem=None, device=None):
+        self.kernel.check_launchable()
         params, dev = self.kernel.pack(args)
         dev = device or dev
         if dev is None:
