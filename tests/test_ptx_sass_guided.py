@@ -256,8 +256,12 @@ def test_records_follow_the_sass_line_map(case, module, kernel, monkeypatch):
             got = [name for _, name, _, _ in recs[i:i + n]]
             assert want[line] == got and all(r[0] == line for r in recs[i:i + n]), (line, want[line], got)
             i += n
+    # lowered mode records a branch to the final ret as ptxas's guarded EXIT
+    # (its lanes leave there), so the ret lines execute less often there
+    text = mods[module].text.splitlines()
+    rets = {n for n in smap if text[n - 1].split("//")[0].strip().startswith("ret")}
     for line, n in executed["lowered"].items():
-        if smap.get(line):
+        if smap.get(line) and line not in rets:
             assert executed["sass"][line] == n, (line, n, executed["sass"][line])
     assert sum(executed["sass"].values()) > 0
 

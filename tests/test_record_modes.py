@@ -1,7 +1,7 @@
 """The record modes against SASS traces (accelsim.studies.record_modes, the
 notebook's table): SASS-guided mode within 2 % of the trace's instructions
 and 5 % of its SM-elapsed cycles on every kernel that exists both ways;
-lowered within 15 % except vectorAdd's instructions (a known gap, pinned)."""
+lowered within 15 % on both."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -26,9 +26,8 @@ def test_vectoradd_in_each_mode_against_its_trace():
     rows = _by(vecadd_rows())
     sass, lowered = rows["vectorAdd", "sass"], rows["vectorAdd", "lowered"]
     assert sass["simulated"] == sass["trace"] and abs(sass["cycles_error_pct"]) <= 5 and sass["within_target"]
-    assert abs(lowered["cycles_error_pct"]) <= 15
-    # lowered records 18 warp instructions per warp where ptxas's SASS has 15
-    assert lowered["insts_error_pct"] == 20.0 and not lowered["within_target"]
+    assert abs(lowered["cycles_error_pct"]) <= 15 and abs(lowered["insts_error_pct"]) <= 15
+    assert lowered["within_target"]
 
 
 @pytest.mark.skipif(not (DATA / "traces" / pv.BFS_TRACE).is_dir(), reason="needs ../shared/data (the BFS trace)")

@@ -80,6 +80,7 @@ def test_import_accelsim_is_light():
     loaded = _modules_after("import accelsim")
     assert not {m for m in loaded if m.split(".")[0] in HEAVY | {"numpy", "yaml", "tqdm"}}
     assert "accelsim.config" not in loaded and "accelsim._core" not in loaded
+    assert "accelsim.sampling" not in loaded  # imported by the first sampled or split run
     import accelsim
 
     assert accelsim.load_config("QV100").name == "QV100"  # resolved on first use

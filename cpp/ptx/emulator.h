@@ -135,7 +135,11 @@ class CtaEmulator {
   bool poll_stop();
   [[noreturn]] void report_spin(uint32_t w, int32_t pc, const Inst& in) const;
   std::string spin_reason(uint32_t w, int32_t pc) const;
+  // Runs a non-control instruction through its opcode's executor (the
+  // dispatch table built from ptx/opcodes.def, exec_dispatch.cpp).
   void exec(uint32_t w, const Inst& in, uint32_t mask, int32_t pc);
+  using Executor = void (CtaEmulator::*)(uint32_t w, const Inst& in, uint32_t mask);
+  static const Executor kExecutors[];
   void record(uint32_t w, int32_t pc, uint32_t mask, const Inst& in, uint8_t space);
   void call(uint32_t w, const Inst& in, uint32_t mask, int32_t pc);
   bool ret(uint32_t w, const Inst& in, uint32_t mask);
@@ -150,19 +154,34 @@ class CtaEmulator {
   uint64_t special(uint32_t w, const Operand& o, uint32_t lane) const;
   uint64_t address(Warp& wp, const Operand& o, uint32_t lane, const Inst& in, Space& space);
   // memory
-  void mem_access(uint32_t w, const Inst& in, uint32_t mask);
-  void atomic(uint32_t w, const Inst& in, uint32_t mask);
-  void texture(uint32_t w, const Inst& in, uint32_t mask);
   void* locate(uint32_t w, uint32_t lane, Space space, uint64_t addr, uint32_t n, const Inst& in, bool write);
   uint64_t load(uint32_t w, uint32_t lane, Space space, uint64_t addr, uint32_t n, const Inst& in);
   void store(uint32_t w, uint32_t lane, Space space, uint64_t addr, uint32_t n, uint64_t v, const Inst& in);
-  // arithmetic (exec_alu.cpp)
-  void alu(uint32_t w, const Inst& in, uint32_t mask);
-  void convert(uint32_t w, const Inst& in, uint32_t mask);
-  void compare(uint32_t w, const Inst& in, uint32_t mask);
-  void warp_level(uint32_t w, const Inst& in, uint32_t mask);
-  template <class T> void int_op(uint32_t w, const Inst& in, uint32_t mask);
-  template <class T> void float_op(uint32_t w, const Inst& in, uint32_t mask);
+  // The executors (opcodes.def's executor column), one per opcode or tight
+  // family; each runs one warp instruction over the lanes in `mask`. The
+  // memory ones (record class Memory) write their own record.
+  void mem_access(uint32_t w, const Inst& in, uint32_t mask);  // ld, ldu, st
+  void atomic(uint32_t w, const Inst& in, uint32_t mask);      // atom, red (exec_atomic.cpp)
+  void texture(uint32_t w, const Inst& in, uint32_t mask);     // tex (exec_texture.cpp)
+  void move(uint32_t w, const Inst& in, uint32_t mask);        // mov (exec_move.cpp)
+  void cvta(uint32_t w, const Inst& in, uint32_t mask);
+  void convert(uint32_t w, const Inst& in, uint32_t mask);     // cvt (exec_convert.cpp)
+  void compare(uint32_t w, const Inst& in, uint32_t mask);     // setp (exec_compare.cpp)
+  void shfl(uint32_t w, const Inst& in, uint32_t mask);        // exec_warp.cpp
+  void vote(uint32_t w, const Inst& in, uint32_t mask);
+  void activemask(uint32_t w, const Inst& in, uint32_t mask);
+  void nothing(uint32_t w, const Inst& in, uint32_t mask);     // membar, fence, prefetch, nanosleep
+  void trap(uint32_t w, const Inst& in, uint32_t mask);
+  void control(uint32_t w, const Inst& in, uint32_t mask);     // bra, call, ret, exit, bar: run_warp's
+  // arithmetic: the opcode's semantics struct Sem (ptx/ops_*.h) per lane,
+  // for the instruction's type (ptx/exec_arith.h)
+  static constexpr size_t kMaxSources = 4;
+  template <class Sem> void arith(uint32_t w, const Inst& in, uint32_t mask);
+  template <class Sem, class T> void int_lanes(uint32_t w, const Inst& in, uint32_t mask);
+  template <class Sem, class F> void float_lanes(uint32_t w, const Inst& in, uint32_t mask);
+  template <class Sem> void pred_lanes(uint32_t w, const Inst& in, uint32_t mask);
+  void half_lanes(uint32_t w, const Inst& in, uint32_t mask);
+  void sources(Warp& wp, uint32_t w, const Inst& in, uint32_t l, uint64_t* v);
   [[noreturn]] void fault(uint32_t w, uint32_t lane, const Inst& in, const std::string& what) const;
   std::string where(uint32_t w, uint32_t lane) const;
 };

@@ -1,5 +1,5 @@
 // One lane of a PTX f16 / bf16 / f16x2 instruction (the emulator's
-// exec_alu.cpp calls these per active lane). See half.h for the rounding.
+// CtaEmulator::half_lanes calls these per active lane). See half.h for the rounding.
 #pragma once
 #include <cstdint>
 

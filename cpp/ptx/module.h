@@ -13,7 +13,7 @@ namespace accelsim::ptx {
 
 // One per row of ptx/opcodes.def.
 enum class Op : uint8_t {
-#define ACCELSIM_PTX_OP(op, name, record_class) op,
+#define ACCELSIM_PTX_OP(op, name, record_class, exec, operands) op,
 #include "ptx/opcodes.def"
 #undef ACCELSIM_PTX_OP
   kCount

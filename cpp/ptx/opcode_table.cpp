@@ -10,14 +10,21 @@ namespace accelsim::ptx {
 namespace {
 // Index = Op; "barrier" is an alias of bar (see op_from).
 constexpr const char* kNames[] = {
-#define ACCELSIM_PTX_OP(op, name, record_class) name,
+#define ACCELSIM_PTX_OP(op, name, record_class, exec, operands) name,
 #include "ptx/opcodes.def"
 #undef ACCELSIM_PTX_OP
 };
 static_assert(std::size(kNames) == size_t(Op::kCount));
+
+constexpr OperandGrammar kGrammars[] = {
+#define ACCELSIM_PTX_OP(op, name, record_class, exec, operands) OperandGrammar::parse(operands),
+#include "ptx/opcodes.def"
+#undef ACCELSIM_PTX_OP
+};
 }  // namespace
 
 const char* op_name(Op op) { return kNames[size_t(op)]; }
+const OperandGrammar& op_grammar(Op op) { return kGrammars[size_t(op)]; }
 
 bool op_from(std::string_view name, Op& op) {
   if (name == "barrier") name = "bar";
@@ -41,15 +48,13 @@ OpcodeTable OpcodeTable::load(const std::string& path) {
     if (auto h = line.find('#'); h != std::string::npos) line.resize(h);
     std::istringstream ss(line);
     std::string name;
-    int lo = -1, hi = -1;
     if (!(ss >> name)) continue;
-    if (!(ss >> lo >> hi) || lo < 0 || hi < lo || hi > 8)
-      throw PtxError(path, n, 0, name, "expected 'opcode min_operands max_operands modifier...'");
     OpcodeRow row;
     if (!op_from(name, row.op)) throw PtxError(path, n, 0, name, "opcode has no emulation semantics");
-    row.min_ops = uint8_t(lo);
-    row.max_ops = uint8_t(hi);
     for (std::string m; ss >> m;) {
+      // operand counts come from the opcode's grammar (ptx/opcodes.def), not this file
+      if (m.find_first_not_of("0123456789") == std::string::npos)
+        throw PtxError(path, n, 0, m, "expected 'opcode modifier...' (a modifier is a name)");
       row.typed |= ty_from(m) != kTyNone;
       row.mods.insert(m);
     }

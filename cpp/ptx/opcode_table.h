@@ -1,6 +1,7 @@
-// The PTX opcodes the parser accepts and, per opcode, its operand count and
-// allowed modifiers: data from configs/ptx/opcodes.txt, so a new spelling is
-// a table row, not a grammar change. Read at parse time only.
+// The PTX opcodes the parser accepts: per opcode (ptx/opcodes.def) its name
+// and operand grammar, and from configs/ptx/opcodes.txt the modifiers it
+// allows, so a new spelling is a data word, not a grammar change. Read at
+// parse time only.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -12,9 +13,55 @@
 
 namespace accelsim::ptx {
 
+// An opcode's operands, one letter per position (opcodes.def's last column):
+//   d  destination register            D  destination register or vector
+//   s  source: register, immediate, special register or variable
+//   u  a source read as .u32 whatever the type (shift amount, bit position,
+//      selector): an immediate there is encoded as .u32
+//   S  source or vector                a  address [..]
+//   t  texture operand [tex, {coordinates}]
+//   l  label                           *  anything (the executor checks it)
+// "[x]" is an optional operand (optional ones come last). A leading '='
+// says register operands must have the instruction type's size.
+struct OperandGrammar {
+  static constexpr int kMax = 6;
+  uint8_t min_ops = 0, max_ops = 0;
+  bool sized = false;
+  char kind[kMax] = {};
+
+  static consteval OperandGrammar parse(std::string_view s) {
+    OperandGrammar g;
+    bool optional = false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      char c = s[i];
+      if (c == ' ') continue;
+      if (c == '=' && i == 0) {
+        g.sized = true;
+        continue;
+      }
+      const bool opt = c == '[';
+      if (opt) {
+        if (i + 2 >= s.size() || s[i + 2] != ']') throw "opcodes.def: '[' takes one letter and ']'";
+        c = s[++i], ++i;
+      }
+      if (std::string_view("dDsuSatl*").find(c) == std::string_view::npos) throw "opcodes.def: unknown operand letter";
+      if (!opt && optional) throw "opcodes.def: an optional operand comes last";
+      if (g.max_ops == kMax) throw "opcodes.def: too many operands";
+      optional |= opt;
+      g.kind[g.max_ops++] = c;
+      if (!opt) g.min_ops = g.max_ops;
+    }
+    return g;
+  }
+  // The instruction writes its first operand (a register or vector).
+  constexpr bool writes() const { return max_ops > 0 && (kind[0] == 'd' || kind[0] == 'D'); }
+};
+
+// The grammar row of an opcode.
+const OperandGrammar& op_grammar(Op op);
+
 struct OpcodeRow {
   Op op = Op::kMov;
-  uint8_t min_ops = 0, max_ops = 0;
   bool typed = false;  // takes a type modifier (.u32, .f32, ...): one is then required
   std::unordered_set<std::string> mods;
 };

@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "isa/sass_latency.h"
+#include "ptx/lowering_context.h"
+#include "ptx/opcode_table.h"
 #include "ptx/ptx_error.h"
 #include "ptx/sass_guided.h"
 #include "ptx/ptx_records.h"
@@ -28,6 +30,11 @@ std::vector<std::string> key_parts(const Inst& in) {
   if (mem && in.space == kSpNone) parts.emplace_back("generic");
   if ((in.op == Op::kMov || in.op == Op::kCvt) && in.ops.size() > 1 && in.ops[1].kind == Operand::kSpecial)
     parts.emplace_back("special");
+  // the launch dimensions live in the constant bank (c[0x0][0x0..0x14]): SASS
+  // reads them as operands of the instruction that uses them
+  if (!parts.empty() && parts.back() == "special" &&
+      (in.ops[1].special == kSpNtid || in.ops[1].special == kSpNctaid))
+    parts.emplace_back("cbank");
   if (in.mods & kMInFunc) parts.emplace_back("func");
   return parts;
 }
@@ -213,20 +220,13 @@ void link(const Module& m, const Function* kernel, Program& p) {
 
 }  // namespace
 
-bool writes_reg(Op op) {
-  switch (op) {
-    case Op::kSt: case Op::kRed: case Op::kBra: case Op::kRet: case Op::kExit: case Op::kBar:
-    case Op::kMembar: case Op::kFence: case Op::kCall: case Op::kPrefetch: case Op::kNanosleep: case Op::kTrap:
-      return false;
-    default:
-      return true;
-  }
-}
+bool writes_reg(Op op) { return op_grammar(op).writes(); }
 
 uint16_t packed_reg(int32_t reg) { return uint16_t(reg % 250 + 1); }
 
-const LoweringTable::Row& lowering_row(const LoweringTable& lowering, const Inst& in) {
-  const LoweringTable::Row* row = lowering.find(in);
+const LoweringTable::Row& lowering_row(const LoweringTable& lowering, const Inst& in,
+                                       const std::vector<std::string>& context) {
+  const LoweringTable::Row* row = lowering.find(in, context);
   if (!row)
     throw PtxError(lowering.path(), 0, 0, in.spelling,
                    "no lowering row for this instruction (PTX line " + std::to_string(in.line) + ")");
@@ -284,17 +284,41 @@ isa::InstRecord operand_record(const Inst& in, const isa::IsaTable& isa, uint16_
 
 namespace {
 
+// The kernel's prologue (the lowering table's `entry` row: the stack pointer
+// load every kernel starts with), before the first instruction's records.
+void prologue_records(Program& p, const isa::IsaTable& isa, const LoweringTable& lowering) {
+  const LoweringTable::Row* row = lowering.pseudo("entry");
+  if (!row) return;
+  for (const auto& alts : row->sass) {
+    uint8_t lat_class = isa::kLatUnit;
+    const uint16_t id = uint16_t(sass_opcode(isa, lowering, *row, alts, &lat_class));
+    const isa::OpcodeInfo& info = isa.info(id);
+    isa::InstRecord r{};  // no PTX register: ptxas's stack pointer
+    r.opcode = id;
+    r.unit = info.unit;
+    r.mem_space = info.mem_space;
+    r.flags = info.flags;
+    r.lat_class = lat_class;
+    p.tmpl.push_back(r);
+  }
+}
+
 // Each PTX instruction as the SASS sequence configs/ptx/lowering.txt gives;
 // addresses go to the sequence's first memory opcode.
 void lowered_templates(Program& p, const isa::IsaTable& isa, const LoweringTable& lowering) {
+  const std::vector<std::vector<std::string>> context = lowering_context(p.insts);
   p.tmpl_begin.push_back(0);
-  for (const Inst& in : p.insts) {
-    const LoweringTable::Row& row = lowering_row(lowering, in);
+  for (size_t i = 0; i < p.insts.size(); ++i) {
+    const Inst& in = p.insts[i];
+    const LoweringTable::Row& row = lowering_row(lowering, in, context[i]);
+    if (i == 0) prologue_records(p, isa, lowering);
     int16_t mem = -1;
+    bool first = true;
     for (const auto& alts : row.sass) {
       uint8_t lat_class = isa::kLatUnit;
       uint16_t id = uint16_t(sass_opcode(isa, lowering, row, alts, &lat_class));
-      isa::InstRecord r = operand_record(in, isa, id, p.tmpl.size() == p.tmpl_begin.back());
+      isa::InstRecord r = operand_record(in, isa, id, first);
+      first = false;
       r.lat_class = lat_class;
       if (r.mem_space != isa::kMemNone) {
         if (mem < 0) mem = int16_t(p.tmpl.size() - p.tmpl_begin.back());
@@ -384,10 +408,17 @@ LoweringTable LoweringTable::load(const std::string& path) {
   return t;
 }
 
-const LoweringTable::Row* LoweringTable::find(const Inst& in) const {
+const LoweringTable::Row* LoweringTable::pseudo(std::string_view name) const {
+  for (const auto& [op, row] : rows_)
+    if (op == name && row.key.empty()) return &row;
+  return nullptr;
+}
+
+const LoweringTable::Row* LoweringTable::find(const Inst& in, const std::vector<std::string>& context) const {
   std::string op = opcode_of(in);
   if (op == "barrier") op = "bar";
   std::vector<std::string> parts = key_parts(in);
+  parts.insert(parts.end(), context.begin(), context.end());
   const Row* best = nullptr;
   size_t best_n = 0;
   for (const auto& [name, row] : rows_) {
@@ -458,9 +489,7 @@ std::shared_ptr<const Program> prepare(std::shared_ptr<const Module> module, con
       Operand& o = in.ops[k];
       if (o.kind != Operand::kImm) continue;
       Ty t = in.op == Op::kCvt && k >= 1 ? in.type2 : in.type;
-      bool int_slot = ((in.op == Op::kShl || in.op == Op::kShr) && k == 2) ||
-                      (in.op == Op::kBfe && k >= 2) || (in.op == Op::kBfi && k >= 3) ||
-                      ((in.op == Op::kSelp || in.op == Op::kSlct) && k == 3);
+      const bool int_slot = op_grammar(in.op).kind[k] == 'u';  // read as .u32 whatever the type
       o.imm = int64_t(imm_bits(o, int_slot ? kU32 : t));
       o.lit = 0;
     }
@@ -486,6 +515,9 @@ std::shared_ptr<const Program> prepare(std::shared_ptr<const Module> module, con
       }
     }
   }
+  // lowered mode only: ptx mode runs GPGPU-Sim's PTX as written, and
+  // SASS-guided mode records ptxas's own EXIT per PTX line
+  if (records == RecordMode::kLowered && !sass) branches_to_exit(p->insts);
   p->ipdom = post_dominators(p->insts);
   if (records == RecordMode::kPtx)
     ptx_class_templates(*p, isa, lowering);  // ptx/ptx_records.cpp

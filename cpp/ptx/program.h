@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "isa/inst_record.h"
@@ -23,8 +24,11 @@ class LoweringTable {
   };
   // Throws PtxError naming the file and line.
   static LoweringTable load(const std::string& path);
-  // Best row for an instruction, or nullptr.
-  const Row* find(const Inst& in) const;
+  // Best row for an instruction, or nullptr; `context`: pseudo-modifiers
+  // from its neighbours (ptx/lowering_context.h).
+  const Row* find(const Inst& in, const std::vector<std::string>& context = {}) const;
+  // The row of a pseudo-instruction (`entry`: the kernel prologue), or nullptr.
+  const Row* pseudo(std::string_view name) const;
   const std::string& path() const { return path_; }
 
  private:
@@ -71,7 +75,8 @@ std::shared_ptr<const Program> prepare(std::shared_ptr<const Module> module, con
 uint16_t packed_reg(int32_t reg);
 bool writes_reg(Op op);
 // The instruction's lowering row; PtxError naming the PTX line if none.
-const LoweringTable::Row& lowering_row(const LoweringTable& lowering, const Inst& in);
+const LoweringTable::Row& lowering_row(const LoweringTable& lowering, const Inst& in,
+                                       const std::vector<std::string>& context = {});
 // First of the alternatives A|B the ISA table has; PtxError naming the row if none.
 // An alternative may spell modifiers ("MUFU.EX2"): the opcode is looked up,
 // and `lat_class` gets the spelling's per-opcode latency class.

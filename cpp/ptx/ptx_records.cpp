@@ -21,7 +21,7 @@ enum class RecordClass : uint8_t {
   Memory, KeepSass, Return, AddByType, MinMaxByType, MulByType, MadByType, Mul24, Mad24, Divide, Sfu, Shfl, Alu
 };
 constexpr RecordClass kClassOf[] = {
-#define ACCELSIM_PTX_OP(op, name, record_class) RecordClass::record_class,
+#define ACCELSIM_PTX_OP(op, name, record_class, exec, operands) RecordClass::record_class,
 #include "ptx/opcodes.def"
 #undef ACCELSIM_PTX_OP
 };

@@ -12,9 +12,12 @@ import importlib
 from accelsim import _warnings
 from accelsim.errors import (AccelsimError, ConfigError, DeadlockError, DeviceMemoryError, DeviceTypeError,
                              Interrupted, ProfileError, PtxError, RunStopped, TraceError)
-from accelsim.sampling import IntraKernelSampling, KernelSampling  # registers sampled and split runs
+from accelsim.run_modes import IntraKernelSampling, KernelSampling, set_runner_loader
 
 __version__ = "0.1.0"
+
+# Sampled and split runs are carried out by accelsim.sampling, imported on the first one.
+set_runner_loader(lambda: importlib.import_module("accelsim.sampling"))
 
 _warnings.install()  # AccelsimWarnings print as one line ("accelsim: warning: ...")
 

@@ -39,16 +39,25 @@ def loader_name() -> str:
     return "libyaml" if _LOADER is not yaml.SafeLoader else "pure-Python"
 
 
-def _check_depth(text: str, where: str) -> None:
-    depth = 0
+def _check_depth(text: str, where: str) -> bool:
+    """Refuse nesting deeper than MAX_DEPTH. True when the document needs the
+    alias check: it has an alias, or more nodes than MAX_VALUES on its own."""
+    depth = nodes = 0
+    aliases = False
     for event in yaml.parse(text, Loader=_LOADER):  # events: no recursion
         if isinstance(event, _OPEN):
+            nodes += 1
             depth += 1
             if depth > MAX_DEPTH:
                 line = event.start_mark.line + 1 if event.start_mark else None
                 raise ConfigError(f"{where}:{line}: {_TOO_DEEP}", path=where, line=line)
         elif isinstance(event, _CLOSE):
             depth -= 1
+        elif isinstance(event, yaml.ScalarEvent):
+            nodes += 1
+        elif isinstance(event, yaml.AliasEvent):
+            aliases = True
+    return aliases or nodes > MAX_VALUES
 
 
 def _children(node) -> list:
@@ -93,11 +102,11 @@ def parse_yaml(text: str, where: str):
     """(node, data) of one YAML document: the composed node (for line numbers;
     None for an empty document) and the loaded data."""
     try:
-        _check_depth(text, where)
+        shared = _check_depth(text, where)
         loader = _LOADER(text)
         try:
             node = loader.get_single_node()
-            if node is not None:
+            if node is not None and shared:  # without aliases: a tree, no larger than its text
                 _check_aliases(node, where)
             data = loader.construct_document(node) if node is not None else None
         finally:

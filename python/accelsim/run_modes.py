@@ -8,9 +8,10 @@ ConfigError naming the field.
 
 Who carries out a kernel-sampled or a split run: ``accelsim.sampling``,
 which sits above the simulator (it runs simulators, on the sweep's
-engines), registers its two entry points here when it is imported (the
-package's facade imports it), so ``Simulator.run`` reaches them without an
-upward import. Registered once, the same in every process.
+engines), registers its two entry points here when it is imported. The
+package's facade installs a loader that imports it on the first sampled or
+split run, so ``Simulator.run`` reaches them without an upward import and a
+plain run never pays for importing it. The same in every process.
 """
 from __future__ import annotations
 
@@ -21,6 +22,12 @@ from typing import Callable
 from accelsim.errors import ConfigError
 
 _RUNNERS: dict[str, Callable] = {}
+_LOADERS: list[Callable[[], object]] = []
+
+
+def set_runner_loader(load: Callable[[], object]) -> None:
+    """``load()`` registers the runners (the facade passes an import of ``accelsim.sampling``)."""
+    _LOADERS[:] = [load]
 
 
 def register_runner(kind: str, run: Callable) -> None:
@@ -29,7 +36,10 @@ def register_runner(kind: str, run: Callable) -> None:
 
 
 def runner(kind: str) -> Callable:
-    if kind not in _RUNNERS:  # accelsim/__init__ imports accelsim.sampling, which registers both
+    if kind not in _RUNNERS:
+        for load in _LOADERS:
+            load()
+    if kind not in _RUNNERS:
         raise RuntimeError(f"no {kind} runner registered: accelsim.sampling was not imported")
     return _RUNNERS[kind]
 

@@ -39,6 +39,13 @@ class Config:
         init("provenance", dict(provenance or {}))
         init("_where", dict(where or {}))  # key -> (file, line) it was read from
 
+    def __copy__(self) -> "Config":
+        """Shares the validated values (never changed after construction; every
+        accessor copies them out) and copies the lists and dicts it exposes."""
+        return Config(self._values, self.name, self.source, self.unmodelled, self._where,
+                      provenance=self.provenance, defaults_applied=self.defaults_applied,
+                      defaults_not_applied=self.defaults_not_applied)
+
     def __setattr__(self, key: str, value) -> None:
         raise AttributeError(f"a Config is immutable (setting {key!r}): derive a new one with "
                              "with_overrides(), or pass the field to Config.from_entries()")

@@ -5,6 +5,7 @@ path of a config this one starts from). Errors carry the file and line.
 """
 from __future__ import annotations
 
+import copy
 import os
 from pathlib import Path
 
@@ -37,6 +38,32 @@ def load_config(name_or_path, _seen: tuple = ()) -> Config:
     path = _resolve(str(name_or_path))
     if str(path) in _seen:
         raise ConfigError(f"{path}: 'base' chain loops back to itself", key="base", path=str(path))
+    bundled = _bundled_key(path)
+    if bundled in _BUNDLED:
+        return copy.copy(_BUNDLED[bundled])
+    config = _load_file(path, _seen)
+    if bundled is not None:
+        _BUNDLED[bundled] = copy.copy(config)
+    return config
+
+
+#: Bundled configs already loaded, by (path, mtime, size): a Config is immutable,
+#: and sweeps, tuners and every file with ``base: QV100`` load the same few again.
+_BUNDLED: dict[tuple, Config] = {}
+
+
+def _bundled_key(path: Path) -> tuple | None:
+    """The cache key of a bundled config file, None for a user's file (always re-read)."""
+    if path.parent != gpu_config_dir():
+        return None
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return str(path), st.st_mtime_ns, st.st_size
+
+
+def _load_file(path: Path, _seen: tuple) -> Config:
     data, lines = _read_yaml(path)
     base = None
     if data.get("base"):

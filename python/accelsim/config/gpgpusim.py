@@ -37,13 +37,13 @@ def import_gpgpusim_config(*paths, name: str | None = None) -> Config:
         for opt in _options_of(path):
             options[opt.name] = opt
     defaults = _apply_gpgpusim_defaults(options)
-    entries: dict = {}
-    origin: dict[str, Option] = {}  # parameter -> the option that set it
+    entries = _Entries()
     unmodelled: list[Unmodelled] = []
     for opt in options.values():
-        before = dict(entries)
+        entries.setter = opt
         _map_option(opt, options, entries, unmodelled)
-        origin.update({k: opt for k, v in entries.items() if k not in before or before[k] != v})
+    entries.setter = None  # what follows is derived from several options
+    origin = entries.origin  # parameter -> the option that set it
     entries["exec_units"] = exec_units(options, unmodelled_sink(unmodelled))
     _derive_l2_size(options, entries)
     if "gpgpu_cache:dl2" in options:
@@ -53,11 +53,10 @@ def import_gpgpusim_config(*paths, name: str | None = None) -> Config:
     # The file describes the whole memory system (crossbar, L2 slices, DRAM
     # timing), which only the detailed model uses.
     entries.setdefault("memory_model", "detailed")
-    _check_as_options(entries, origin)
     label = name or _name_from(paths[0])
-    try:
+    try:  # an error names the option (file, line, -option value) behind the bad parameter
         return Config.from_entries(
-            entries, label, str(paths[0]), unmodelled=unmodelled,
+            dict(entries), label, str(paths[0]), unmodelled=unmodelled,
             # GPGPU-Sim defaults taken for options the files do not set, as (option, value),
             # and absent options whose GPGPU-Sim default is not taken, as (option, reason).
             defaults_applied=defaults,
@@ -67,6 +66,26 @@ def import_gpgpusim_config(*paths, name: str | None = None) -> Config:
         if source is None:
             raise
         raise source.error(str(exc)) from None
+
+
+class _Entries(dict):
+    """The converted parameters, remembering which option last changed each one
+    (``origin``), so that a validation error can name that option. Option
+    handlers write with ``[]=`` and ``update`` only."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.origin: dict[str, Option] = {}
+        self.setter: Option | None = None
+
+    def __setitem__(self, key, value) -> None:
+        if self.setter is not None and (key not in self or self[key] != value):
+            self.origin[key] = self.setter
+        super().__setitem__(key, value)
+
+    def update(self, *args, **kwargs) -> None:
+        for key, value in dict(*args, **kwargs).items():
+            self[key] = value
 
 
 def _apply_gpgpusim_defaults(options: dict) -> list[tuple[str, str]]:
@@ -166,14 +185,3 @@ def _options_of(path) -> list[Option]:
                           path=str(path))
     return options
 
-
-def _check_as_options(entries: dict, origin: dict) -> None:
-    """Validate the converted entries; an error names the option (file, line,
-    ``-option value``) that produced the bad parameter, not the parameter alone."""
-    try:
-        Config.from_entries(entries)
-    except ConfigError as exc:
-        source = origin.get(exc.key or "")
-        if source is None:
-            raise
-        raise source.error(str(exc)) from None

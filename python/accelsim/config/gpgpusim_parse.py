@@ -4,6 +4,7 @@ lines, options repeated (the later wins)."""
 from __future__ import annotations
 
 import builtins
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,36 +41,33 @@ class Option:
         return [self.int(t) for t in self.value.split(sep) if t.strip()]
 
 
+# One lexeme per match: a token (runs of plain characters and quoted spans,
+# an unterminated quote running to the end of the text), a comment, or
+# whitespace. Matching whole runs keeps the reader linear in C, not per character.
+_LEXEME = re.compile(r'(?:[^\s#"]+|"[^"]*(?:"|\Z))+|#[^\n]*|\s+')
+
+
 def _tokens(text: str, path: str):
     """(token, line) pairs. Quoted text may span lines; whitespace inside quotes
     is dropped because the only multi-line values are colon lists."""
-    i, n, line = 0, len(text), 1
-    while i < n:
-        c = text[i]
-        if c == "\n":
-            line += 1
-            i += 1
-        elif c.isspace():
-            i += 1
-        elif c == "#":
-            while i < n and text[i] != "\n":
-                i += 1
+    line = 1
+    for match in _LEXEME.finditer(text):
+        lexeme = match.group()
+        first = lexeme[0]
+        if first == "#":
+            continue
+        if first.isspace():
+            line += lexeme.count("\n")
+        elif '"' not in lexeme:
+            yield lexeme, line
         else:
-            start, parts = line, []
-            while i < n and not text[i].isspace() and text[i] != "#":
-                if text[i] == '"':
-                    end = text.find('"', i + 1)
-                    if end < 0:
-                        raise ConfigError(f"{path}:{start}: unterminated quote", path=path,
-                                          line=start)
-                    inner = text[i + 1:end]
-                    line += inner.count("\n")
-                    parts.append("".join(inner.split()))
-                    i = end + 1
-                else:
-                    parts.append(text[i])
-                    i += 1
-            yield "".join(parts), start
+            start = line
+            pieces = lexeme.split('"')  # even positions plain, odd positions quoted
+            if len(pieces) % 2 == 0:
+                raise ConfigError(f"{path}:{start}: unterminated quote", path=path, line=start)
+            line += lexeme.count("\n")
+            yield "".join(p if i % 2 == 0 else "".join(p.split())
+                          for i, p in enumerate(pieces)), start
 
 
 def _is_option(token: str) -> bool:

@@ -19,6 +19,12 @@ _LEVEL = re.compile(r"^[A-Za-z]+ \((\d+)\)$")  # nvprof utilization: "Idle (0)" 
 
 def parse_scalar(text: str) -> float | None:
     """``"1,024.00"`` -> 1024.0, ``"Low (1)"`` -> 1.0, anything else non-numeric -> None."""
+    try:  # the common case first: float() takes surrounding whitespace, no "Low (1)" parses
+        value = float(text)
+    except ValueError:
+        pass
+    else:
+        return value if math.isfinite(value) else None
     text = text.strip()
     level = _LEVEL.match(text)
     if level:
@@ -45,6 +51,3 @@ def parse_cell(text: str) -> float | None:
         return None
     return float(sum(parts))
 
-
-def is_missing(text: str) -> bool:
-    return text.strip() in MISSING

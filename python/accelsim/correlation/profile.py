@@ -78,4 +78,6 @@ def read_profile(source, workload: str | None = None) -> pd.DataFrame:
     frames = [read_profile_file(path, workload or name) for name, path in _sources(source)]
     if not frames:
         return pd.DataFrame(columns=TIDY_COLUMNS)
+    if len(frames) == 1:  # already numbered from 0: concat would only copy it
+        return frames[0]
     return pd.concat(frames, ignore_index=True)

@@ -45,8 +45,8 @@ def opcode_table() -> dict[str, set[str]]:
     table: dict[str, set[str]] = {}
     for line in (data_dir() / "ptx" / "opcodes.txt").read_text().splitlines():
         words = line.split("#", 1)[0].split()
-        if len(words) >= 3:
-            table[words[0]] = set(words[3:])
+        if words:
+            table[words[0]] = set(words[1:])
     return table
 
 

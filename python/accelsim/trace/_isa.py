@@ -23,6 +23,12 @@ def _registry(folder: str, overrides: tuple):
 def isa_registry(isa_dir: str | Path | None = None, opcode_units: dict | None = None):
     """The (immutable, shared) registry of the tables in ``isa_dir``, with
     ``opcode_units`` ({opcode: unit class}) applied to every table."""
-    folder = Path(isa_dir) if isa_dir is not None else default_isa_dir()
+    folder = str(Path(isa_dir).resolve()) if isa_dir is not None else _default_folder()
     overrides = tuple(sorted((opcode_units or {}).items()))
-    return _registry(str(folder.resolve()), overrides)
+    return _registry(folder, overrides)
+
+
+@functools.lru_cache(maxsize=1)
+def _default_folder() -> str:
+    """The bundled tables' folder, resolved once (every open_trace asks for it)."""
+    return str(default_isa_dir().resolve())

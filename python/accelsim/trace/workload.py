@@ -35,9 +35,8 @@ class Trace:
         other), text, kernel_path, address, bytes."""
         import pandas as pd
 
-        return pd.DataFrame(self._commands,
-                            columns=["kind", "line", "text", "kernel_path", "address", "bytes"]
-                            )[["line", "kind", "text", "kernel_path", "address", "bytes"]]
+        return pd.DataFrame([(line, kind, *rest) for kind, line, *rest in self._commands],
+                            columns=["line", "kind", "text", "kernel_path", "address", "bytes"])
 
     @property
     def kernels(self):
