@@ -5,7 +5,8 @@
 # kernels against the reference, damaged fat binaries) run on the
 # instrumented core of scripts/sanitize.sh through an extension built with the
 # same flags. A sanitizer report aborts the process: a failed test, or a fuzz
-# finding with the input that caused it.
+# finding with the input that caused it. The two pytest runs' whole output is
+# kept in $BUILD/ptx-tests.log and $BUILD/cuda-runtime-tests.log.
 #
 #   scripts/sanitize_ptx.sh [SECONDS_PER_FUZZ_TARGET] [BUILD_DIR]   (after scripts/sanitize.sh)
 set -euo pipefail
@@ -24,6 +25,19 @@ source "$ROOT/scripts/sanitize_ext.sh"  # $BUILD/py: the package with the instru
 step "instrumented extension" "$t"
 "$PY" -c "import accelsim._core as c; assert '$BUILD' in c.__file__, 'not the ASan build: ' + c.__file__"
 
+# The PTX tests, minus those that only run ptxas/nvdisasm (SASS-guided mode,
+# PTX against SASS), run every bundled config (the same emulator, many times
+# over) or time long benches. They need no CUDA runtime: run them first.
+t=$(now)
+cd "$ROOT"
+"$PY" -m pytest -q -p no:cacheprovider -m "not slow" \
+  tests/test_ptx_errors.py tests/test_ptx_run_control.py tests/test_ptx_device_input.py \
+  tests/test_ptx_kernels.py tests/test_ptx_more_kernels.py tests/test_ptx_barriers.py tests/test_ptx_half.py \
+  tests/test_ptx_copies.py tests/test_ptx_stream.py tests/test_ptx_api.py tests/test_ptx_records.py \
+  tests/test_ptx_device_state.py tests/test_ptx_device_sync.py tests/test_ptx_device_api_extras.py \
+  tests/test_ptx_commands.py tests/test_ptx_addr32.py | tee "$BUILD/ptx-tests.log" | tail -n 3
+step "PTX tests under ASan/UBSan" "$t"
+
 # The CUDA runtime libraries, instrumented, where the launcher looks for them
 # (beside the extension). Programs load them with libasan preloaded.
 t=$(now)
@@ -38,20 +52,12 @@ if [ -n "$CUDART" ]; then
 fi
 step "instrumented CUDA runtime" "$t"
 
-# The PTX tests, minus those that only run ptxas/nvdisasm or time long benches.
+# The CUDA runtime's tests: exports, refusals, run control, events, results,
+# and the programs written in the suites' shapes (they skip with a reason where
+# nvcc or the runtime headers are missing).
 t=$(now)
-cd "$ROOT"
-"$PY" -m pytest -q -p no:cacheprovider -m "not slow" \
-  tests/test_ptx_errors.py tests/test_ptx_run_control.py tests/test_ptx_device_input.py \
-  tests/test_ptx_kernels.py tests/test_ptx_more_kernels.py tests/test_ptx_barriers.py tests/test_ptx_half.py \
-  tests/test_ptx_copies.py tests/test_ptx_stream.py tests/test_ptx_api.py tests/test_ptx_records.py \
-  tests/test_ptx_device_state.py | tail -n 3
-step "PTX tests under ASan/UBSan" "$t"
-
-# The CUDA runtime's tests: exports, refusals, run control, events, results
-# (they skip with a reason where nvcc or the runtime headers are missing).
-t=$(now)
-"$PY" -m pytest -q -p no:cacheprovider -m "not slow" tests/test_cuda_runtime.py | tail -n 3
+"$PY" -m pytest -q -p no:cacheprovider -m "not slow" tests/test_cuda_runtime.py tests/test_cuda_programs.py \
+  | tee "$BUILD/cuda-runtime-tests.log" | tail -n 3
 step "CUDA runtime tests under ASan/UBSan" "$t"
 
 t=$(now)

@@ -156,3 +156,27 @@ def test_every_declared_param_has_doc_and_default():
     for spec in specs.values():
         assert spec.doc and spec.kind in {"count", "cycles", "bytes", "MHz", "real", "percent",
                                           "bool", "choice"}
+
+
+def test_bundled_configs_are_read_once_and_handed_out_as_copies(tmp_path, monkeypatch):
+    """Every ``base: QV100`` reads the bundled file once per process; each caller
+    still gets its own Config, and a user's file is read again every time."""
+    from accelsim.config import files
+
+    first = accelsim.load_config("QV100")
+    reads = []
+    real = files._read_yaml
+    monkeypatch.setattr(files, "_read_yaml", lambda path: reads.append(path) or real(path))
+    second = accelsim.load_config("QV100")
+    assert reads == [] and second == first and second is not first
+    second.unmodelled.append("not shared")
+    second.provenance["sm_count"] = "not shared"
+    assert accelsim.load_config("QV100").unmodelled == [] == first.unmodelled
+    assert accelsim.load_config("QV100").provenance == {}
+
+    user = tmp_path / "gpu.yaml"
+    user.write_text("base: QV100\nsm_count: 40\n")
+    assert accelsim.load_config(user).sm_count == 40
+    user.write_text("base: QV100\nsm_count: 42\n")
+    assert accelsim.load_config(user).sm_count == 42
+    assert reads == [user, user]  # the user's file twice, its bundled base not at all

@@ -92,6 +92,16 @@ def test_option_file_syntax(tmp_path):
     assert unknown and unknown[0].line == 8
 
 
+def test_option_tokens_quotes_comments_and_lines(tmp_path):
+    """A token may mix plain and quoted parts; quotes span lines and drop their
+    whitespace; '#' ends a token outside quotes and is kept inside them; Unicode
+    spaces separate tokens; line numbers count every newline, quoted or not."""
+    f = tmp_path / "g.config"
+    f.write_text('-a x"1 :\n 2"y#note\n-b "p#q"\u20033\n\n-c "\n\n"z\n-d 4')
+    opts = {o.name: (o.value, o.line) for o in read_options(f)}
+    assert opts == {"a": ("x1:2y", 1), "b": ("p#q 3", 3), "c": ("z", 5), "d": ("4", 8)}
+
+
 @pytest.mark.parametrize("text,needle", [
     ('-gpgpu_clock_domains 1:2:3\n', "core"),
     ('-gpgpu_n_clusters many\n', "integer"),

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from accelsim.errors import PtxError
+from accelsim.ptx import sass_blocks as sb
 from accelsim.ptx.ptxas import KernelResources, find_tool, parse_ptxas_verbose, run_ptxas
 
 __all__ = ["SassInst", "SassFunction", "SassMap", "annotate_ptx", "parse_nvdisasm", "line_map",
@@ -245,6 +246,11 @@ class SassMap:
     resources: dict[str, KernelResources]
     stats: dict[str, dict[str, int]]
     sass: str                                   # the nvdisasm text (for inspection)
+    # ptxas's control-flow graph per kernel (its blocks and its .funcs' and
+    # subroutines'), each SASS block's PTX block, and the module's PTX blocks
+    blocks: dict[str, list[sb.SassBlock]] = field(default_factory=dict)
+    block_map: dict[str, dict[str, int | None]] = field(default_factory=dict)
+    ptx_blocks: sb.PtxBlocks = field(default_factory=sb.PtxBlocks)
 
 
 def sass_map(ptx_text: str, gpu_arch: int, path: str = "<ptx>") -> SassMap:
@@ -253,26 +259,42 @@ def sass_map(ptx_text: str, gpu_arch: int, path: str = "<ptx>") -> SassMap:
     return _sass_map(ptx_text, sass_arch(gpu_arch, ptx_text), path)
 
 
+def _nvdisasm(nvdisasm: str, cubin: bytes, args: list[str], path: str, arch: int) -> str:
+    with tempfile.TemporaryDirectory(prefix="accelsim-nvdisasm-") as tmp:
+        cfile = Path(tmp) / "m.cubin"
+        cfile.write_bytes(cubin)
+        r = subprocess.run([nvdisasm, *args, str(cfile)], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise PtxError(f"nvdisasm could not disassemble {path} (sm_{arch}): {r.stderr.strip()}", path=path)
+    return r.stdout
+
+
 @functools.lru_cache(maxsize=32)
 def _sass_map(ptx_text: str, arch: int, path: str) -> SassMap:
     _, nvdisasm = require_tools()
     rc, log, cubin = run_ptxas(annotate_ptx(ptx_text), f"sm_{arch}", ("-lineinfo",), keep_cubin=True)
     if rc != 0 or cubin is None:
         raise PtxError(f"ptxas could not compile {path} for sm_{arch}:\n{log.strip()[-2000:]}", path=path)
-    with tempfile.TemporaryDirectory(prefix="accelsim-nvdisasm-") as tmp:
-        cfile = Path(tmp) / "m.cubin"
-        cfile.write_bytes(cubin)
-        r = subprocess.run([nvdisasm, "-g", "-c", str(cfile)], capture_output=True, text=True)
-    if r.returncode != 0:
-        raise PtxError(f"nvdisasm could not disassemble {path} (sm_{arch}): {r.stderr.strip()}", path=path)
-    funcs = parse_nvdisasm(r.stdout, path=f"nvdisasm output for {path}")
+    listing = _nvdisasm(nvdisasm, cubin, ["-g", "-c"], path, arch)
+    funcs = parse_nvdisasm(listing, path=f"nvdisasm output for {path}")
+    cfg = sb.parse_bbcfg(_nvdisasm(nvdisasm, cubin, ["-bbcfg", "-poff"], path, arch),
+                         path=f"nvdisasm -bbcfg output for {path}")
+    sb.attach(cfg, funcs)
+    ptx = sb.ptx_blocks(ptx_text)
     resources = parse_ptxas_verbose(log, f"sm_{arch}")
     entries = set(resources)
-    lines, stats = {}, {}
+    out = SassMap(arch, {}, resources, {}, listing, ptx_blocks=ptx)
     for name in entries:
         # non-inlined .funcs: shared, or cloned per kernel as "$kernel$func"
         helpers = [f for h, f in funcs.items()
                    if h not in entries and (not h.startswith("$") or h.startswith(f"${name}$"))]
         group = ([funcs[name]] if name in funcs else []) + helpers
-        lines[name], stats[name] = line_map(group)
-    return SassMap(arch, lines, resources, stats, r.stdout)
+        routines = {i.routine for f in group for i in f.insts} | {f.name for f in group}
+        blocks = [b for r, bl in cfg.items() if r in routines and not _SLOW_PATH.match(r) for b in bl]
+        mapping = sb.map_blocks(blocks, ptx)
+        moved, n_moved = sb.relocate(blocks, mapping, ptx)
+        group = [SassFunction(f.name, sb.with_lines(f.insts, moved)) for f in group]
+        out.lines[name], out.stats[name] = line_map(group)
+        out.stats[name]["moved_to_block"] = n_moved
+        out.blocks[name], out.block_map[name] = blocks, mapping
+    return out
