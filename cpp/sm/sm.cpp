@@ -48,7 +48,8 @@ Cycle Sm::compute_wake(Cycle now) const {
   if (progress_) return now + 1;
   Cycle next = earliest(completions_.next_ready(), ldst_.next_event(now));
   for (const auto& set : unit_sets_) next = earliest(next, set.next_free_after(now));
-  for (const auto& c : collectors_) next = earliest(next, c.next_free_after(now));
+  if (p_.register_banks)  // the register file is timed (off: no collector ever waits)
+    for (const auto& c : collectors_) next = earliest(next, c.next_free_after(now));
   for (const Warp& w : warps_)
     if (w.active && w.decode_ready > now) next = earliest(next, w.decode_ready);
   return latest(next, now + 1);
