@@ -26,7 +26,7 @@ PENDING: dict[tuple[str, str], tuple[int, int]] = {
     ("cpp/ptx/lexer.cpp", "accelsim::ptx::tokenize"): (78, 43),
     ("cpp/ptx/half_ops.cpp", "accelsim::ptx::half::convert"): (48, 33),
     ("cpp/ptx/program.cpp", "accelsim::ptx::link"): (69, 37),
-    ("cpp/ptx/program.cpp", "accelsim::ptx::prepare"): (61, 32),
+    ("cpp/ptx/program.cpp", "accelsim::ptx::prepare"): (64, 34),
     ("cpp/ptx/exec_convert.cpp", "accelsim::ptx::CtaEmulator::convert"): (51, 41),
 }
 

@@ -1,5 +1,5 @@
 """Basic blocks on both sides of ptxas (accelsim.ptx.sass_blocks,
-accelsim.studies.block_check; docs/ptx_sass_guided.md, "Basic blocks").
+accelsim.studies.block_check; docs/ptx.md, "Basic blocks").
 
 The parser tests read committed nvdisasm output (tests/nvdisasm_samples:
 ``nvdisasm -bbcfg -poff`` and ``-g -c`` of examples/bfs_rodinia.ptx for

@@ -1,4 +1,4 @@
-"""SASS-guided PTX mode (Device(records="sass"), docs/ptx_sass_guided.md).
+"""SASS-guided PTX mode (Device(records="sass"), docs/ptx.md, "SASS-guided PTX mode").
 
 The parser tests read committed nvdisasm output (tests/nvdisasm_samples), so
 they run without any CUDA tool; the end-to-end tests need ptxas and nvdisasm

@@ -6,7 +6,7 @@
 // hashed onto one of U = partitions x slices_per_partition L2 slices (the
 // hash is chosen by name: linear, xor, ipoly); what is left of the chunk index
 // plus the slice number forms the partition-local DRAM address, which splits
-// low-to-high into column (byte in row), bank, row. See docs/dram.md.
+// low-to-high into column (byte in row), bank, row. See docs/memory_system.md §7.1.
 #pragma once
 #include <array>
 #include <cstdint>

@@ -2,7 +2,6 @@
 #include "mem/simple_memory_params.h"
 
 #include <algorithm>
-#include <bit>
 
 #include "config/gpu_config.h"
 
@@ -18,8 +17,8 @@ SimpleMemoryParams simple_memory_params(const config::GpuConfig& cfg) {
   p.l2_ways = uint32_t(cfg.l2_assoc);
   p.l2_line_bytes = uint32_t(cfg.l2_line);
   p.l2_sector_bytes = uint32_t(cfg.l2_sector);
-  const uint32_t sets = std::max<uint32_t>(1, uint32_t(cfg.l2_size / (int64_t(p.l2_line_bytes) * p.l2_ways)));
-  p.l2_sets = std::bit_floor(sets);
+  // Any set count: the linear index is a modulo, so a 4.5 MiB L2 keeps all of it.
+  p.l2_sets = std::max<uint32_t>(1, uint32_t(cfg.l2_size / (int64_t(p.l2_line_bytes) * p.l2_ways)));
   p.l2_replacement = cfg.l2_replacement;
   p.flit_bytes = uint32_t(cfg.icnt_flit_size);
   p.memcpy_timing = cfg.memcpy_timing;

@@ -18,7 +18,7 @@ struct SimpleMemoryParams {
   uint64_t l2_bytes_per_cycle = 1;   // aggregate limits, core cycles
   uint64_t dram_bytes_per_cycle = 1;
   // The whole L2 as one tag array (linear set index).
-  uint32_t l2_sets = 1;              // a power of two
+  uint32_t l2_sets = 1;              // any count (linear index: line modulo sets)
   uint32_t l2_ways = 1;
   uint32_t l2_line_bytes = 128;
   uint32_t l2_sector_bytes = 32;

@@ -1,4 +1,4 @@
-// SASS-guided records (Device(records="sass"), docs/ptx_sass_guided.md): per
+// SASS-guided records (Device(records="sass"), docs/ptx.md): per
 // PTX line, the real SASS instructions ptxas made of it (from ptxas -lineinfo
 // and nvdisasm -g, parsed in Python), recorded for each executed PTX
 // instruction instead of the generic lowering table.

@@ -5,6 +5,8 @@
 
 #include "mem/detailed_memory.h"
 #include "mem/simple_memory.h"
+#include "mem/simple_memory_params.h"
+#include "config/gpu_config.h"
 #include "sim/gpu.h"
 #include "tests/fixed_latency_port.h"
 #include "tests/harness.h"
@@ -86,6 +88,19 @@ TEST_CASE("696-simple-memory-built-alone-from-its-params") {
   CHECK(!m.copying(false));  // it takes no time here
   CHECK(m.send(read(0x8000, 3, 0), 700_cy));
   CHECK_EQ(answered_at(nullptr, q, 3, 700_cy), 700u + 30u);
+}
+
+// 642: the simple model keeps the whole L2 of a config whose set count is not
+// a power of two (TITAN V: 4.5 MiB = 1,536 sets of 24 x 128 B), and its
+// linear index reaches every set.
+TEST_CASE("642-simple-memory-keeps-a-non-power-of-two-l2") {
+  config::GpuConfig cfg;
+  cfg.l2_size = 4608 * 1024;
+  cfg.l2_line = 128;
+  cfg.l2_assoc = 24;
+  const mem::SimpleMemoryParams p = mem::simple_memory_params(cfg);
+  CHECK_EQ(p.l2_sets, 1536u);
+  CHECK_EQ(int64_t(p.l2_sets) * p.l2_ways * p.l2_line_bytes, cfg.l2_size);
 }
 
 namespace {

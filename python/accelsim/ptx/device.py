@@ -110,8 +110,8 @@ class Device:
     ``"ptx"`` (one record per PTX instruction, timed by the config's
     ptx_latency_* / ptx_initiation_* classes as GPGPU-Sim's PTX mode;
     docs/ptx.md) or ``"sass"``: the real SASS ptxas made of that PTX line
-    (needs ptxas and nvdisasm: ``pip install 'accelsim[ptx]'``; implies
-    docs/ptx_sass_guided.md). ``record_chunk``:
+    (needs ptxas and nvdisasm: ``pip install 'accelsim[ptx]'``; see
+    docs/ptx.md, "SASS-guided PTX mode"). ``record_chunk``:
     records each warp of a resident block gets per refill while it is timed
     (memory stays bounded whatever the kernel's length; cycles do not depend
     on it from ~16 up; 0 = whole blocks at launch); after each run that

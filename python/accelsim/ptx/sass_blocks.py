@@ -1,4 +1,4 @@
-"""Basic blocks on both sides of ptxas (docs/ptx_sass_guided.md, "Basic
+"""Basic blocks on both sides of ptxas (docs/ptx.md, "Basic
 blocks"): the PTX blocks of a module's text, the SASS blocks of ptxas's
 control-flow graph (``nvdisasm -bbcfg``), and which PTX block each SASS
 block runs for.

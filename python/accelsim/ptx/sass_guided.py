@@ -1,4 +1,4 @@
-"""SASS-guided PTX mode (``Device(records="sass")``, docs/ptx_sass_guided.md):
+"""SASS-guided PTX mode (``Device(records="sass")``, docs/ptx.md, "SASS-guided PTX mode"):
 which real SASS instructions ptxas made of each PTX line.
 
 The module's PTX is rewritten so every instruction carries a ``.loc`` naming

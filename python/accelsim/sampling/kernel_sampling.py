@@ -136,11 +136,11 @@ def run_sampled(sim, path: str, opts, options: dict, *, engine, workers, threads
 
     start = time.perf_counter()
     commands = workload_commands(path)
-    profiles = profile_kernels(commands, isa_registry(sim._isa, sim._values.get("opcode_units") or None),
+    profiles = profile_kernels(commands, isa_registry(sim._isa, sim.opcode_units or None),
                                opts.profile_blocks)
     _check_ids(profiles)
-    replay_bytes = opts.replay * float(sim._values.get("l2_size", 0))
-    mark_reuse(profiles, max(replay_bytes, float(sim._values.get("l2_size", 0))))
+    replay_bytes = opts.replay * float(sim.param("l2_size"))
+    mark_reuse(profiles, max(replay_bytes, float(sim.param("l2_size"))))
     profile_s = time.perf_counter() - start
     state = Sampled(commands, profiles, make_clusters(profiles, opts.spread))
     run = make_runner(sim, path, engine, workers, threads, progress, warmup=opts.warmup,

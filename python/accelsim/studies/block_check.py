@@ -1,4 +1,4 @@
-"""PTX basic blocks against ptxas's control-flow graph (docs/ptx_sass_guided.md,
+"""PTX basic blocks against ptxas's control-flow graph (docs/ptx.md,
 "Basic blocks"): for each example kernel, the emulator counts how many times
 each warp ran each PTX block (``records="ptx"``: one record per executed
 PTX instruction), each SASS block of ``nvdisasm -bbcfg`` takes the count of

@@ -1,6 +1,6 @@
 """The PTX-mode example kernels (``accelsim.ptx.EXAMPLES``) run with lowered
 and SASS-guided records side by side: what the real SASS changes in
-instruction counts and cycles (docs/ptx_sass_guided.md).
+instruction counts and cycles (docs/results.md).
 
     python -m accelsim.studies.sass_compare [--config QV100] [--arch 70]
 

@@ -84,7 +84,7 @@ def run_split(sim, path: str, options: dict, ids, *, engine, workers, units, war
     commands = workload_commands(path)
     flush = bool(options.get("flush"))
     plan = split_commands(commands, pieces, 0 if flush else warmup,
-                          0.0 if flush else 2.0 * float(sim._values.get("l2_size", 0)), _footprints(sim, commands))
+                          0.0 if flush else 2.0 * float(sim.param("l2_size")), _footprints(sim, commands))
     tasks = []
     for u in plan:
         task = make_task(sim, path, {**options, **u.core_options()}, ids, threads)
@@ -110,7 +110,7 @@ def _footprints(sim, commands: list):
     from accelsim.sampling.profile import KernelProfile, _profile_one
     from accelsim.trace._isa import isa_registry
 
-    registry = isa_registry(sim._isa, sim._values.get("opcode_units") or None)
+    registry = isa_registry(sim._isa, sim.opcode_units or None)
     cache: dict[int, KernelProfile] = {}
 
     def footprint(position: int) -> float:
