@@ -19,9 +19,12 @@ Sm::Sm(const SmParams& params, uint16_t id, MemPort* below)
   uint32_t sets = p_.sub_core_model ? schedulers : 1;
   unit_sets_.resize(sets);
   for (auto& s : unit_sets_) s.build(p_.units, sets, p_.ptx_timing);
+  collectors_.resize(sets);  // the register file and its collectors split as the units do
+  const uint32_t banks = p_.register_banks ? std::max<uint32_t>(1, p_.register_banks / sets) : 0;
+  for (auto& c : collectors_) c.build(banks, p_.register_ports, p_.operand_collectors / sets);
   SchedulerParams sp{p_.two_level_active_warps};
   for (uint32_t i = 0; i < schedulers; ++i)
-    subcores_.push_back(SubCore{make_scheduler(p_.scheduler, sp), &unit_sets_[i % sets]});
+    subcores_.push_back(SubCore{make_scheduler(p_.scheduler, sp), &unit_sets_[i % sets], &collectors_[i % sets]});
   fetch_.resize(max_warps_);
   below->connect(id, ldst_.responses());
 }
@@ -45,6 +48,8 @@ Cycle Sm::compute_wake(Cycle now) const {
   if (progress_) return now + 1;
   Cycle next = earliest(completions_.next_ready(), ldst_.next_event(now));
   for (const auto& set : unit_sets_) next = earliest(next, set.next_free_after(now));
+  if (p_.register_banks)  // the register file is timed (off: no collector ever waits)
+    for (const auto& c : collectors_) next = earliest(next, c.next_free_after(now));
   for (const Warp& w : warps_)
     if (w.active && w.decode_ready > now) next = earliest(next, w.decode_ready);
   return latest(next, now + 1);
@@ -67,6 +72,7 @@ void Sm::configure_kernel(uint32_t shmem_carveout_bytes) {
   ldst_.set_l1d_size(std::max<int64_t>(0, l1));
   fetch_.invalidate();
   for (auto& s : unit_sets_) s.reset();
+  for (auto& c : collectors_) c.reset();
 }
 
 std::string Sm::describe() const {

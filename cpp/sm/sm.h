@@ -13,6 +13,7 @@
 #include "base/clocked.h"
 #include "base/completion.h"
 #include "sm/cta_shape.h"
+#include "sm/exec/operand_collector.h"
 #include "sm/exec/unit_set.h"
 #include "sm/fetch.h"
 #include "sm/sched/warp_scheduler.h"
@@ -96,6 +97,7 @@ class Sm final : public Clocked {
   struct SubCore {
     std::unique_ptr<WarpScheduler> scheduler;
     UnitSet* units;  // own set (sub-core) or the SM's shared one
+    OperandCollector* collector;  // the same: own or the SM's
     int candidates = 0;  // owned warps not blocked (register, barrier, done)
   };
 
@@ -104,6 +106,7 @@ class Sm final : public Clocked {
   void issue(Cycle now);
   bool issue_from(Warp& w, SubCore& sc, Cycle now);
   bool issue_one(Warp& w, uint16_t slot, SubCore& sc, Cycle now);
+  bool issue_to_unit(Warp& w, uint16_t slot, SubCore& sc, const CtaShape& shape, Cycle now);
   bool head_ready(const Warp& w, Cycle now) const;
   bool waits_for_async(const Warp& w) const;
   bool may_issue(Warp& w, uint16_t slot, SubCore& sc, Cycle now);
@@ -128,6 +131,7 @@ class Sm final : public Clocked {
   std::vector<Warp> warps_;
   std::vector<Cta> ctas_;
   std::vector<UnitSet> unit_sets_;
+  std::vector<OperandCollector> collectors_;  // one per unit set
   std::vector<SubCore> subcores_;
   CompletionQueue completions_;
   stats::SmStatSlots stat_;              // where events are counted

@@ -95,18 +95,8 @@ bool Sm::issue_one(Warp& w, uint16_t slot, SubCore& sc, Cycle now) {
     case isa::kUnitExit:
     case isa::kUnitNop:
       break;
-    default: {
-      int kind = shape.units ? shape.units->kind_of(in.unit) : UnitMap::kNoUnit;
-      if (kind == UnitMap::kNoUnit) break;  // no unit executes it: behaves as a NOP
-      int pipe = sc.units->free_pipeline(kind, now);
-      if (pipe < 0) return count_stall(w, stats::StallReason::UNIT_BUSY), false;
-      Cycle ready = sc.units->occupy(kind, pipe, now, in.lat_class);
-      if (in.dst != isa::kNoReg) {
-        w.scoreboard.reserve(in.dst);
-        ++w.pending_writes;
-        completions_.push(ready, Completion{slot, in.dst, Completion::kRegWrite});
-      }
-    }
+    default:
+      if (!issue_to_unit(w, slot, sc, shape, now)) return false;
   }
   if (issue_log_) issue_log_->push_back(IssueEvent{now.count(), slot, in.pc});
   ++w.next_issue;
@@ -124,6 +114,29 @@ bool Sm::issue_one(Warp& w, uint16_t slot, SubCore& sc, Cycle now) {
   ++c.warp_insts;
   c.thread_insts += std::popcount(in.active_mask);
   ++stat_.insts[w.stream * stats::kInstClasses + std::min<int>(in.unit, stats::kInstClasses - 1)];
+  return true;
+}
+
+// An execution unit's instruction: a free pipeline of its kind and, when the
+// register file is timed, a free operand collector; it dispatches once its
+// operands are read and its result is written `latency` cycles later.
+bool Sm::issue_to_unit(Warp& w, uint16_t slot, SubCore& sc, const CtaShape& shape, Cycle now) {
+  const InstRecord& in = w.head();
+  int kind = shape.units ? shape.units->kind_of(in.unit) : UnitMap::kNoUnit;
+  if (kind == UnitMap::kNoUnit) return true;  // no unit executes it: behaves as a NOP
+  int pipe = sc.units->free_pipeline(kind, now);
+  if (pipe < 0) return count_stall(w, stats::StallReason::UNIT_BUSY), false;
+  Cycle dispatch = now;
+  if (sc.collector->enabled()) [[unlikely]] {
+    if (!sc.collector->has_free_collector(now)) return count_stall(w, stats::StallReason::UNIT_BUSY), false;
+    dispatch = sc.collector->collect(in, now);
+  }
+  Cycle ready = sc.units->occupy(kind, pipe, dispatch, in.lat_class);
+  if (in.dst != isa::kNoReg) {
+    w.scoreboard.reserve(in.dst);
+    ++w.pending_writes;
+    completions_.push(ready, Completion{slot, in.dst, Completion::kRegWrite});
+  }
   return true;
 }
 

@@ -72,6 +72,11 @@ SmParams sm_params(const config::GpuConfig& cfg) {
   p.issue_width = uint32_t(cfg.issue_width);
   p.dual_issue_diff_units = cfg.dual_issue_diff_units;
   p.units = unit_kinds_from_config(cfg);
+  if (cfg.register_bank_conflicts) {
+    p.register_banks = uint32_t(cfg.register_banks);
+    p.register_ports = uint32_t(cfg.register_port_throughput);
+    p.operand_collectors = uint32_t(cfg.operand_collector_units);
+  }
   p.ptx_timing = ptx_timing(cfg);
   p.adaptive_l1_shmem = cfg.adaptive_l1_shmem;
   p.unified_l1_shmem_size = cfg.unified_l1_shmem_size;

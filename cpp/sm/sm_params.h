@@ -39,6 +39,10 @@ struct SmParams {
   uint32_t issue_width = 1;
   bool dual_issue_diff_units = false;
   std::vector<UnitKind> units;      // execution unit kinds, pipelines per SM
+  // register file banks and operand collectors per SM (0 banks: reads untimed)
+  uint32_t register_banks = 0;
+  uint32_t register_ports = 1;      // reads per bank per cycle
+  uint32_t operand_collectors = 1;
   // Cycles per PtxLatClass for records="ptx" records (index 0, kLatUnit, is
   // unused: those use their unit's).
   std::array<isa::UnitTiming, isa::kLatTableSize> ptx_timing{};

@@ -155,3 +155,59 @@ TEST_CASE("364-sass-latency-class-per-opcode-inside-a-unit") {
   auto log = run_block(cfg, ind);
   CHECK_EQ(issue_cycle(log, 0, 16) - issue_cycle(log, 0, 0), 5u);
 }
+
+namespace {
+// small_config() with the register file timed: `banks` banks per sub-core
+// (4 sub-cores), `ports` reads per bank per cycle, `collectors` per sub-core.
+config::GpuConfig banked(uint32_t banks, uint32_t ports, uint32_t collectors) {
+  config::GpuConfig cfg = small_config();
+  cfg.register_bank_conflicts = true;
+  cfg.register_banks = 4 * banks;
+  cfg.register_port_throughput = ports;
+  cfg.operand_collector_units = 4 * collectors;
+  return cfg;
+}
+}  // namespace
+
+TEST_CASE("365-register-bank-conflicts-delay-dispatch") {
+  // An FFMA's sources, then a dependent FFMA: the gap is the sp latency (4)
+  // plus the cycles the first one's reads took beyond its issue cycle.
+  auto dep_gap = [](const config::GpuConfig& cfg, std::initializer_list<int> srcs) {
+    BlockBuilder b(1);
+    b.add(0, ffma(1, srcs)).add(0, ffma(3, {1})).add(0, exit_inst());
+    auto log = run_block(cfg, b);
+    return issue_cycle(log, 0, 16) - issue_cycle(log, 0, 0);
+  };
+  CHECK_EQ(dep_gap(small_config(), {2, 4, 6}), 4u);   // reads untimed (the default)
+  CHECK_EQ(dep_gap(banked(2, 1, 2), {2, 4, 6}), 6u);  // three reads of bank 0, one a cycle
+  CHECK_EQ(dep_gap(banked(2, 1, 2), {2, 5, 7}), 5u);  // two of bank 1
+  CHECK_EQ(dep_gap(banked(2, 1, 2), {2, 5}), 4u);     // one per bank: no conflict
+  CHECK_EQ(dep_gap(banked(2, 2, 2), {2, 4, 6}), 5u);  // two ports: three reads in two cycles
+  CHECK_EQ(dep_gap(banked(2, 1, 2), {2, 2, 2}), 4u);  // one register is read once
+  CHECK_EQ(dep_gap(banked(4, 1, 2), {2, 4, 6}), 5u);  // four banks: 2 and 6 share bank 2
+}
+
+TEST_CASE("366-operand-collectors-bound-collecting-instructions-and-share-banks") {
+  // FFMA reading bank 0 three times (dispatch 2 cycles after issue), then an
+  // independent IADD on the int unit reading `reg`, then a use of its result.
+  auto gaps = [](const config::GpuConfig& cfg, int reg) {
+    BlockBuilder b(1);
+    b.add(0, ffma(1, {2, 4, 6})).add(0, iadd(9, {reg})).add(0, iadd(10, {9})).add(0, exit_inst());
+    auto log = run_block(cfg, b);
+    uint64_t t0 = issue_cycle(log, 0, 0), t1 = issue_cycle(log, 0, 16), t2 = issue_cycle(log, 0, 32);
+    return std::pair<uint64_t, uint64_t>(t1 - t0, t2 - t1);
+  };
+  // One collector: the IADD waits until the FFMA has dispatched (cycle 2) and
+  // freed it (cycle 3).
+  CHECK_EQ(gaps(banked(2, 1, 1), 3).first, 3u);
+  // Two: it issues next cycle; its bank-1 read is free, so its result comes
+  // the int latency (2) after issue.
+  auto [issue_gap, use_gap] = gaps(banked(2, 1, 2), 3);
+  CHECK_EQ(issue_gap, 1u);
+  CHECK_EQ(use_gap, 2u);
+  // Reading bank 0, it queues behind the FFMA's three reads (slots 0-2): read
+  // in cycle 3, result two cycles after.
+  auto [issue_gap0, use_gap0] = gaps(banked(2, 1, 2), 8);
+  CHECK_EQ(issue_gap0, 1u);
+  CHECK_EQ(use_gap0, 4u);
+}
