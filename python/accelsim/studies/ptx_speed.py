@@ -99,7 +99,8 @@ def render(rows: list[dict], config: str, note: str, repeat: int = 3) -> str:
 
 def main(argv=None) -> int:
     import argparse
-    import re
+
+    from accelsim.studies.doc_section import print_or_write
 
     ap = argparse.ArgumentParser(description="PTX mode vs SASS-trace replay speed (docs/ptx_speed.md)")
     ap.add_argument("--config", default="QV100")
@@ -116,16 +117,7 @@ def main(argv=None) -> int:
             print(f"{name}: PTX {_k(r['ptx_rate'])}/s, replay {_k(r['sass_rate'])}/s, ratio {r['ratio']:.2f}",
                   flush=True)
     text = render(rows, args.config, args.note, args.repeat)
-    if not args.write:
-        print(text)
-        return 0
-    doc = Path(args.write)
-    old = doc.read_text()
-    pattern = re.escape(BEGIN) + ".*?" + re.escape(END)
-    if not re.search(pattern, old, flags=re.S):
-        raise SystemExit(f"{doc}: no {BEGIN} ... {END} section")
-    doc.write_text(re.sub(pattern, lambda _: text, old, flags=re.S))
-    return 0
+    return print_or_write(text, args.write, BEGIN, END)
 
 
 if __name__ == "__main__":

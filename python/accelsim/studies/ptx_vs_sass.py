@@ -13,6 +13,7 @@ import numpy as np
 
 from accelsim.ptx import EXAMPLES, Device, Module
 from accelsim.sim import Simulator
+from accelsim.studies.doc_section import print_or_write
 from accelsim.studies.graphs import bfs_levels, rodinia_graph
 BLOCK = 512  # Rodinia's MAX_THREADS_PER_BLOCK
 
@@ -281,7 +282,6 @@ def render(m: dict) -> str:
 
 def main(argv=None) -> int:
     import argparse
-    import re
 
     ap = argparse.ArgumentParser(description="PTX mode vs SASS-trace replay tables (docs/ptx_vs_sass.md)")
     ap.add_argument("--data", default=os.environ.get("ACCELSIM_SHARED_DATA", "../shared/data"),
@@ -289,16 +289,7 @@ def main(argv=None) -> int:
     ap.add_argument("--write", metavar="DOC", help="replace the tables between the markers of DOC")
     args = ap.parse_args(argv)
     text = render(measure(Path(args.data)))
-    if not args.write:
-        print(text)
-        return 0
-    doc = Path(args.write)
-    old = doc.read_text()
-    pattern = re.escape(BEGIN) + ".*?" + re.escape(END)
-    if not re.search(pattern, old, flags=re.S):
-        raise SystemExit(f"{doc}: no {BEGIN} ... {END} section")
-    doc.write_text(re.sub(pattern, lambda _: text, old, flags=re.S))
-    return 0
+    return print_or_write(text, args.write, BEGIN, END)
 
 
 if __name__ == "__main__":
