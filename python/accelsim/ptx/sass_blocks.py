@@ -233,12 +233,12 @@ def _reach(ptx: PtxBlocks) -> list[set[int]]:
     reach = []
     for p in range(len(ptx.lines)):
         seen: set[int] = set()
-        todo = [p]
-        while todo:
-            for q in ptx.succs[todo.pop()]:
+        frontier = [p]
+        while frontier:
+            for q in ptx.succs[frontier.pop()]:
                 if q not in seen:
                     seen.add(q)
-                    todo.append(q)
+                    frontier.append(q)
         reach.append(seen)
     return reach
 
