@@ -432,3 +432,15 @@ def test_an_unsupported_instruction_stops_only_the_kernel_that_uses_it():
     # file (the program's PTX), line and the instruction, as a parse error would name them
     assert "[PTX compute_" in r.error and "unknown opcode 'pmevent'" in r.error and "(at 'pmevent')" in r.error
     assert "_Z8profiledPi" in r.error or "profiled" in r.error
+
+
+def test_runtime_preload_comes_after_what_the_caller_preloads(tmp_path):
+    """A sanitizer's runtime (or a profiler's shim) preloaded by the caller
+    must stay first in LD_PRELOAD, or the program aborts at start."""
+    from accelsim.cuda.launcher import _environment
+
+    runtime = tmp_path / "libcudart.so.12"
+    env = _environment({"LD_PRELOAD": "/opt/libasan.so"}, tmp_path, runtime, {"ACCELSIM_CUDA_ARCH": "80"})
+    assert env["LD_PRELOAD"].split() == ["/opt/libasan.so", str(runtime)]
+    assert env["LD_LIBRARY_PATH"].split(os.pathsep)[0] == str(tmp_path)
+    assert _environment({}, tmp_path, runtime, {})["LD_PRELOAD"] == str(runtime)

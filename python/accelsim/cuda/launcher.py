@@ -108,8 +108,9 @@ def _config_file(config, folder: Path) -> tuple[Path, str, int]:
 def _environment(base, lib_dir: Path, preload: Path | None, settings: dict[str, str]) -> dict[str, str]:
     env = dict(os.environ if base is None else base)
     env["LD_LIBRARY_PATH"] = os.pathsep.join(p for p in (str(lib_dir), env.get("LD_LIBRARY_PATH", "")) if p)
-    if preload is not None:  # wins over an RPATH that points at NVIDIA's library
-        env["LD_PRELOAD"] = " ".join(p for p in (str(preload), env.get("LD_PRELOAD", "")) if p)
+    if preload is not None:  # wins over an RPATH that points at NVIDIA's library; after what the
+        # caller preloads, since a sanitizer's runtime must come first in the list or the program aborts
+        env["LD_PRELOAD"] = " ".join(p for p in (env.get("LD_PRELOAD", ""), str(preload)) if p)
     env.update(settings)
     return env
 
