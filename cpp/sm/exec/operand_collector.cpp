@@ -30,14 +30,15 @@ OperandCollector::ReuseSlots& OperandCollector::reuse_of(uint16_t warp) {
   return reuse_slots_[warp];
 }
 
-Cycle OperandCollector::collect(const isa::InstRecord& in, uint16_t warp, Cycle now) {
+Cycle OperandCollector::collect(const isa::InstRecord& in, uint16_t warp, uint64_t age, Cycle now) {
   Cycle dispatch = now;
   const uint64_t first_slot = now.count() * ports_;
   const uint32_t banks = uint32_t(bank_next_.size());
   const ReuseSlots none{};
   ReuseSlots* cache = reuse_ ? &reuse_of(warp) : nullptr;
   // The previous instruction's caches serve this one only if it is the next in program order.
-  const ReuseSlots& prev = cache && in.pc > cache->pc && in.pc - cache->pc <= kInstBytes ? *cache : none;
+  const bool follows = cache && cache->age == age && in.pc > cache->pc && in.pc - cache->pc <= kInstBytes;
+  const ReuseSlots& prev = follows ? *cache : none;
   for (uint32_t i = 0; i < 4; ++i) {
     const uint16_t r = in.src[i];
     if (r == isa::kNoReg || r >= kRz) continue;
@@ -49,6 +50,7 @@ Cycle OperandCollector::collect(const isa::InstRecord& in, uint16_t warp, Cycle 
     dispatch = latest(dispatch, Cycle(slot / ports_));
   }
   if (cache) {
+    cache->age = age;
     cache->pc = in.pc;
     for (uint32_t i = 0; i < 4; ++i) cache->src[i] = in.src[i] == in.dst ? isa::kNoReg : in.src[i];
   }

@@ -28,9 +28,10 @@ class OperandCollector {
   void build(uint32_t banks, uint32_t ports, uint32_t collectors, bool reuse);
   bool enabled() const { return !bank_next_.empty(); }
   bool has_free_collector(Cycle now) const;
-  // Reads `in`'s sources (issued by warp slot `warp`) from `now` in a free
-  // collector (has_free_collector first); returns the dispatch cycle (>= now).
-  Cycle collect(const isa::InstRecord& in, uint16_t warp, Cycle now);
+  // Reads `in`'s sources (issued by the warp in slot `warp`, launched as the
+  // SM's `age`-th) from `now` in a free collector (has_free_collector first);
+  // returns the dispatch cycle (>= now).
+  Cycle collect(const isa::InstRecord& in, uint16_t warp, uint64_t age, Cycle now);
   // Earliest cycle after `now` when a busy collector frees (Cycle::max() if none).
   Cycle next_free_after(Cycle now) const;
   void reset();
@@ -45,6 +46,7 @@ class OperandCollector {
   // its pc and, per operand slot, the register it read (kNoReg if none or
   // overwritten by that instruction).
   struct ReuseSlots {
+    uint64_t age = UINT64_MAX;  // the warp they belong to (a slot's next warp starts empty)
     uint32_t pc = UINT32_MAX;
     uint16_t src[4] = {isa::kNoReg, isa::kNoReg, isa::kNoReg, isa::kNoReg};
   };
