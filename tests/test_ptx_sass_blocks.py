@@ -115,6 +115,32 @@ def test_every_example_kernel_fits_ptxas_cfg():
         assert r["mapped"] == r["sass_blocks"] and r["violations"] == [], r
     loose = {r["kernel"] for r in rows if r["in_restructured_loops"]}
     assert loose <= {"gemm", "atax1", "atax2", "bicg1", "bicg2", "mvt1", "mvt2", "mm2_1", "mm2_2"}, loose
+    # Each of those loops is one ptxas unrolled: a 4-copy main loop, a 2-copy
+    # chunk and a one-copy remainder loop (gemm's second: rotated, not copied).
+    unrolled = {r["kernel"]: list(r["unrolled"].values()) for r in rows if r["unrolled"]}
+    assert loose <= set(unrolled), (loose, unrolled)
+    for kernel in loose:
+        assert [4, 2, 1] in unrolled[kernel], (kernel, unrolled[kernel])
+    assert unrolled["gemm"] == [[4, 2, 1], [1]]
+
+
+@needs_tools
+def test_unroll_factors_count_the_body_copies_of_each_sass_block():
+    """atax1's inner loop: guards and loop control hold no copy, the main
+    loop four, the chunk after it two, the remainder loop one; a loop ptxas
+    only split around a retry (histogram's atomic loops) has no factors."""
+    from accelsim.studies import sass_compare
+
+    mods = sass_compare.modules()
+    for kernel, want in (("atax1", [0, 0, 0, 0, 1, 2, 4]), ("histogram", [])):
+        module = next(m for m in mods.values() if kernel in m.kernel_names)
+        smap = sg.sass_map(module.text, 70, module.name)
+        blocks, mapping = smap.blocks[kernel], smap.block_map[kernel]
+        homes = sb.restructured(blocks, mapping)
+        assert homes, kernel
+        for home in homes:
+            f = sb.unroll_factors(blocks, mapping, home, smap.ptx_blocks)
+            assert sorted(f.values()) == want, (kernel, f)
 
 
 # files of the suites that compile alone with nvcc 13 (parboil's histogram,

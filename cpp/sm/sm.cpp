@@ -21,7 +21,7 @@ Sm::Sm(const SmParams& params, uint16_t id, MemPort* below)
   for (auto& s : unit_sets_) s.build(p_.units, sets, p_.ptx_timing);
   collectors_.resize(sets);  // the register file and its collectors split as the units do
   const uint32_t banks = p_.register_banks ? std::max<uint32_t>(1, p_.register_banks / sets) : 0;
-  for (auto& c : collectors_) c.build(banks, p_.register_ports, p_.operand_collectors / sets);
+  for (auto& c : collectors_) c.build(banks, p_.register_ports, p_.operand_collectors / sets, p_.register_reuse);
   SchedulerParams sp{p_.two_level_active_warps};
   for (uint32_t i = 0; i < schedulers; ++i)
     subcores_.push_back(SubCore{make_scheduler(p_.scheduler, sp), &unit_sets_[i % sets], &collectors_[i % sets]});

@@ -129,7 +129,7 @@ bool Sm::issue_to_unit(Warp& w, uint16_t slot, SubCore& sc, const CtaShape& shap
   Cycle dispatch = now;
   if (sc.collector->enabled()) [[unlikely]] {
     if (!sc.collector->has_free_collector(now)) return count_stall(w, stats::StallReason::UNIT_BUSY), false;
-    dispatch = sc.collector->collect(in, now);
+    dispatch = sc.collector->collect(in, slot, w.age, now);
   }
   Cycle ready = sc.units->occupy(kind, pipe, dispatch, in.lat_class);
   if (in.dst != isa::kNoReg) {

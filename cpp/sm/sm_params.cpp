@@ -76,6 +76,7 @@ SmParams sm_params(const config::GpuConfig& cfg) {
     p.register_banks = uint32_t(cfg.register_banks);
     p.register_ports = uint32_t(cfg.register_port_throughput);
     p.operand_collectors = uint32_t(cfg.operand_collector_units);
+    p.register_reuse = cfg.register_reuse_cache;
   }
   p.ptx_timing = ptx_timing(cfg);
   p.adaptive_l1_shmem = cfg.adaptive_l1_shmem;

@@ -43,6 +43,7 @@ struct SmParams {
   uint32_t register_banks = 0;
   uint32_t register_ports = 1;      // reads per bank per cycle
   uint32_t operand_collectors = 1;
+  bool register_reuse = true;       // operand reuse caches (inferred, see OperandCollector)
   // Cycles per PtxLatClass for records="ptx" records (index 0, kLatUnit, is
   // unused: those use their unit's).
   std::array<isa::UnitTiming, isa::kLatTableSize> ptx_timing{};

@@ -211,3 +211,31 @@ TEST_CASE("366-operand-collectors-bound-collecting-instructions-and-share-banks"
   CHECK_EQ(issue_gap0, 1u);
   CHECK_EQ(use_gap0, 4u);
 }
+
+TEST_CASE("367-operand-reuse-caches-serve-the-previous-instructions-sources") {
+  // One bank per sub-core, one read a cycle: every read beyond the first
+  // costs a cycle. `first`, then `second`, then a use of `second`'s result
+  // (R14 = f(R12)); the gap from `second` to the use is the sp latency (4)
+  // plus the cycles `second` spent reading (after `between`, if any).
+  auto gap = [](bool reuse, InstRecord first, InstRecord second, bool between = false) {
+    config::GpuConfig cfg = banked(1, 1, 2);
+    cfg.register_reuse_cache = reuse;
+    BlockBuilder b(1);
+    b.add(0, first);
+    if (between) b.add(0, bar());  // issued, but reads no register here
+    b.add(0, second).add(0, ffma(14, {12})).add(0, exit_inst());
+    auto log = run_block(cfg, b);
+    uint32_t pc = between ? 32 : 16;
+    return issue_cycle(log, 0, pc + 16) - issue_cycle(log, 0, pc);
+  };
+  // The same three sources in the same slots: all served by the reuse caches.
+  CHECK_EQ(gap(true, ffma(10, {2, 4, 6}), ffma(12, {2, 4, 6})), 4u);
+  // Off: three reads in three cycles.
+  CHECK_EQ(gap(false, ffma(10, {2, 4, 6}), ffma(12, {2, 4, 6})), 6u);
+  // Only the same slot hits: R2 and R4 swapped slots, R6 reused: two reads.
+  CHECK_EQ(gap(true, ffma(10, {2, 4, 6}), ffma(12, {4, 2, 6})), 5u);
+  // A register the previous instruction wrote is read again (R2), beside the new R8.
+  CHECK_EQ(gap(true, ffma(2, {2, 4, 6}), ffma(12, {2, 4, 8})), 5u);
+  // Not the next instruction in program order: no reuse.
+  CHECK_EQ(gap(true, ffma(10, {2, 4, 6}), ffma(12, {2, 4, 6}), true), 6u);
+}

@@ -4,7 +4,7 @@ the real benchmark's loop compiles). Cycles per chain step = latency."""
 from __future__ import annotations
 
 from accelsim.microbench import sass
-from accelsim.microbench.alu_ops import OPS
+from accelsim.microbench.alu_ops import op_for
 from accelsim.microbench.benchmark import Built
 from accelsim.tracegen import Inst, Kernel, ThreadBlock
 
@@ -16,10 +16,12 @@ LOOP_BODY = 16
 ACC, B, C, T0, T1, OUT, COUNTER = 2, 4, 6, 8, 10, 12, 14  # even numbers: FP64 pairs fit
 
 
-def chain_thread(op_name: str, reps: int, loop_body: int = 0) -> list[Inst]:
+def chain_thread(op_name: str, reps: int, loop_body: int = 0,
+                 function: str | None = None) -> list[Inst]:
     """``loop_body``: chain steps per compiled loop body; the loop's counter,
-    compare and branch follow every ``loop_body`` steps (0: no loop)."""
-    op = OPS[op_name]
+    compare and branch follow every ``loop_body`` steps (0: no loop).
+    ``function``: the MUFU function of an ``sfu`` chain (default sqrt)."""
+    op = op_for(op_name, function)
     body = [sass.param(ONE, ACC), sass.param(ONE, B), sass.param(ONE, C), sass.param(ONE, OUT),
             sass.clock(ONE, T0)]
     for k in range(reps):
@@ -34,7 +36,8 @@ def chain_thread(op_name: str, reps: int, loop_body: int = 0) -> list[Inst]:
     return body
 
 
-def alu_latency(op_name: str, hw, reps: int, *, loop_body: int = 0) -> Built:
+def alu_latency(op_name: str, hw, reps: int, *, loop_body: int = 0,
+                function: str | None = None) -> Built:
     k = Kernel(name=f"_Z7{op_name}_latPjPf", grid=(1, 1, 1), block=(1, 1, 1), nregs=16,
-               blocks=[ThreadBlock(coord=(0, 0, 0), warps=[chain_thread(op_name, reps, loop_body)])])
+               blocks=[ThreadBlock(coord=(0, 0, 0), warps=[chain_thread(op_name, reps, loop_body, function)])])
     return Built(commands=[k], work=reps)

@@ -1,7 +1,7 @@
 """The arithmetic instructions the FLOPS and latency benchmarks time."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from accelsim.tracegen import Inst
 
@@ -30,3 +30,19 @@ OPS: dict[str, AluOp] = {
     "int32": AluOp("IMAD", 2, 1, 2, "IADD3"),
     "sfu": AluOp("MUFU.SQRT", 1, 1, 0, "FADD"),
 }
+
+# The MUFU functions that carry a latency class of their own (config keys
+# sass_latency_mufu_* / sass_initiation_mufu_*).
+MUFU_FUNCTIONS = ("ex2", "lg2", "rsq", "rcp", "sin", "cos", "sqrt")
+
+
+def op_for(op_name: str, function: str | None = None) -> AluOp:
+    """``OPS[op_name]``; for ``sfu``, ``function`` picks the MUFU function the
+    chains run (default sqrt, the suite's)."""
+    op = OPS[op_name]
+    if function is None:
+        return op
+    if op_name != "sfu" or function not in MUFU_FUNCTIONS:
+        raise ValueError(f"{op_name}: function {function!r} is not one of the MUFU functions "
+                         f"{', '.join(MUFU_FUNCTIONS)} (sfu twins only)")
+    return replace(op, opcode=f"MUFU.{function.upper()}")

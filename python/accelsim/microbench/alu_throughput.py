@@ -6,15 +6,16 @@ initiation interval is the only limit."""
 from __future__ import annotations
 
 from accelsim.microbench import sass
-from accelsim.microbench.alu_ops import OPS
+from accelsim.microbench.alu_ops import op_for
 from accelsim.microbench.benchmark import Built
 from accelsim.tracegen import Inst, Kernel, ThreadBlock
 
 B, C, T0, T1, OUT, ACC0 = 2, 4, 6, 8, 10, 12
 
 
-def independent_warp(op_name: str, mask: int, reps: int, chains: int, first_thread: int) -> list[Inst]:
-    op = OPS[op_name]
+def independent_warp(op_name: str, mask: int, reps: int, chains: int, first_thread: int,
+                     function: str | None = None) -> list[Inst]:
+    op = op_for(op_name, function)
     accs = [ACC0 + op.regs * i for i in range(chains)]
     body = [sass.param(mask, B), sass.param(mask, C), sass.param(mask, OUT)]
     body += [sass.param(mask, a) for a in accs]
@@ -30,7 +31,9 @@ def independent_warp(op_name: str, mask: int, reps: int, chains: int, first_thre
     return body
 
 
-def alu_throughput(op_name: str, hw, reps: int, *, chains: int = 4, threads: int | None = None) -> Built:
+def alu_throughput(op_name: str, hw, reps: int, *, chains: int = 4, threads: int | None = None,
+                   function: str | None = None) -> Built:
+    """``function``: the MUFU function of the ``sfu`` chains (default sqrt)."""
     n = threads or hw.max_threads_per_cta
     warps = hw.warps(n)
     k = Kernel(name=f"_Z8{op_name}_maxPf", grid=(1, 1, 1), block=(n, 1, 1), nregs=32)
@@ -38,7 +41,7 @@ def alu_throughput(op_name: str, hw, reps: int, *, chains: int = 4, threads: int
     for w in range(warps):
         live = min(32, n - 32 * w)
         mask = (1 << live) - 1
-        ws.append(independent_warp(op_name, mask, reps, chains, 32 * w))
+        ws.append(independent_warp(op_name, mask, reps, chains, 32 * w, function))
     k.blocks.append(ThreadBlock(coord=(0, 0, 0), warps=ws))
-    flops = OPS[op_name].flops * n * reps * chains
+    flops = op_for(op_name).flops * n * reps * chains
     return Built(commands=[k], work=flops, sms=1)

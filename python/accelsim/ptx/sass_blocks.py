@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from accelsim.errors import PtxError
 
-__all__ = ["PtxBlocks", "SassBlock", "ptx_blocks", "parse_bbcfg", "attach", "map_blocks", "relocate",
+__all__ = ["PtxBlocks", "SassBlock", "ptx_blocks", "parse_bbcfg", "attach", "map_blocks", "relocate", "unroll_factors",
            "flow_violations"]
 
 # --- PTX side ------------------------------------------------------------------
@@ -353,6 +353,44 @@ def restructured(blocks: list[SassBlock], mapping: dict[str, int | None]) -> set
             t = by_name.get(s)
             if t is not None and mapping.get(s) == home and t.addresses[0] <= b.addresses[0]:
                 out.add(home)
+    return out
+
+
+def _back_edge_blocks(blocks: list[SassBlock], mapping: dict[str, int | None], home: int) -> list[SassBlock]:
+    """The blocks of ``home`` that close a loop of ``home`` (a branch back to
+    one of its blocks at or before them)."""
+    by_name = {b.name: b for b in blocks}
+    return [b for b in blocks if mapping.get(b.name) == home and any(
+        s in by_name and mapping.get(s) == home and by_name[s].addresses[0] <= b.addresses[0] for s in b.succs)]
+
+
+def unroll_factors(blocks: list[SassBlock], mapping: dict[str, int | None], home: int,
+                   ptx: PtxBlocks) -> dict[str, int]:
+    """How many copies of PTX block ``home``'s body each SASS block mapped to
+    it holds, for a block ptxas restructured (``restructured``): ptxas
+    unrolls a loop of unknown trip count into a main loop of u copies, a
+    chunk of u/2 and a one-copy remainder loop, behind guards. The reference
+    is the smallest loop block of ``home`` (one copy); a block's factor is
+    the most common ratio, over the reference's lines it also holds, of its
+    instructions of a line to the reference's (a line is copied whole). A
+    block holding under half the reference's lines copies no body: loop
+    control and guards, factor 0. Empty when no loop block holds half the
+    PTX block's lines (a loop ptxas split around a reconvergence or a retry,
+    not a copied body)."""
+    loops = _back_edge_blocks(blocks, mapping, home)
+    if not loops:
+        return {}
+    ref = Counter(i.line for i in min(loops, key=lambda b: len(b.insts)).insts)
+    if 2 * sum(1 for n in ptx.lines[home] if ref[n]) < len(ptx.lines[home]):
+        return {}
+    out = {}
+    for b in blocks:
+        if mapping.get(b.name) != home:
+            continue
+        have = Counter(i.line for i in b.insts)
+        ratios = Counter(have[n] // ref[n] for n in ref if have[n] and have[n] % ref[n] == 0)
+        shared = sum(1 for n in ref if have[n])
+        out[b.name] = ratios.most_common(1)[0][0] if ratios and 2 * shared >= len(ref) else 0
     return out
 
 

@@ -24,7 +24,7 @@ from accelsim.ptx import sass_blocks as sb
 from accelsim.ptx import sass_guided as sg
 from accelsim.trace._records import RAW_DTYPE
 
-__all__ = ["line_counts", "check_case", "structure", "suite_files", "check_suite_file", "main"]
+__all__ = ["line_counts", "check_case", "unrolled", "structure", "suite_files", "check_suite_file", "main"]
 
 
 def line_counts(dev: Device, case) -> dict[str, tuple[Counter, int]]:
@@ -85,8 +85,21 @@ def check_case(case: str, config: str = "QV100", arch: int = 70) -> list[dict]:
         rows.append({"case": case, "kernel": kernel, "warps": warps, "sass_blocks": len(blocks),
                      "mapped": sum(v is not None for v in mapping.values()),
                      "moved": smap.stats[kernel].get("moved_to_block", 0),
-                     "violations": uneven + bad, "in_restructured_loops": loose})
+                     "violations": uneven + bad, "in_restructured_loops": loose,
+                     "unrolled": unrolled(blocks, mapping, smap.ptx_blocks)})
     return rows
+
+
+def unrolled(blocks, mapping, ptx: sb.PtxBlocks) -> dict[int, list[int]]:
+    """{PTX block: the body copies of its SASS blocks that hold any, largest
+    first} for every block ptxas restructured into a copied body (the main
+    loop's unroll factor first); loops it only split are left out."""
+    out = {}
+    for home in sorted(sb.restructured(blocks, mapping)):
+        copies = sorted((f for f in sb.unroll_factors(blocks, mapping, home, ptx).values() if f), reverse=True)
+        if copies:
+            out[home] = copies
+    return out
 
 
 def structure(smap: sg.SassMap, kernel: str) -> list[str]:
@@ -178,12 +191,14 @@ def main(argv=None) -> int:
             raise SystemExit("--suite needs nvcc (a CUDA toolkit on PATH or $CUDA_HOME)")
         print(suite_report(Path(args.suite), str(nvcc)))
         return 0
-    print("| kernel | warps | SASS blocks | mapped | moved to their block | violations | in restructured loops |")
-    print("|---|---:|---:|---:|---:|---|---:|")
+    print("| kernel | warps | SASS blocks | mapped | moved to their block | violations | in restructured loops "
+          "| unrolled (copies per SASS block) |")
+    print("|---|---:|---:|---:|---:|---|---:|---|")
     for case in sass_compare.CASES:
         for r in check_case(case, args.config):
+            unroll = "; ".join(f"PTX block {h}: {'/'.join(map(str, c))}" for h, c in r["unrolled"].items())
             print(f"| {r['kernel']} | {r['warps']} | {r['sass_blocks']} | {r['mapped']} | {r['moved']} "
-                  f"| {'; '.join(r['violations']) or 'none'} | {len(r['in_restructured_loops'])} |")
+                  f"| {'; '.join(r['violations']) or 'none'} | {len(r['in_restructured_loops'])} | {unroll or '-'} |")
     return 0
 
 
