@@ -19,7 +19,10 @@ bool Sm::head_ready(const Warp& w, Cycle now) const {
 // register is not looked at again until one of its results is written back.
 bool Sm::may_issue(Warp& w, uint16_t slot, SubCore& sc, Cycle now) {
   if (!w.candidate || w.decode_ready > now) return false;
-  if (!w.head_collides() && !waits_for_async(w)) return true;
+  // Until the warp issues, its registers and stores only complete, so a head
+  // found clear stays clear while it waits for a unit or the LD/ST queue.
+  if (w.head_clear) return true;
+  if (!w.head_collides() && !waits_for_async(w)) return w.head_clear = true;
   w.waits_on_register = true;  // cleared by the next register write or store ack
   count_stall(w, stats::StallReason::SCOREBOARD);
   refresh_candidate(w);
@@ -49,6 +52,12 @@ void Sm::issue(Cycle now) {
     for (uint16_t slot : sc.scheduler->order()) {
       Warp& w = warps_[slot];
       if (!may_issue(w, slot, sc, now)) continue;
+      // What issue_one would find first, without the call: on memory-bound
+      // kernels most tries are loads and stores meeting a full LD/ST queue.
+      if (w.head().unit == isa::kUnitMem && !ldst_.can_accept()) {
+        count_stall(w, stats::StallReason::LDST_FULL);
+        continue;
+      }
       if (issue_from(w, sc, now)) {
         sc.scheduler->issued(slot);
         progress_ = true;
@@ -103,6 +112,7 @@ bool Sm::issue_one(Warp& w, uint16_t slot, SubCore& sc, Cycle now) {
   }
   if (issue_log_) issue_log_->push_back(IssueEvent{now.count(), slot, in.pc});
   ++w.next_issue;
+  w.head_clear = false;
   if (w.ibuffer_empty() && !w.all_issued()) {
     fetch_.request(slot);
     // Streamed: past the low-water mark, ask for more (Sm::refill). Looked

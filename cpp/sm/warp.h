@@ -31,6 +31,7 @@ struct Warp {
   bool waits_on_register = false;            // head collided; cleared by a writeback
   bool finished = false;                     // all issued and drained
   bool candidate = false;                    // may issue once decoded: see Sm::refresh_candidate
+  bool head_clear = false;                   // the head passed the scoreboard (reset when it issues)
   uint32_t refill_at = UINT32_MAX;           // streamed block: next_issue that asks for more
 
   bool ibuffer_empty() const { return next_issue == decoded_end; }
