@@ -52,7 +52,9 @@ def test_an_edited_file_is_parsed_again(bundled):
     st = f.stat()
     os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
     assert _yaml_cache.bundled_document(f, "t", parse) == "x: 22\n"
+    assert _yaml_cache.bundled_document(f, "t", parse) == "x: 22\n"
     assert parse.calls == 2
+    assert len(list((bundled.parent / "cache").iterdir())) == 1  # the new version replaced the old
 
 
 def test_kinds_of_one_file_are_kept_apart(bundled):

@@ -49,9 +49,10 @@ def _key(path: Path, kind: str) -> list | None:
 
 
 def _entry_path(folder: Path, key: list) -> Path:
-    # A checksum names the entry (a clash only costs a parse: the key is stored
-    # and compared); hashlib would add its own import to every start.
-    return folder / f"yaml-{Path(key[2]).stem}-{key[1]}-{zlib.crc32(json.dumps(key).encode()):08x}.json"
+    # One entry per file and kind, named by a checksum of both (a clash only
+    # costs a parse: the whole key is stored and compared), so a new version of
+    # a file replaces its old entry; hashlib would add its own import to every start.
+    return folder / f"yaml-{Path(key[2]).stem}-{key[1]}-{zlib.crc32(json.dumps(key[:3]).encode()):08x}.json"
 
 
 def _read(entry: Path, key: list) -> Any:
