@@ -10,7 +10,7 @@ MshrTable::MshrTable(uint32_t entries, uint32_t max_merge)
   if (max_merge == 0) throw ConfigError("mshr_merge", "an MSHR entry must hold at least one request");
   key_.resize(entries);
   count_.resize(entries);
-  waiters_.resize(static_cast<size_t>(entries) * max_merge);
+  waiters_.reset(static_cast<CacheRequest*>(::operator new(sizeof(CacheRequest) * entries * size_t(max_merge))));
   free_.reserve(entries);
   for (int32_t id = static_cast<int32_t>(entries) - 1; id >= 0; --id) free_.push_back(id);
 }

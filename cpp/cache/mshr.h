@@ -4,7 +4,10 @@
 // index so a 512-entry streaming L1 costs O(1) per access.
 #pragma once
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "base/flat_index.h"
@@ -41,7 +44,15 @@ class MshrTable {
   uint32_t entries_, max_merge_, in_use_ = 0;
   std::vector<uint64_t> key_;           // per entry
   std::vector<uint32_t> count_;         // per entry: waiters held
-  std::vector<CacheRequest> waiters_;   // entries x max_merge
+  // entries x max_merge waiter slots, left uninitialised: a slot is written
+  // (merge) before it is read (waiters), and a large table would otherwise
+  // cost its zeroing and page faults at every construction (the L1Ds are
+  // rebuilt at kernel boundaries).
+  struct FreeStorage {
+    void operator()(CacheRequest* p) const { ::operator delete(p); }
+  };
+  static_assert(std::is_trivially_copyable_v<CacheRequest> && std::is_trivially_destructible_v<CacheRequest>);
+  std::unique_ptr<CacheRequest[], FreeStorage> waiters_;
   std::vector<int32_t> free_;           // free entry ids (stack)
   FlatIndex index_;                     // key -> entry id
 };

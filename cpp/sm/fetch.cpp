@@ -7,7 +7,8 @@
 namespace accelsim::sm {
 
 FetchUnit::FetchUnit(const FetchParams& p)
-    : width_(p.width), ibuffer_entries_(p.ibuffer_entries), miss_latency_(p.miss_latency) {
+    : width_(p.width), ibuffer_entries_(p.ibuffer_entries), miss_latency_(p.miss_latency),
+      fetched_(p.width) {
   if (!p.perfect_icache)
     icache_ = std::make_unique<cache::TagArray>(p.l1i_sets, p.l1i_assoc, p.l1i_line, p.l1i_line,
                                                 "lru", "linear");
@@ -52,8 +53,9 @@ bool FetchUnit::cycle(std::vector<Warp>& warps, Cycle now) {
     if (!w.active || w.finished || !w.ibuffer_empty() || w.next_issue == w.count) continue;
     w.decode_ready = latest(w.decode_ready, now + fetch_latency(w, now));
     w.decoded_end = std::min(w.count, w.next_issue + ibuffer_entries_);
-    ++fetched;
+    fetched_[fetched++] = uint16_t(&w - warps.data());
   }
+  fetched_count_ = fetched;
   return fetched > 0;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "cache/tag_array.h"
@@ -26,6 +27,8 @@ class FetchUnit {
   bool idle() const { return size_ == 0; }
   // One fetch cycle: serves the oldest requests; true if any warp was fetched for.
   bool cycle(std::vector<Warp>& warps, Cycle now);
+  // The warps the last cycle() filled (their buffers are no longer empty).
+  std::span<const uint16_t> fetched() const { return {fetched_.data(), fetched_count_}; }
   void invalidate();
   // Per stream slot: SM event counters, and L1I [access type][outcome].
   void count_into(stats::SmCounters* events, uint64_t* l1i) { events_ = events, l1i_ = l1i; }
@@ -40,6 +43,8 @@ class FetchUnit {
   uint32_t width_, ibuffer_entries_;
   uint64_t miss_latency_;
   std::vector<uint16_t> ring_;  // warps waiting for a fetch, oldest first
+  std::vector<uint16_t> fetched_;  // width_ entries
+  size_t fetched_count_ = 0;
   size_t head_ = 0, size_ = 0;
   std::unique_ptr<cache::TagArray> icache_;  // null = perfect
 };

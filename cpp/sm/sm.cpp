@@ -38,7 +38,10 @@ void Sm::tick(Cycle now) {
   progress_ |= ldst_.send(now);     // L1D misses leave for the level below
   progress_ |= ldst_.access(now);   // LD/ST head instruction accesses memory
   issue(now);                       // schedulers issue to units / LD/ST
-  progress_ |= fetch_.cycle(warps_, now);  // refill instruction buffers
+  if (fetch_.cycle(warps_, now)) {        // refill instruction buffers
+    progress_ = true;
+    for (uint16_t slot : fetch_.fetched()) refresh_candidate(warps_[slot]);
+  }
   if (progress_) last_progress_ = now;
   wake_ = compute_wake(now);
 }

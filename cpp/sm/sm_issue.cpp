@@ -11,16 +11,18 @@ using isa::InstRecord;
 
 bool Sm::head_ready(const Warp& w, Cycle now) const {
   return w.active && !w.finished && !w.at_barrier && !w.ibuffer_empty() &&
-         w.decode_ready <= now && !w.scoreboard.collides(w.head()) && !waits_for_async(w);
+         w.decode_ready <= now && !w.head_collides() && !waits_for_async(w);
 }
 
-// Cheap checks first; a warp whose head waits on a register is not looked at
-// again until one of its results is written back.
+// A candidate is active, unblocked and has decoded instructions, so only its
+// decode time and registers are left to check; a warp whose head waits on a
+// register is not looked at again until one of its results is written back.
 bool Sm::may_issue(Warp& w, uint16_t slot, SubCore& sc, Cycle now) {
-  if (!w.active || w.finished || w.at_barrier || w.waits_on_register || w.ibuffer_empty() ||
-      w.decode_ready > now)
-    return false;
-  if (!w.scoreboard.collides(w.head()) && !waits_for_async(w)) return true;
+  if (!w.candidate || w.decode_ready > now) return false;
+  // Until the warp issues, its registers and stores only complete, so a head
+  // found clear stays clear while it waits for a unit or the LD/ST queue.
+  if (w.head_clear) return true;
+  if (!w.head_collides() && !waits_for_async(w)) return w.head_clear = true;
   w.waits_on_register = true;  // cleared by the next register write or store ack
   count_stall(w, stats::StallReason::SCOREBOARD);
   refresh_candidate(w);
@@ -28,10 +30,12 @@ bool Sm::may_issue(Warp& w, uint16_t slot, SubCore& sc, Cycle now) {
   return false;
 }
 
-// Keeps each scheduler's count of warps that could issue once their
-// instructions are decoded; a scheduler with none skips the cycle.
+// Keeps each scheduler's count of warps that could issue once their decoded
+// instructions are due; a scheduler with none skips the cycle. Called after
+// every change to the flags it reads and to the instruction buffer's fill.
 void Sm::refresh_candidate(Warp& w) {
-  bool now_candidate = w.active && !w.finished && !w.at_barrier && !w.waits_on_register;
+  bool now_candidate = w.active && !w.finished && !w.at_barrier && !w.waits_on_register &&
+                       !w.ibuffer_empty();
   if (now_candidate == w.candidate) return;
   w.candidate = now_candidate;
   subcores_[w.scheduler].candidates += now_candidate ? 1 : -1;
@@ -40,13 +44,20 @@ void Sm::refresh_candidate(Warp& w) {
 void Sm::issue(Cycle now) {
   // Rotate which sub-core goes first so none is starved of shared resources
   // (the LD/ST queue frees about one slot per cycle).
-  size_t n = subcores_.size();
-  for (size_t k = 0; k < n; ++k) {
-    SubCore& sc = subcores_[(now.count() + k) % n];
+  const size_t n = subcores_.size();
+  size_t i = size_t(now.count() % n);
+  for (size_t k = 0; k < n; ++k, i = (i + 1 == n) ? 0 : i + 1) {
+    SubCore& sc = subcores_[i];
     if (sc.candidates == 0) continue;
     for (uint16_t slot : sc.scheduler->order()) {
       Warp& w = warps_[slot];
       if (!may_issue(w, slot, sc, now)) continue;
+      // What issue_one would find first, without the call: on memory-bound
+      // kernels most tries are loads and stores meeting a full LD/ST queue.
+      if (w.head().unit == isa::kUnitMem && !ldst_.can_accept()) {
+        count_stall(w, stats::StallReason::LDST_FULL);
+        continue;
+      }
       if (issue_from(w, sc, now)) {
         sc.scheduler->issued(slot);
         progress_ = true;
@@ -56,19 +67,20 @@ void Sm::issue(Cycle now) {
   }
 }
 
+// The head passed may_issue; later instructions (dual issue) are checked here.
 bool Sm::issue_from(Warp& w, SubCore& sc, Cycle now) {
   uint16_t slot = uint16_t(&w - warps_.data());
-  int first_unit = -2;
-  uint32_t issued = 0;
-  while (issued < issue_width_ && head_ready(w, now)) {
+  int first_unit = w.head().unit;
+  if (!issue_one(w, slot, sc, now)) return false;
+  for (uint32_t issued = 1; issued < issue_width_ && head_ready(w, now); ++issued) {
     int unit = w.head().unit;
-    if (issued > 0 && p_.dual_issue_diff_units && unit == first_unit) break;
+    if (p_.dual_issue_diff_units && unit == first_unit) break;
     if (!issue_one(w, slot, sc, now)) break;
     first_unit = unit;
-    ++issued;
   }
-  if (issued > 0) maybe_finish(slot);
-  return issued > 0;
+  refresh_candidate(w);  // the buffer may have run empty
+  maybe_finish(slot);
+  return true;
 }
 
 bool Sm::issue_one(Warp& w, uint16_t slot, SubCore& sc, Cycle now) {
@@ -100,6 +112,7 @@ bool Sm::issue_one(Warp& w, uint16_t slot, SubCore& sc, Cycle now) {
   }
   if (issue_log_) issue_log_->push_back(IssueEvent{now.count(), slot, in.pc});
   ++w.next_issue;
+  w.head_clear = false;
   if (w.ibuffer_empty() && !w.all_issued()) {
     fetch_.request(slot);
     // Streamed: past the low-water mark, ask for more (Sm::refill). Looked

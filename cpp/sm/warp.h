@@ -30,13 +30,17 @@ struct Warp {
   bool at_barrier = false;
   bool waits_on_register = false;            // head collided; cleared by a writeback
   bool finished = false;                     // all issued and drained
-  bool candidate = false;                    // counted in its scheduler's candidates
+  bool candidate = false;                    // may issue once decoded: see Sm::refresh_candidate
+  bool head_clear = false;                   // the head passed the scoreboard (reset when it issues)
   uint32_t refill_at = UINT32_MAX;           // streamed block: next_issue that asks for more
 
   bool ibuffer_empty() const { return next_issue == decoded_end; }
   bool all_issued() const { return next_issue == end; }
   const isa::InstRecord& head() const { return insts[next_issue]; }
   bool drained() const { return pending_writes == 0 && pending_stores == 0; }
+  // Every reserved register is a pending write, so a warp with none in
+  // flight skips the scoreboard.
+  bool head_collides() const { return pending_writes != 0 && scoreboard.collides(head()); }
 };
 
 }  // namespace accelsim::sm

@@ -28,6 +28,8 @@ def architecture(version: int) -> str:
 
 @dataclass(frozen=True)
 class KernelHeader:
+    """What a kernel trace's header says (the fields a workload check reads)."""
+
     id: int
     binary_version: int
     path: str

@@ -7,11 +7,13 @@ namespace {
 class LrrScheduler : public WarpScheduler {
  protected:
   void build_order(std::vector<uint16_t>& out) const override {
-    out.clear();
     size_t n = warps_.size(), start = 0;
     for (size_t i = 0; i < n; ++i)
       if (warps_[i] == last_) start = i + 1;
-    for (size_t i = 0; i < n; ++i) out.push_back(warps_[(start + i) % n]);
+    if (start == n) start = 0;
+    // The list rotated to begin at `start`: two block copies, no division per warp.
+    out.assign(warps_.begin() + ptrdiff_t(start), warps_.end());
+    out.insert(out.end(), warps_.begin(), warps_.begin() + ptrdiff_t(start));
   }
 };
 

@@ -22,11 +22,12 @@ class TwoLevelScheduler : public WarpScheduler {
 
  protected:
   void build_order(std::vector<uint16_t>& out) const override {
-    out.clear();
     size_t active = std::min<size_t>(active_size_, warps_.size()), start = 0;
     for (size_t i = 0; i < active; ++i)
       if (warps_[i] == last_) start = i + 1;
-    for (size_t i = 0; i < active; ++i) out.push_back(warps_[(start + i) % active]);
+    if (start == active) start = 0;
+    out.assign(warps_.begin() + ptrdiff_t(start), warps_.begin() + ptrdiff_t(active));
+    out.insert(out.end(), warps_.begin(), warps_.begin() + ptrdiff_t(start));
   }
 
  private:

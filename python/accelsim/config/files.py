@@ -9,14 +9,12 @@ import copy
 import os
 from pathlib import Path
 
-import yaml
-
 from accelsim._files import is_regular_file, not_a_file
 from accelsim._paths import data_dir
 from accelsim.config.config import Config
 from accelsim.config.params import param_specs
 from accelsim.config.units import format_value
-from accelsim._yaml import read_yaml_document
+from accelsim._yaml_cache import bundled_document
 from accelsim.errors import ConfigError
 
 _RESERVED = ("name", "description", "base")
@@ -93,6 +91,15 @@ def _resolve(name: str, relative_to: Path | None = None) -> Path:
 
 
 def _read_yaml(path: Path) -> tuple[dict, dict]:
+    """(data, line of each top-level key); a bundled file's come from the
+    parse cache after its first read (accelsim/_yaml_cache.py)."""
+    doc = bundled_document(path, "config", _parse_config_file)
+    return doc["data"], doc["lines"]
+
+
+def _parse_config_file(path: Path) -> dict:
+    from accelsim._yaml import read_yaml_document  # PyYAML: only when a file is parsed
+
     node, data = read_yaml_document(path)
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: a config file is a mapping of key: value"
@@ -105,11 +112,12 @@ def _read_yaml(path: Path) -> tuple[dict, dict]:
         bad = next(k for k in data if not isinstance(k, str))
         raise ConfigError(f"{path}: key {bad!r} is not a name", path=str(path))
     assert node is not None  # data is a mapping, so the document has a node
-    lines = {k.value: k.start_mark.line + 1 for k, _ in node.value}
-    return data, lines
+    return {"data": data, "lines": {k.value: k.start_mark.line + 1 for k, _ in node.value}}
 
 
 def dump_yaml(config: Config) -> str:
+    import yaml
+
     specs = param_specs()
     values = config.to_dict()
     out = [f"name: {config.name}"]

@@ -13,6 +13,8 @@ STRUCTURED_KEYS = ("exec_units", "opcode_units", "shmem_carveouts")
 
 @dataclass(frozen=True)
 class ParamSpec:
+    """One config parameter as the core declares it (``cpp/config/params.def``)."""
+
     name: str
     kind: str          # count, cycles, bytes, MHz, real, percent, bool, choice
     default: object

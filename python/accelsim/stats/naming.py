@@ -35,6 +35,8 @@ class KernelColumn:
 
 @dataclass(frozen=True)
 class NamingTable:
+    """The naming table: metric templates, derived per-stream metrics, kernel columns."""
+
     templates: dict
     derived: tuple
     kernel_columns: tuple
@@ -81,7 +83,13 @@ def parse_naming(data: dict, where: str) -> NamingTable:
 @lru_cache(maxsize=4)
 def load_naming(path: str | None = None) -> NamingTable:
     """The bundled table, or the one at ``path``."""
-    from accelsim._yaml import read_yaml_document
+    from accelsim._yaml_cache import bundled_document
 
     p = Path(path) if path else data_dir() / "stats" / "tidy.yaml"
-    return parse_naming(read_yaml_document(p, "naming table")[1], str(p))
+    return parse_naming(bundled_document(p, "naming", _read_naming_file), str(p))
+
+
+def _read_naming_file(path: Path):
+    from accelsim._yaml import read_yaml_document
+
+    return read_yaml_document(path, "naming table")[1]
