@@ -167,6 +167,7 @@ class CtaEmulator {
   void move(uint32_t w, const Inst& in, uint32_t mask);        // mov (exec_move.cpp)
   void cvta(uint32_t w, const Inst& in, uint32_t mask);
   void convert(uint32_t w, const Inst& in, uint32_t mask);     // cvt (exec_convert.cpp)
+  template <class Kind> void convert_lanes(uint32_t w, const Inst& in, uint32_t mask);
   void compare(uint32_t w, const Inst& in, uint32_t mask);     // setp (exec_compare.cpp)
   void shfl(uint32_t w, const Inst& in, uint32_t mask);        // exec_warp.cpp
   void vote(uint32_t w, const Inst& in, uint32_t mask);

@@ -81,7 +81,7 @@ void CtaEmulator::float_lanes(uint32_t w, const Inst& in, uint32_t mask) {
       } else {
         F r = Sem::template floating<F>(x);
         if (ftz) r = flush(r);
-        if (sat) r = std::isnan(r) ? F(0) : r < 0 ? F(0) : r > 1 ? F(1) : r;
+        if (sat) r = saturate(r);
         reg(wp, d, l) = bits<F>(r);
       }
     }
