@@ -497,28 +497,26 @@ void CtaEmulator::store(uint32_t w, uint32_t lane, Space space, uint64_t a, uint
   else L.mem->store(a, &v, n);
 }
 
-// The address the timing model sees for a lane's access: local and
-// generic-shared ones in their windows.
-uint64_t CtaEmulator::shown_address(uint32_t w, uint32_t lane, Space space, uint64_t a, const Inst& in) const {
-  if (space == kSpLocal) return L.local_base + uint64_t(w * 32 + lane) * local_bytes_ + a;
-  if (space == kSpShared && (in.space == kSpNone || in.space == kSpGeneric)) return L.shmem_base + a;
-  return a;
-}
-
 namespace {
-// The memory space a record names for an access that fell in `sp`.
-uint8_t record_space(Space sp) {
-  if (sp == kSpShared) return isa::kMemShared;
-  if (sp == kSpLocal) return isa::kMemLocal;
-  return sp == kSpConst || sp == kSpParam ? isa::kMemConst : isa::kMemGlobal;
-}
-
 uint64_t sign_extend(uint64_t v, int bytes) {
   if (bytes >= 8) return v;
   int sh = 64 - 8 * bytes;
   return uint64_t(int64_t(v << sh) >> sh);
 }
 }  // namespace
+
+// The address the timing model sees for lane l's access at `a` in space sp:
+// local memory per thread and generic shared accesses in their windows.
+uint64_t CtaEmulator::timing_address(uint32_t w, uint32_t l, Space sp, uint64_t a, const Inst& in) const {
+  if (sp == kSpLocal) return L.local_base + uint64_t(w * 32 + l) * local_bytes_ + a;
+  if (sp == kSpShared && (in.space == kSpNone || in.space == kSpGeneric)) return L.shmem_base + a;
+  return a;
+}
+
+uint8_t CtaEmulator::record_space(Space sp) {
+  return sp == kSpShared ? isa::kMemShared : sp == kSpLocal ? isa::kMemLocal
+         : sp == kSpConst || sp == kSpParam ? isa::kMemConst : isa::kMemGlobal;
+}
 
 // The bytes of an aligned, in-bounds N-byte access to the block's shared or
 // local memory or (reading) the parameters; null for anything else.
@@ -570,7 +568,7 @@ void CtaEmulator::mem_lanes(uint32_t w, const Inst& in, uint32_t mask) {
                    in);
       }
     }
-    lane_addr_[l] = shown_address(w, l, sp, a, in);
+    lane_addr_[l] = timing_address(w, l, sp, a, in);
     if (!rec_space) rec_space = record_space(sp);
   }
   record(w, int32_t(&in - P.insts.data()), mask, in, rec_space);

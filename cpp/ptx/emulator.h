@@ -162,6 +162,8 @@ class CtaEmulator {
   void* locate(uint32_t w, uint32_t lane, Space space, uint64_t addr, uint32_t n, const Inst& in, bool write);
   uint64_t load(uint32_t w, uint32_t lane, Space space, uint64_t addr, uint32_t n, const Inst& in);
   void store(uint32_t w, uint32_t lane, Space space, uint64_t addr, uint32_t n, uint64_t v, const Inst& in);
+  uint64_t timing_address(uint32_t w, uint32_t lane, Space space, uint64_t addr, const Inst& in) const;
+  static uint8_t record_space(Space space);
   // The executors (opcodes.def's executor column), one per opcode or tight
   // family; each runs one warp instruction over the lanes in `mask`. The
   // memory ones (record class Memory) write their own record.
@@ -171,7 +173,6 @@ class CtaEmulator {
   template <uint32_t N> uint64_t load_n(uint32_t w, uint32_t lane, Space space, uint64_t addr, const Inst& in);
   template <uint32_t N>
   void store_n(uint32_t w, uint32_t lane, Space space, uint64_t addr, uint64_t v, const Inst& in);
-  uint64_t shown_address(uint32_t w, uint32_t lane, Space space, uint64_t addr, const Inst& in) const;
   void atomic(uint32_t w, const Inst& in, uint32_t mask);      // atom, red (exec_atomic.cpp)
   void texture(uint32_t w, const Inst& in, uint32_t mask);     // tex (exec_texture.cpp)
   void move(uint32_t w, const Inst& in, uint32_t mask);        // mov (exec_move.cpp)
