@@ -19,17 +19,6 @@ MAX_LINES, MAX_CCN, MAX_LINES_OUTSIDE_PTX = 80, 30, 60
 # tables belong here: code that a macro expands into one case per row.
 GENERATED: dict[tuple[str, str], str] = {}
 
-# Functions over the limits that are being split (the PTX front end), with the
-# figures they had when this check was added: they may shrink, never grow, and
-# a function not listed here must meet the limits.
-PENDING: dict[tuple[str, str], tuple[int, int]] = {
-    ("cpp/ptx/lexer.cpp", "accelsim::ptx::tokenize"): (78, 43),
-    ("cpp/ptx/half_ops.cpp", "accelsim::ptx::half::convert"): (48, 33),
-    ("cpp/ptx/program.cpp", "accelsim::ptx::link"): (69, 37),
-    ("cpp/ptx/program.cpp", "accelsim::ptx::prepare"): (64, 34),
-    ("cpp/ptx/exec_convert.cpp", "accelsim::ptx::CtaEmulator::convert"): (51, 41),
-}
-
 
 def _functions():
     for folder in ("cpp", "bindings"):
@@ -50,28 +39,15 @@ def over_limits(functions) -> list[str]:
             continue
         max_lines = MAX_LINES if rel.startswith("cpp/ptx/") else MAX_LINES_OUTSIDE_PTX
         lines, ccn = f.length, f.cyclomatic_complexity
-        if key in PENDING:
-            max_lines, max_ccn = (max(a, b) for a, b in zip(PENDING[key], (max_lines, MAX_CCN)))
-        else:
-            max_ccn = MAX_CCN
-        if lines > max_lines or ccn > max_ccn:
+        if lines > max_lines or ccn > MAX_CCN:
             out.append(f"{rel}:{f.start_line} {f.name}: {lines} lines (max {max_lines}), "
-                       f"complexity {ccn} (max {max_ccn})")
+                       f"complexity {ccn} (max {MAX_CCN})")
     return out
 
 
 def test_cpp_functions_stay_within_the_limits():
     found = over_limits(_functions())
     assert not found, "functions over the size / complexity limits:\n" + "\n".join(found)
-
-
-def test_pending_entries_are_still_needed():
-    # A function split below the limits leaves the list, so it cannot grow back.
-    figures = {(rel, f.name): (f.length, f.cyclomatic_complexity) for rel, f in _functions()}
-    stale = [k for k in PENDING if k not in figures
-             or (figures[k][0] <= (MAX_LINES if k[0].startswith("cpp/ptx/") else MAX_LINES_OUTSIDE_PTX)
-                 and figures[k][1] <= MAX_CCN)]
-    assert not stale, f"now within the limits (remove from PENDING): {stale}"
 
 
 def test_the_check_fails_on_a_long_or_tangled_function(tmp_path):

@@ -324,7 +324,9 @@ void CtaEmulator::record(uint32_t w, int32_t pc, uint32_t mask, const Inst& in, 
       if (space) r.mem_space = space;
       r.flags |= isa::kFlagHasAddrs;
       r.addr_offset = uint32_t(wp.addrs.size());
-      for (uint32_t l = 0; l < 32; ++l) wp.addrs.push_back((mask >> l) & 1 ? lane_addr_[l] : 0);
+      wp.addrs.insert(wp.addrs.end(), lane_addr_.begin(), lane_addr_.end());
+      uint64_t* lanes = wp.addrs.data() + r.addr_offset;
+      for (uint32_t off = ~mask; off; off &= off - 1) lanes[__builtin_ctz(off)] = 0;  // inactive lanes: 0
     }
     wp.recs.push_back(r);
   }
@@ -415,12 +417,9 @@ uint64_t CtaEmulator::special(uint32_t w, const Operand& o, uint32_t lane) const
   }
 }
 
-uint64_t CtaEmulator::value(Warp& wp, uint32_t w, const Operand& o, uint32_t lane) {
+uint64_t CtaEmulator::other_value(Warp& wp, uint32_t w, const Operand& o, uint32_t lane) {
   switch (o.kind) {
-    case Operand::kReg: {
-      uint64_t v = reg(wp, o.reg, lane);
-      return o.neg ? uint64_t(v == 0) : v;
-    }
+    case Operand::kReg: return uint64_t(reg(wp, o.reg, lane) == 0);  // !p
     case Operand::kImm: return uint64_t(o.imm);
     case Operand::kSpecial: return special(w, o, lane);
     case Operand::kSym: return sym_addr_[size_t(o.sym)];
@@ -506,40 +505,87 @@ uint64_t sign_extend(uint64_t v, int bytes) {
 }
 }  // namespace
 
-void CtaEmulator::mem_access(uint32_t w, const Inst& in, uint32_t mask) {
+// The address the timing model sees for lane l's access at `a` in space sp:
+// local memory per thread and generic shared accesses in their windows.
+uint64_t CtaEmulator::timing_address(uint32_t w, uint32_t l, Space sp, uint64_t a, const Inst& in) const {
+  if (sp == kSpLocal) return L.local_base + uint64_t(w * 32 + l) * local_bytes_ + a;
+  if (sp == kSpShared && (in.space == kSpNone || in.space == kSpGeneric)) return L.shmem_base + a;
+  return a;
+}
+
+uint8_t CtaEmulator::record_space(Space sp) {
+  return sp == kSpShared ? isa::kMemShared : sp == kSpLocal ? isa::kMemLocal
+         : sp == kSpConst || sp == kSpParam ? isa::kMemConst : isa::kMemGlobal;
+}
+
+// The bytes of an aligned, in-bounds N-byte access to the block's shared or
+// local memory or (reading) the parameters; null for anything else.
+template <uint32_t N>
+uint8_t* CtaEmulator::block_bytes(uint32_t w, uint32_t lane, Space space, uint64_t a, bool write) {
+  if (a % N) return nullptr;
+  switch (space) {
+    case kSpShared: return a + N > shared_.size() ? nullptr : &shared_[a];
+    case kSpLocal: return a + N > local_bytes_ ? nullptr : &local_[size_t(w * 32 + lane) * local_bytes_ + a];
+    case kSpParam: return write || a + N > L.params.size() ? nullptr : const_cast<uint8_t*>(&L.params[a]);
+    default: return nullptr;
+  }
+}
+
+template <uint32_t N>
+uint64_t CtaEmulator::load_n(uint32_t w, uint32_t lane, Space space, uint64_t a, const Inst& in) {
+  uint64_t v = 0;
+  if (const uint8_t* p = block_bytes<N>(w, lane, space, a, false)) std::memcpy(&v, p, N);
+  else v = load(w, lane, space, a, N, in);
+  return v;
+}
+
+template <uint32_t N>
+void CtaEmulator::store_n(uint32_t w, uint32_t lane, Space space, uint64_t a, uint64_t v, const Inst& in) {
+  if (uint8_t* p = block_bytes<N>(w, lane, space, a, true)) std::memcpy(p, &v, N);
+  else store(w, lane, space, a, N, v, in);
+}
+
+template <uint32_t N>
+void CtaEmulator::mem_lanes(uint32_t w, const Inst& in, uint32_t mask) {
   Warp& wp = warps_[w];
-  bool is_load = in.op != Op::kSt;
+  const bool is_load = in.op != Op::kSt, sext = ty_signed(in.type);
   const Operand& data = is_load ? in.ops[0] : in.ops[1];
   const Operand& addr = is_load ? in.ops[1] : in.ops[0];
-  const uint32_t n = uint32_t(std::max(1, ty_bytes(in.type)));
+  const bool plain = addr.sym < 0 && (in.space == kSpShared || in.space == kSpLocal);  // as address() has it
   uint8_t rec_space = 0;
   for (uint32_t m = mask; m; m &= m - 1) {
-    uint32_t l = uint32_t(__builtin_ctz(m));
-    Space sp;
-    uint64_t a = address(wp, addr, l, in, sp);
+    const uint32_t l = uint32_t(__builtin_ctz(m));
+    Space sp = in.space;
+    const uint64_t a = plain ? uint32_t(uint64_t(addr.imm) + (addr.reg >= 0 ? reg(wp, addr.reg, l) : 0))
+                             : address(wp, addr, l, in, sp);
     for (uint32_t e = 0; e < in.vec; ++e) {
-      int32_t r = data.kind == Operand::kVec ? data.vec[e] : data.reg;
+      const int32_t r = data.kind == Operand::kVec ? data.vec[e] : data.reg;
       if (is_load) {
-        uint64_t v = load(w, l, sp, a + e * n, n, in);
-        if (ty_signed(in.type)) v = sign_extend(v, int(n));
-        if (r >= 0) reg(wp, r, l) = v;
+        const uint64_t v = load_n<N>(w, l, sp, a + e * N, in);
+        if (r >= 0) reg(wp, r, l) = sext ? sign_extend(v, int(N)) : v;
       } else {
-        uint64_t v = data.kind == Operand::kImm ? uint64_t(data.imm)
-                     : r >= 0                   ? reg(wp, r, l)
-                                                : 0;
-        store(w, l, sp, a + e * n, n, v, in);
+        store_n<N>(w, l, sp, a + e * N, data.kind == Operand::kImm ? uint64_t(data.imm) : r >= 0 ? reg(wp, r, l) : 0,
+                   in);
       }
     }
-    // what the timing model sees
-    uint64_t shown = a;
-    if (sp == kSpLocal) shown = L.local_base + uint64_t(w * 32 + l) * local_bytes_ + a;
-    if (sp == kSpShared && (in.space == kSpNone || in.space == kSpGeneric)) shown = L.shmem_base + a;
-    lane_addr_[l] = shown;
-    if (!rec_space)
-      rec_space = sp == kSpShared ? isa::kMemShared : sp == kSpLocal ? isa::kMemLocal
-                  : sp == kSpConst || sp == kSpParam ? isa::kMemConst : isa::kMemGlobal;
+    lane_addr_[l] = timing_address(w, l, sp, a, in);
+    if (!rec_space) rec_space = record_space(sp);
   }
   record(w, int32_t(&in - P.insts.data()), mask, in, rec_space);
+}
+
+// ld / ldu / st with the access size fixed per instantiation (single-move
+// copies, alignment a mask); explicit .shared / .local addresses without a
+// variable are computed inline, and aligned in-bounds block memory is read
+// and written directly (anything else goes through load / store, which
+// report what is wrong).
+void CtaEmulator::mem_access(uint32_t w, const Inst& in, uint32_t mask) {
+  switch (ty_bytes(in.type)) {
+    case 2: return mem_lanes<2>(w, in, mask);
+    case 4: return mem_lanes<4>(w, in, mask);
+    case 8: return mem_lanes<8>(w, in, mask);
+    default: return mem_lanes<1>(w, in, mask);
+  }
 }
 
 }  // namespace accelsim::ptx

@@ -151,23 +151,36 @@ class CtaEmulator {
   void copy_param(uint32_t w, uint32_t lane, int32_t from, int32_t to);
   // operand access
   uint64_t& reg(Warp& wp, int32_t r, uint32_t lane) { return wp.regs[size_t(r) * 32 + lane]; }
-  uint64_t value(Warp& wp, uint32_t w, const Operand& o, uint32_t lane);
+  // An operand's value in one lane; a plain register, the common case, inline.
+  uint64_t value(Warp& wp, uint32_t w, const Operand& o, uint32_t lane) {
+    return o.kind == Operand::kReg && !o.neg ? reg(wp, o.reg, lane) : other_value(wp, w, o, lane);
+  }
+  uint64_t other_value(Warp& wp, uint32_t w, const Operand& o, uint32_t lane);  // immediates, specials, !p, ...
   uint64_t special(uint32_t w, const Operand& o, uint32_t lane) const;
   uint64_t address(Warp& wp, const Operand& o, uint32_t lane, const Inst& in, Space& space);
   // memory
   void* locate(uint32_t w, uint32_t lane, Space space, uint64_t addr, uint32_t n, const Inst& in, bool write);
   uint64_t load(uint32_t w, uint32_t lane, Space space, uint64_t addr, uint32_t n, const Inst& in);
   void store(uint32_t w, uint32_t lane, Space space, uint64_t addr, uint32_t n, uint64_t v, const Inst& in);
+  uint64_t timing_address(uint32_t w, uint32_t lane, Space space, uint64_t addr, const Inst& in) const;
+  static uint8_t record_space(Space space);
   // The executors (opcodes.def's executor column), one per opcode or tight
   // family; each runs one warp instruction over the lanes in `mask`. The
   // memory ones (record class Memory) write their own record.
   void mem_access(uint32_t w, const Inst& in, uint32_t mask);  // ld, ldu, st
+  template <uint32_t N> void mem_lanes(uint32_t w, const Inst& in, uint32_t mask);
+  template <uint32_t N> uint8_t* block_bytes(uint32_t w, uint32_t lane, Space space, uint64_t addr, bool write);
+  template <uint32_t N> uint64_t load_n(uint32_t w, uint32_t lane, Space space, uint64_t addr, const Inst& in);
+  template <uint32_t N>
+  void store_n(uint32_t w, uint32_t lane, Space space, uint64_t addr, uint64_t v, const Inst& in);
   void atomic(uint32_t w, const Inst& in, uint32_t mask);      // atom, red (exec_atomic.cpp)
   void texture(uint32_t w, const Inst& in, uint32_t mask);     // tex (exec_texture.cpp)
   void move(uint32_t w, const Inst& in, uint32_t mask);        // mov (exec_move.cpp)
   void cvta(uint32_t w, const Inst& in, uint32_t mask);
   void convert(uint32_t w, const Inst& in, uint32_t mask);     // cvt (exec_convert.cpp)
+  template <class Kind> void convert_lanes(uint32_t w, const Inst& in, uint32_t mask);
   void compare(uint32_t w, const Inst& in, uint32_t mask);     // setp (exec_compare.cpp)
+  template <class Get> void compare_lanes(uint32_t w, const Inst& in, uint32_t mask);
   void shfl(uint32_t w, const Inst& in, uint32_t mask);        // exec_warp.cpp
   void vote(uint32_t w, const Inst& in, uint32_t mask);
   void activemask(uint32_t w, const Inst& in, uint32_t mask);
@@ -183,6 +196,9 @@ class CtaEmulator {
   template <class Sem> void pred_lanes(uint32_t w, const Inst& in, uint32_t mask);
   void half_lanes(uint32_t w, const Inst& in, uint32_t mask);
   void sources(Warp& wp, uint32_t w, const Inst& in, uint32_t l, uint64_t* v);
+  struct SourceRows;
+  void source_rows(Warp& wp, const Inst& in, SourceRows& rows);
+  void lane_sources(Warp& wp, uint32_t w, const Inst& in, const SourceRows& rows, uint32_t l, uint64_t* v);
   [[noreturn]] void fault(uint32_t w, uint32_t lane, const Inst& in, const std::string& what) const;
   std::string where(uint32_t w, uint32_t lane) const;
 };

@@ -31,27 +31,56 @@ void CtaEmulator::arith(uint32_t w, const Inst& in, uint32_t mask) {
   }
 }
 
-// Operands 1.. of lane l as raw bits (at most 4 sources; absent ones 0). A
-// plain register, the common case, is read inline.
+// Operands 1.. of lane l as raw bits (at most 4 sources; absent ones 0).
 inline void CtaEmulator::sources(Warp& wp, uint32_t w, const Inst& in, uint32_t l, uint64_t* v) {
   const Operand* o = in.ops.data();
   const size_t n = in.ops.size();
-  auto read = [&](size_t k) -> uint64_t {
-    if (k >= n) return 0;
-    return o[k].kind == Operand::kReg && !o[k].neg ? reg(wp, o[k].reg, l) : value(wp, w, o[k], l);
-  };
+  auto read = [&](size_t k) -> uint64_t { return k < n ? value(wp, w, o[k], l) : 0; };
   v[1] = read(1), v[2] = read(2), v[3] = read(3), v[4] = read(4);
+}
+
+// Where each source of the instruction is a plain register, an immediate,
+// a variable's address or absent (0), lane l of source k is
+// rows.at[k][l & rows.lane[k]] (lane mask 31 for a register's row, 0 for
+// one value): the lane loops read them without looking at the operands
+// again. Otherwise (a special register, !p, ...) rows.direct is false and
+// the loops ask sources().
+struct CtaEmulator::SourceRows {
+  const uint64_t* at[kMaxSources + 1];
+  uint32_t lane[kMaxSources + 1];
+  bool direct = true;
+};
+
+inline void CtaEmulator::source_rows(Warp& wp, const Inst& in, SourceRows& rows) {
+  static constexpr uint64_t kZero = 0;
+  for (size_t k = 1; k <= kMaxSources; ++k) {
+    const Operand* o = k < in.ops.size() ? &in.ops[k] : nullptr;
+    rows.lane[k] = o && o->kind == Operand::kReg ? 31 : 0;
+    if (!o) rows.at[k] = &kZero;
+    else if (o->kind == Operand::kReg && !o->neg) rows.at[k] = &wp.regs[size_t(o->reg) * 32];
+    else if (o->kind == Operand::kImm) rows.at[k] = reinterpret_cast<const uint64_t*>(&o->imm);
+    else if (o->kind == Operand::kSym) rows.at[k] = &sym_addr_[size_t(o->sym)];
+    else rows.direct = false;
+  }
+}
+
+inline void CtaEmulator::lane_sources(Warp& wp, uint32_t w, const Inst& in, const SourceRows& rows, uint32_t l,
+                                      uint64_t* v) {
+  if (!rows.direct) return sources(wp, w, in, l, v);
+  for (size_t k = 1; k <= kMaxSources; ++k) v[k] = rows.at[k][l & rows.lane[k]];
 }
 
 template <class Sem, class T>
 void CtaEmulator::int_lanes(uint32_t w, const Inst& in, uint32_t mask) {
   if constexpr (requires(Lane<T>& x) { Sem::template integer<T>(x); }) {
     Warp& wp = warps_[w];
+    SourceRows rows;
+    source_rows(wp, in, rows);
     const int32_t d = in.ops[0].reg;
     for (uint32_t m = mask; m; m &= m - 1) {
       const uint32_t l = uint32_t(__builtin_ctz(m));
       uint64_t v[kMaxSources + 1];
-      sources(wp, w, in, l, v);
+      lane_sources(wp, w, in, rows, l, v);
       Lane<T> x{as<T>(v[1]), as<T>(v[2]), v, in, wp.carry[l], false};
       reg(wp, d, l) = Sem::template integer<T>(x);
     }
@@ -66,6 +95,8 @@ void CtaEmulator::float_lanes(uint32_t w, const Inst& in, uint32_t mask) {
   constexpr bool kRaw = requires(Lane<F>& x) { Sem::template floating_raw<F>(x); };
   if constexpr (kValue || kRaw) {
     Warp& wp = warps_[w];
+    SourceRows rows;
+    source_rows(wp, in, rows);
     const int32_t d = in.ops[0].reg;
     const bool ftz = (in.mods & kMFtz) && sizeof(F) == 4;
     const bool sat = in.mods & kMSat;
@@ -73,7 +104,7 @@ void CtaEmulator::float_lanes(uint32_t w, const Inst& in, uint32_t mask) {
     for (uint32_t m = mask; m; m &= m - 1) {
       const uint32_t l = uint32_t(__builtin_ctz(m));
       uint64_t v[kMaxSources + 1];
-      sources(wp, w, in, l, v);
+      lane_sources(wp, w, in, rows, l, v);
       Lane<F> x{as<F>(v[1]), as<F>(v[2]), v, in, wp.carry[l], ftz};
       if (ftz) x.a = flush(x.a), x.b = flush(x.b);
       if constexpr (kRaw) {
@@ -81,7 +112,7 @@ void CtaEmulator::float_lanes(uint32_t w, const Inst& in, uint32_t mask) {
       } else {
         F r = Sem::template floating<F>(x);
         if (ftz) r = flush(r);
-        if (sat) r = std::isnan(r) ? F(0) : r < 0 ? F(0) : r > 1 ? F(1) : r;
+        if (sat) r = saturate(r);
         reg(wp, d, l) = bits<F>(r);
       }
     }
@@ -94,10 +125,12 @@ template <class Sem>
 void CtaEmulator::pred_lanes(uint32_t w, const Inst& in, uint32_t mask) {
   if constexpr (requires { Sem::predicate(true, true, uint64_t(0)); }) {
     Warp& wp = warps_[w];
+    SourceRows rows;
+    source_rows(wp, in, rows);
     for (uint32_t m = mask; m; m &= m - 1) {
       const uint32_t l = uint32_t(__builtin_ctz(m));
       uint64_t v[kMaxSources + 1];
-      sources(wp, w, in, l, v);
+      lane_sources(wp, w, in, rows, l, v);
       reg(wp, in.ops[0].reg, l) = Sem::predicate(v[1] != 0, v[2] != 0, v[3]);
     }
   } else if (mask) {

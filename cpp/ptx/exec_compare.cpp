@@ -40,54 +40,61 @@ bool cmp_values(T a, T b, Cmp c) {
   if (c >= kEqu && c <= kGeu) return unord || ordered(a, b, Cmp(c - kEqu));
   return !unord && ordered(a, b, c);
 }
+
+// How setp reads its two operands at each type: the raw bits as T, f32 with
+// .ftz flushed, f16 / bf16 as their value (a subnormal f16 compares as zero
+// under .ftz).
+template <class T>
+struct Bits {
+  static T get(uint64_t v, const Inst&, bool) { return as<T>(v); }
+};
+struct F32 {
+  static float get(uint64_t v, const Inst&, bool ftz) { return ftz ? flush(as<float>(v)) : as<float>(v); }
+};
+struct Half {
+  static double get(uint64_t v, const Inst& in, bool ftz) {
+    const double x = half::operand(in.type, v);
+    return ftz && in.type == kF16 && std::fabs(x) < 0x1p-14 ? std::copysign(0.0, x) : x;
+  }
+};
+
+// setp's .and / .or / .xor with predicate c (none: t as is).
+bool combine(bool t, bool c, SubOp sub) {
+  if (sub == kBoolAnd) return t && c;
+  if (sub == kBoolOr) return t || c;
+  if (sub == kBoolXor) return t != c;
+  return t;
+}
+
 }  // namespace
 
-void CtaEmulator::compare(uint32_t w, const Inst& in, uint32_t mask) {
+// One warp instruction's lanes at one operand type (Get), picked once.
+template <class Get>
+void CtaEmulator::compare_lanes(uint32_t w, const Inst& in, uint32_t mask) {
   Warp& wp = warps_[w];
-  const bool ftz = in.mods & kMFtz;
+  const bool ftz = in.mods & kMFtz, with_c = in.ops.size() > 3;
+  const int32_t d = in.ops[0].reg, d2 = in.ops[0].reg2;
   for (uint32_t m = mask; m; m &= m - 1) {
-    uint32_t l = uint32_t(__builtin_ctz(m));
-    uint64_t a = value(wp, w, in.ops[1], l), b = value(wp, w, in.ops[2], l);
-    bool t;
-    switch (in.type) {
-      case kF32: {
-        float x = as<float>(a), y = as<float>(b);
-        if (ftz) x = flush(x), y = flush(y);
-        t = cmp_values(x, y, in.cmp);
-        break;
-      }
-      case kF64: t = cmp_values(as<double>(a), as<double>(b), in.cmp); break;
-      case kF16: case kBF16: {
-        double x = half::operand(in.type, a), y = half::operand(in.type, b);
-        if (ftz && in.type == kF16) {  // subnormal halves compare as zero
-          if (std::fabs(x) < 0x1p-14) x = std::copysign(0.0, x);
-          if (std::fabs(y) < 0x1p-14) y = std::copysign(0.0, y);
-        }
-        t = cmp_values(x, y, in.cmp);
-        break;
-      }
-      case kS16: t = cmp_values(as<int16_t>(a), as<int16_t>(b), in.cmp); break;
-      case kS32: t = cmp_values(as<int32_t>(a), as<int32_t>(b), in.cmp); break;
-      case kS64: t = cmp_values(as<int64_t>(a), as<int64_t>(b), in.cmp); break;
-      case kU16: case kB16: t = cmp_values(as<uint16_t>(a), as<uint16_t>(b), in.cmp); break;
-      case kU64: case kB64: t = cmp_values(a, b, in.cmp); break;
-      default: t = cmp_values(as<uint32_t>(a), as<uint32_t>(b), in.cmp); break;
-    }
-    bool c = true, cmp_raw = t;
-    if (in.ops.size() > 3) {
-      c = value(wp, w, in.ops[3], l) != 0;
-      if (in.sub == kBoolAnd) t = t && c;
-      if (in.sub == kBoolOr) t = t || c;
-      if (in.sub == kBoolXor) t = t != c;
-    }
-    reg(wp, in.ops[0].reg, l) = t;
-    if (in.ops[0].reg2 >= 0) {  // setp d|p: p is the complement, combined the same way
-      bool f = !cmp_raw;
-      if (in.sub == kBoolAnd) f = f && c;
-      if (in.sub == kBoolOr) f = f || c;
-      if (in.sub == kBoolXor) f = f != c;
-      reg(wp, in.ops[0].reg2, l) = f;
-    }
+    const uint32_t l = uint32_t(__builtin_ctz(m));
+    const uint64_t a = value(wp, w, in.ops[1], l), b = value(wp, w, in.ops[2], l);
+    const bool t = cmp_values(Get::get(a, in, ftz), Get::get(b, in, ftz), in.cmp);
+    const bool c = with_c ? value(wp, w, in.ops[3], l) != 0 : true;
+    reg(wp, d, l) = with_c ? combine(t, c, in.sub) : t;
+    if (d2 >= 0) reg(wp, d2, l) = combine(!t, c, in.sub);  // setp d|p: p is the complement, combined alike
+  }
+}
+
+void CtaEmulator::compare(uint32_t w, const Inst& in, uint32_t mask) {
+  switch (in.type) {
+    case kF32: return compare_lanes<F32>(w, in, mask);
+    case kF64: return compare_lanes<Bits<double>>(w, in, mask);
+    case kF16: case kBF16: return compare_lanes<Half>(w, in, mask);
+    case kS16: return compare_lanes<Bits<int16_t>>(w, in, mask);
+    case kS32: return compare_lanes<Bits<int32_t>>(w, in, mask);
+    case kS64: return compare_lanes<Bits<int64_t>>(w, in, mask);
+    case kU16: case kB16: return compare_lanes<Bits<uint16_t>>(w, in, mask);
+    case kU64: case kB64: return compare_lanes<Bits<uint64_t>>(w, in, mask);
+    default: return compare_lanes<Bits<uint32_t>>(w, in, mask);
   }
 }
 

@@ -68,58 +68,88 @@ uint64_t int_to_int(uint64_t v, Ty from, Ty to, bool sat) {
   return unsigned_of(uint64_t(x), to);
 }
 
+// cvt.rni / .rzi / .rmi / .rpi on a float destination: round to an integer
+// in the destination's type.
+template <class F>
+F round_to_integer(F x, uint32_t mods) {
+  if (mods & kMRni) x = std::nearbyint(x);
+  if (mods & kMRzi) x = std::trunc(x);
+  if (mods & kMRmi) x = std::floor(x);
+  if (mods & kMRpi) x = std::ceil(x);
+  return x;
+}
+
+// The source as F, rounded once by the FPU's mode (an integer up to 64 bits
+// or an f64 into f32; f32 into f64 is exact).
+template <class F>
+F float_source(uint64_t v, Ty from, bool ftz) {
+  if (!ty_float(from)) return ty_signed(from) ? F(signed_of(v, from)) : F(unsigned_of(v, from));
+  if (from == kF32) return F(ftz ? flush(as<float>(v)) : as<float>(v));
+  return F(as<double>(v));
+}
+
+// One lane of each kind of conversion (the kind is picked once per
+// instruction): the result's bits, before a signed destination's sign
+// extension. False where there is no such conversion.
+struct HalfConvert {  // an f16 / bf16 side: exact, rounded once (ptx/half_ops.cpp)
+  static bool lane(uint64_t v, const Inst& in, uint64_t& r) {
+    if (half::is_half(in.type2) && !ty_float(in.type)) {
+      r = float_to_int(half::operand(in.type2, v), in.type, in.mods);
+      return true;
+    }
+    return half::convert(in.type, in.type2, in.mods, v, r);
+  }
+};
+struct IntToInt {
+  static bool lane(uint64_t v, const Inst& in, uint64_t& r) {
+    r = int_to_int(v, in.type2, in.type, in.mods & kMSat);
+    return true;
+  }
+};
+struct FloatToInt {
+  static bool lane(uint64_t v, const Inst& in, uint64_t& r) {
+    r = in.type2 == kF32 ? float_to_int(float_source<float>(v, kF32, in.mods & kMFtz), in.type, in.mods)
+                         : float_to_int(as<double>(v), in.type, in.mods);
+    return true;
+  }
+};
+template <class F>
+struct ToFloat {  // from an integer, f32 or f64
+  static bool lane(uint64_t v, const Inst& in, uint64_t& r) {
+    const bool ftz = in.mods & kMFtz;
+    F f = round_to_integer(float_source<F>(v, in.type2, ftz), in.mods);
+    if constexpr (sizeof(F) == 4) f = ftz ? flush(f) : f;
+    if (in.mods & kMSat) f = saturate(f);
+    r = bits<F>(f);
+    return true;
+  }
+};
+
 }  // namespace
 
-void CtaEmulator::convert(uint32_t w, const Inst& in, uint32_t mask) {
+// The lane loop of one kind of conversion, with the lane inlined; under the
+// instruction's FPU rounding mode (.rz/.rm/.rp into a narrower type).
+template <class Kind>
+void CtaEmulator::convert_lanes(uint32_t w, const Inst& in, uint32_t mask) {
   Warp& wp = warps_[w];
-  const Ty to = in.type, from = in.type2;
-  const bool sat = in.mods & kMSat, ftz = in.mods & kMFtz;
+  const bool sign_extend = ty_signed(in.type) && !ty_float(in.type);
   Rounding round(in.mods & (kMRz | kMRm | kMRp));
   for (uint32_t m = mask; m; m &= m - 1) {
-    uint32_t l = uint32_t(__builtin_ctz(m));
-    uint64_t v = value(wp, w, in.ops[1], l), r = 0;
-    if (half::is_half(to) || half::is_half(from)) {  // exact, rounded once: ptx/half_ops.cpp
-      if (half::is_half(from) && !ty_float(to))
-        r = float_to_int(half::operand(from, v), to, in.mods);
-      else if (!half::convert(to, from, in.mods, v, r))
-        fault(w, l, in, "no half-precision semantics for this conversion");
-    } else if (!ty_float(from) && !ty_float(to)) {
-      r = int_to_int(v, from, to, sat);
-    } else if (ty_float(from) && !ty_float(to)) {
-      r = from == kF32 ? float_to_int(ftz ? flush(as<float>(v)) : as<float>(v), to, in.mods)
-                       : float_to_int(as<double>(v), to, in.mods);
-    } else {
-      // to float: source as a long double exactly (ints up to 64 bits fit), then round once
-      double d;
-      bool exact_int = !ty_float(from);
-      if (from == kF32) d = ftz ? flush(as<float>(v)) : as<float>(v);
-      else if (from == kF64) d = as<double>(v);
-      else d = 0;
-      if (to == kF32) {
-        float f;
-        if (exact_int) f = ty_signed(from) ? float(signed_of(v, from)) : float(unsigned_of(v, from));
-        else if (from == kF64) f = float(d);
-        else f = float(d);
-        if (in.mods & kMRni) f = std::nearbyint(f);
-        if (in.mods & kMRzi) f = std::trunc(f);
-        if (in.mods & kMRmi) f = std::floor(f);
-        if (in.mods & kMRpi) f = std::ceil(f);
-        if (ftz) f = flush(f);
-        if (sat) f = std::isnan(f) ? 0.0f : f < 0 ? 0.0f : f > 1 ? 1.0f : f;
-        r = bits<float>(f);
-      } else {
-        double g = exact_int ? (ty_signed(from) ? double(signed_of(v, from)) : double(unsigned_of(v, from))) : d;
-        if (in.mods & kMRni) g = std::nearbyint(g);
-        if (in.mods & kMRzi) g = std::trunc(g);
-        if (in.mods & kMRmi) g = std::floor(g);
-        if (in.mods & kMRpi) g = std::ceil(g);
-        if (sat) g = std::isnan(g) ? 0.0 : g < 0 ? 0.0 : g > 1 ? 1.0 : g;
-        r = bits<double>(g);
-      }
-    }
-    if (ty_signed(to) && !ty_float(to)) r = uint64_t(signed_of(r, to));
-    reg(wp, in.ops[0].reg, l) = r;
+    const uint32_t l = uint32_t(__builtin_ctz(m));
+    uint64_t r = 0;
+    if (!Kind::lane(value(wp, w, in.ops[1], l), in, r))
+      fault(w, l, in, "no half-precision semantics for this conversion");
+    reg(wp, in.ops[0].reg, l) = sign_extend ? uint64_t(signed_of(r, in.type)) : r;
   }
+}
+
+void CtaEmulator::convert(uint32_t w, const Inst& in, uint32_t mask) {
+  const Ty to = in.type, from = in.type2;
+  if (half::is_half(to) || half::is_half(from)) return convert_lanes<HalfConvert>(w, in, mask);
+  if (!ty_float(to) && ty_float(from)) return convert_lanes<FloatToInt>(w, in, mask);
+  if (!ty_float(to)) return convert_lanes<IntToInt>(w, in, mask);
+  if (to == kF32) return convert_lanes<ToFloat<float>>(w, in, mask);
+  return convert_lanes<ToFloat<double>>(w, in, mask);
 }
 
 }  // namespace accelsim::ptx

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "ptx/half.h"
+#include "ptx/lane.h"
 
 namespace accelsim::ptx::half {
 
@@ -18,6 +19,12 @@ Mode mode_of(uint32_t mods) {
 }
 
 uint16_t flush(uint16_t h, Fmt f) { return is_subnormal(h, f) ? uint16_t(h & 0x8000) : h; }
+
+// .sat: NaN and negatives to +0, above 1 to 1.
+uint16_t saturate_bits(uint16_t h, Fmt f) {
+  if (is_nan(h, f) || (h & 0x8000)) return 0;
+  return value(h, f) > 1.0 ? (f == Fmt::F16 ? 0x3c00 : 0x3f80) : h;
+}
 
 // One 16-bit lane of arith().
 bool lane(Op op, Fmt f, uint32_t mods, uint16_t a, uint16_t b, uint16_t c, uint16_t& out) {
@@ -47,11 +54,7 @@ bool lane(Op op, Fmt f, uint32_t mods, uint16_t a, uint16_t b, uint16_t c, uint1
   }
   uint16_t r = round(s, t, f, m);
   if (ftz) r = flush(r, f);
-  if (mods & kMSat) {
-    if (is_nan(r, f) || (r & 0x8000)) r = 0;
-    else if (value(r, f) > 1.0) r = f == Fmt::F16 ? 0x3c00 : 0x3f80;
-  }
-  out = r;
+  out = mods & kMSat ? saturate_bits(r, f) : r;
   return true;
 }
 
@@ -67,6 +70,46 @@ double int_value(uint64_t v, Ty t, double& tail) {
   const double hi = double(x);
   tail = double(x - __int128(hi));
   return hi;
+}
+
+// The source's exact value as x plus tail (the remainder of a 64-bit
+// integer); .ftz flushes an f16 or f32 subnormal. False for a source type
+// with no conversion here.
+bool exact_source(Ty from, uint32_t mods, uint64_t v, double& x, double& tail) {
+  const bool ftz = mods & kMFtz;
+  if (is_half(from)) {
+    x = value(uint16_t(v), from == kBF16 ? Fmt::BF16 : Fmt::F16);
+    if (ftz && from == kF16 && is_subnormal(uint16_t(v), Fmt::F16)) x = std::copysign(0.0, x);
+  } else if (from == kF32) {
+    float g;
+    const uint32_t b = uint32_t(v);
+    std::memcpy(&g, &b, 4);
+    if (ftz && std::fpclassify(g) == FP_SUBNORMAL) g = std::copysign(0.0f, g);
+    x = g;
+  } else if (from == kF64) {
+    std::memcpy(&x, &v, 8);
+  } else if (!ty_float(from)) {
+    x = int_value(v, from, tail);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// A half's value (exact in f32) as f32 bits; NaN as the canonical 0x7fffffff.
+uint64_t f32_bits(double x, bool sat) {
+  float g = std::isnan(x) ? std::numeric_limits<float>::quiet_NaN() : float(x);
+  if (sat) g = ptx::saturate(g);
+  uint32_t b;
+  std::memcpy(&b, &g, 4);
+  return std::isnan(g) ? 0x7fffffffu : b;
+}
+
+uint64_t f64_bits(double x, bool sat) {
+  if (sat) x = ptx::saturate(x);
+  uint64_t b;
+  std::memcpy(&b, &x, 8);
+  return std::isnan(x) ? 0x7fffffffffffffffull : b;
 }
 
 }  // namespace
@@ -86,49 +129,17 @@ bool arith(Op op, Ty type, uint32_t mods, uint64_t a, uint64_t b, uint64_t c, ui
 bool convert(Ty to, Ty from, uint32_t mods, uint64_t v, uint64_t& out) {
   if (to == kF16x2 || from == kF16x2) return false;
   if (mods & (kMRni | kMRzi | kMRmi | kMRpi)) return false;  // round to integer in half precision
-  // The source's exact value (with the remainder of a 64-bit integer).
   double x, tail = 0;
-  if (is_half(from)) {
-    x = operand(from, v);
-    if ((mods & kMFtz) && from == kF16 && is_subnormal(uint16_t(v), Fmt::F16)) x = std::copysign(0.0, x);
-  } else if (from == kF32) {
-    float g;
-    const uint32_t b = uint32_t(v);
-    std::memcpy(&g, &b, 4);
-    if ((mods & kMFtz) && std::fpclassify(g) == FP_SUBNORMAL) g = std::copysign(0.0f, g);
-    x = g;
-  } else if (from == kF64) {
-    std::memcpy(&x, &v, 8);
-  } else if (!ty_float(from)) {
-    x = int_value(v, from, tail);
-  } else {
-    return false;
-  }
+  if (!exact_source(from, mods, v, x, tail)) return false;
   if (is_half(to)) {
     const Fmt f = to == kBF16 ? Fmt::BF16 : Fmt::F16;
-    uint16_t r = round(x, tail, f, mode_of(mods));
-    if (mods & kMSat) {
-      if (is_nan(r, f) || (r & 0x8000)) r = 0;
-      else if (value(r, f) > 1.0) r = f == Fmt::F16 ? 0x3c00 : 0x3f80;
-    }
-    out = r;
+    const uint16_t r = round(x, tail, f, mode_of(mods));
+    out = mods & kMSat ? saturate_bits(r, f) : r;
     return true;
   }
   // From a half: exact in f32 and f64.
-  if (to == kF32) {
-    float g = std::isnan(x) ? std::numeric_limits<float>::quiet_NaN() : float(x);
-    if (mods & kMSat) g = std::isnan(g) ? 0.0f : g < 0 ? 0.0f : g > 1 ? 1.0f : g;
-    uint32_t b;
-    std::memcpy(&b, &g, 4);
-    out = std::isnan(g) ? 0x7fffffffu : b;
-    return true;
-  }
-  if (to == kF64) {
-    if (mods & kMSat) x = std::isnan(x) ? 0.0 : x < 0 ? 0.0 : x > 1 ? 1.0 : x;
-    std::memcpy(&out, &x, 8);
-    if (std::isnan(x)) out = 0x7fffffffffffffffull;
-    return true;
-  }
+  if (to == kF32) return out = f32_bits(x, mods & kMSat), true;
+  if (to == kF64) return out = f64_bits(x, mods & kMSat), true;
   return false;  // half to integer: the caller's float_to_int on operand()
 }
 

@@ -1,6 +1,6 @@
 // What one lane's semantics function sees (ptx/ops_*.h), and the bit
 // helpers the executors share: reinterpretation between raw register bits and
-// typed values, .ftz flushing, the FPU rounding mode of one instruction.
+// typed values, .ftz flushing, .sat clamping, the FPU rounding mode of one instruction.
 #pragma once
 #include <cfenv>
 #include <cmath>
@@ -27,6 +27,12 @@ uint64_t bits(T t) {
 template <class F>
 F flush(F x) {
   return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(F(0), x) : x;
+}
+
+// .sat on a float result: NaN and negatives to +0, above 1 to 1.
+template <class F>
+F saturate(F x) {
+  return std::isnan(x) ? F(0) : x < 0 ? F(0) : x > 1 ? F(1) : x;
 }
 
 // Sets the FPU rounding mode for one instruction's lanes.

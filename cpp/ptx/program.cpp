@@ -175,68 +175,98 @@ uint32_t place_func_shared(const Function& kernel, const Function& f, Program& p
   return base;
 }
 
-// Concatenates the kernel and its callees into p (see Program).
-void link(const Module& m, const Function* kernel, Program& p) {
-  const std::vector<const Function*> order = call_graph(m, kernel->name);
-  std::vector<int32_t> reg_base, sym_base, inst_base;
-  uint32_t local = 0;
-  p.shared_bytes = kernel->shared_bytes;
-  p.dyn_shared_align = kernel->dyn_shared_align;
-  for (const Function* f : order) {
-    reg_base.push_back(int32_t(p.nregs));
-    sym_base.push_back(int32_t(p.syms.size()));
-    inst_base.push_back(int32_t(p.insts.size()));
-    p.nregs += uint32_t(f->regs.size());
-    for (const Inst& in : f->insts) p.insts.push_back(in);
-    uint32_t base = align_to(local, 16);
-    const uint32_t shared_base = f == kernel ? 0 : place_func_shared(*kernel, *f, p);
-    for (Symbol s : f->syms) {
-      if (f != kernel && is_func_shared(*kernel, s)) s.offset += shared_base;
-      if (s.space == kSpLocal) s.offset += base;
-      p.syms.push_back(std::move(s));
-    }
-    local = base + f->local_bytes;
+// Where one function of the linked program starts in its register, symbol
+// and instruction numbering.
+struct Bases {
+  int32_t reg, sym, inst;
+};
+
+// Appends f's registers, instructions and symbols to p: its locals after
+// `local` (which moves past them), a callee's own .shared variables after
+// the kernel's. Returns where f starts.
+Bases append_function(const Function& kernel, const Function& f, Program& p, uint32_t& local) {
+  const Bases b{int32_t(p.nregs), int32_t(p.syms.size()), int32_t(p.insts.size())};
+  p.nregs += uint32_t(f.regs.size());
+  p.insts.insert(p.insts.end(), f.insts.begin(), f.insts.end());
+  const uint32_t base = align_to(local, 16);
+  const bool callee = &f != &kernel;
+  const uint32_t shared_base = callee ? place_func_shared(kernel, f, p) : 0;
+  for (Symbol s : f.syms) {
+    if (callee && is_func_shared(kernel, s)) s.offset += shared_base;
+    if (s.space == kSpLocal) s.offset += base;
+    p.syms.push_back(std::move(s));
   }
-  for (Symbol& s : p.syms)  // argument / return slots after every function's locals
+  local = base + f.local_bytes;
+  return b;
+}
+
+// Argument / return slots after every function's locals; returns the local
+// bytes per thread.
+uint32_t place_call_slots(std::vector<Symbol>& syms, uint32_t local) {
+  for (Symbol& s : syms)
     if (s.scratch) {
       local = align_to(local, std::max<uint32_t>(s.align, 1));
       s.offset = local;
       local += std::max<uint32_t>(s.size, 1);
     }
-  p.local_bytes = local;
+  return local;
+}
+
+Program::Callee callee_of(const Function& f, const Bases& b) {
+  Program::Callee c;
+  c.entry = b.inst;
+  for (size_t k = 0; k < f.params.size(); ++k) c.params.push_back(b.sym + f.param_sym + int32_t(k));
+  for (size_t k = 0; k < f.rets.size(); ++k) c.rets.push_back(b.sym + f.ret_sym + int32_t(k));
+  return c;
+}
+
+// Moves a copied instruction's register, symbol and branch-target numbers
+// from its function's numbering into the program's.
+void relocate(Operand& o, const Bases& b) {
+  if (o.reg >= 0) o.reg += b.reg;
+  if (o.reg2 >= 0) o.reg2 += b.reg;
+  if (o.sym >= 0) o.sym += b.sym;
+  for (int e = 0; e < o.nvec; ++e)
+    if (o.vec[e] >= 0) o.vec[e] += b.reg;
+}
+void relocate(Inst& in, const Bases& b, bool in_func) {
+  if (in_func) in.mods |= kMInFunc;
+  if (in.pred >= 0) in.pred += b.reg;
+  for (int32_t& s : in.call_rets) s += b.sym;
+  for (int32_t& s : in.call_args) s += b.sym;
+  for (Operand& o : in.ops) {
+    relocate(o, b);
+    if (o.kind == Operand::kLabel && in.op == Op::kBra) o.imm += b.inst;
+  }
+}
+
+// A call names its callee by index in Program::callees and by its entry.
+void bind_call(const Module& m, const std::vector<const Function*>& order, const std::vector<Bases>& bases,
+               Inst& in) {
+  const Function* g = m.find(in.ops[0].name);
+  const size_t gi = size_t(std::find(order.begin(), order.end(), g) - order.begin());
+  in.ops[0].sym = int32_t(gi - 1);
+  in.ops[0].imm = bases[gi].inst;
+  if (in.call_args.size() != g->params.size() || in.call_rets.size() > g->rets.size())
+    throw PtxError(m.path, in.line, in.col, g->name, "call passes the wrong number of parameters");
+}
+
+// Concatenates the kernel and its callees into p (see Program).
+void link(const Module& m, const Function* kernel, Program& p) {
+  const std::vector<const Function*> order = call_graph(m, kernel->name);
+  p.shared_bytes = kernel->shared_bytes;
+  p.dyn_shared_align = kernel->dyn_shared_align;
+  std::vector<Bases> bases;
+  uint32_t local = 0;
+  for (const Function* f : order) bases.push_back(append_function(*kernel, *f, p, local));
+  p.local_bytes = place_call_slots(p.syms, local);
   for (size_t fi = 0; fi < order.size(); ++fi) {
-    const Function* f = order[fi];
-    if (fi > 0) {
-      Program::Callee c;
-      c.entry = inst_base[fi];
-      for (size_t k = 0; k < f->params.size(); ++k) c.params.push_back(sym_base[fi] + f->param_sym + int32_t(k));
-      for (size_t k = 0; k < f->rets.size(); ++k) c.rets.push_back(sym_base[fi] + f->ret_sym + int32_t(k));
-      p.callees.push_back(std::move(c));
-    }
-    int32_t end = fi + 1 < order.size() ? inst_base[fi + 1] : int32_t(p.insts.size());
-    for (int32_t i = inst_base[fi]; i < end; ++i) {
+    if (fi > 0) p.callees.push_back(callee_of(*order[fi], bases[fi]));
+    const int32_t end = fi + 1 < order.size() ? bases[fi + 1].inst : int32_t(p.insts.size());
+    for (int32_t i = bases[fi].inst; i < end; ++i) {
       Inst& in = p.insts[size_t(i)];
-      const int32_t rb = reg_base[fi], sb = sym_base[fi];
-      if (fi > 0) in.mods |= kMInFunc;
-      if (in.pred >= 0) in.pred += rb;
-      for (int32_t& s : in.call_rets) s += sb;
-      for (int32_t& s : in.call_args) s += sb;
-      for (Operand& o : in.ops) {
-        if (o.reg >= 0) o.reg += rb;
-        if (o.reg2 >= 0) o.reg2 += rb;
-        if (o.sym >= 0) o.sym += sb;
-        for (int e = 0; e < o.nvec; ++e)
-          if (o.vec[e] >= 0) o.vec[e] += rb;
-        if (o.kind == Operand::kLabel && in.op == Op::kBra) o.imm += inst_base[fi];
-      }
-      if (in.op == Op::kCall) {
-        const Function* g = m.find(in.ops[0].name);
-        size_t gi = size_t(std::find(order.begin(), order.end(), g) - order.begin());
-        in.ops[0].sym = int32_t(gi - 1);
-        in.ops[0].imm = inst_base[gi];
-        if (in.call_args.size() != g->params.size() || in.call_rets.size() > g->rets.size())
-          throw PtxError(m.path, in.line, in.col, g->name, "call passes the wrong number of parameters");
-      }
+      relocate(in, bases[fi], fi > 0);
+      if (in.op == Op::kCall) bind_call(m, order, bases, in);
     }
   }
 }
@@ -498,6 +528,78 @@ std::vector<const Function*> call_graph(const Module& m, const std::string& kern
   return order;
 }
 
+namespace {
+
+// What the emulator does not run yet, refused here with the instruction's
+// position; bar.arrive gets its flag.
+void check_supported(const std::string& path, Inst& in) {
+  auto unsupported = [&](const std::string& what) {
+    throw PtxError(path, in.line, in.col, in.spelling, what + " is not supported by the PTX emulator yet");
+  };
+  if (in.op == Op::kTex && (in.spelling.find(".1d") == std::string::npos || in.ops[1].sym >= 0 ||
+                            in.ops[1].nvec != 1))
+    unsupported("tex other than tex.1d on a texture object");
+  if (!half_supported(in)) unsupported("this f16/bf16 instruction");
+  if (in.op == Op::kBar && in.spelling.find(".red") != std::string::npos) unsupported("bar.red / barrier.red");
+  if (in.op == Op::kBar && in.spelling.find(".arrive") != std::string::npos) {
+    if (in.ops.size() < 2) throw PtxError(path, in.line, in.col, in.spelling, "bar.arrive needs a thread count");
+    in.mods |= kMArrive;
+  }
+}
+
+// Immediates become the raw bits of the type their slot reads (an integer
+// slot, such as a shift count, reads .u32 whatever the instruction's type).
+void encode_immediates(Inst& in) {
+  for (size_t k = 0; k < in.ops.size(); ++k) {
+    Operand& o = in.ops[k];
+    if (o.kind != Operand::kImm) continue;
+    Ty t = in.op == Op::kCvt && k >= 1 ? in.type2 : in.type;
+    const bool int_slot = op_grammar(in.op).kind[k] == 'u';
+    o.imm = int64_t(imm_bits(o, int_slot ? kU32 : t));
+    o.lit = 0;
+  }
+}
+
+// CUDA's limits; also keeps a hostile module from asking for gigabytes per thread.
+void check_limits(const Program& p, const std::string& path, const Function& fn, const std::string& kernel) {
+  if (p.local_bytes > 512 * 1024)
+    throw PtxError(path, fn.line, 0, kernel, "more than 512 KiB of local memory per thread");
+  if (p.shared_bytes > 1024 * 1024)
+    throw PtxError(path, fn.line, 0, kernel, "more than 1 MiB of static shared memory");
+}
+
+// Atomics and volatile / acquire / relaxed loads: what a spin loop polls.
+bool polls_memory(const Inst& in) {
+  return in.op == Op::kAtom ||
+         (in.op == Op::kLd && ((in.mods & kMVolatile) || in.spelling.find(".acquire") != std::string::npos ||
+                               in.spelling.find(".relaxed") != std::string::npos));
+}
+
+// Marks the back edges of loops that poll memory: where the spin-lock rule
+// of the emulator applies.
+void mark_spin_loops(std::vector<Inst>& insts) {
+  for (size_t i = 0; i < insts.size(); ++i) {
+    Inst& br = insts[i];
+    if (br.op != Op::kBra || br.ops[0].imm > int64_t(i)) continue;
+    for (size_t j = size_t(br.ops[0].imm); j <= i; ++j)
+      if (polls_memory(insts[j])) {
+        br.mods |= kMSpin;
+        break;
+      }
+  }
+}
+
+void record_templates(Program& p, const isa::IsaTable& isa, const LoweringTable& lowering, RecordMode records,
+                      const SassGuide* sass) {
+  if (records == RecordMode::kPtx)
+    ptx_class_templates(p, isa, lowering);  // ptx/ptx_records.cpp
+  else
+    lowered_templates(p, isa, lowering);
+  if (sass) apply_sass_guide(p, isa, *sass);  // records="sass": replaces the templates
+}
+
+}  // namespace
+
 std::shared_ptr<const Program> prepare(std::shared_ptr<const Module> module, const std::string& kernel,
                                        const isa::IsaTable& isa, const LoweringTable& lowering,
                                        uint32_t binary_version, RecordMode records, const SassGuide* sass) {
@@ -509,57 +611,16 @@ std::shared_ptr<const Program> prepare(std::shared_ptr<const Module> module, con
   p->binary_version = binary_version;
   link(*module, fn, *p);
   for (Inst& in : p->insts) {
-    auto unsupported = [&](const std::string& what) {
-      throw PtxError(module->path, in.line, in.col, in.spelling, what + " is not supported by the PTX emulator yet");
-    };
-    if (in.op == Op::kTex && (in.spelling.find(".1d") == std::string::npos || in.ops[1].sym >= 0 ||
-                              in.ops[1].nvec != 1))
-      unsupported("tex other than tex.1d on a texture object");
-    if (!half_supported(in)) unsupported("this f16/bf16 instruction");
-    if (in.op == Op::kBar && in.spelling.find(".red") != std::string::npos) unsupported("bar.red / barrier.red");
-    if (in.op == Op::kBar && in.spelling.find(".arrive") != std::string::npos) {
-      if (in.ops.size() < 2) throw PtxError(module->path, in.line, in.col, in.spelling, "bar.arrive needs a thread count");
-      in.mods |= kMArrive;
-    }
-    for (size_t k = 0; k < in.ops.size(); ++k) {
-      Operand& o = in.ops[k];
-      if (o.kind != Operand::kImm) continue;
-      Ty t = in.op == Op::kCvt && k >= 1 ? in.type2 : in.type;
-      const bool int_slot = op_grammar(in.op).kind[k] == 'u';  // read as .u32 whatever the type
-      o.imm = int64_t(imm_bits(o, int_slot ? kU32 : t));
-      o.lit = 0;
-    }
+    check_supported(module->path, in);
+    encode_immediates(in);
   }
-  // CUDA's limits; also keeps a hostile module from asking for gigabytes per thread
-  if (p->local_bytes > 512 * 1024)
-    throw PtxError(module->path, fn->line, 0, kernel, "more than 512 KiB of local memory per thread");
-  if (p->shared_bytes > 1024 * 1024)
-    throw PtxError(module->path, fn->line, 0, kernel, "more than 1 MiB of static shared memory");
-  // back edges of loops that poll memory (atomics, volatile / acquire loads):
-  // where the spin-lock rule of the emulator applies
-  for (size_t i = 0; i < p->insts.size(); ++i) {
-    Inst& br = p->insts[i];
-    if (br.op != Op::kBra || br.ops[0].imm > int64_t(i)) continue;
-    for (size_t j = size_t(br.ops[0].imm); j <= i; ++j) {
-      const Inst& in = p->insts[j];
-      bool polls = in.op == Op::kAtom || (in.op == Op::kLd && ((in.mods & kMVolatile) ||
-                                          in.spelling.find(".acquire") != std::string::npos ||
-                                          in.spelling.find(".relaxed") != std::string::npos));
-      if (polls) {
-        br.mods |= kMSpin;
-        break;
-      }
-    }
-  }
+  check_limits(*p, module->path, *fn, kernel);
+  mark_spin_loops(p->insts);
   // lowered mode only: ptx mode runs GPGPU-Sim's PTX as written, and
   // SASS-guided mode records ptxas's own EXIT per PTX line
   if (records == RecordMode::kLowered && !sass) branches_to_exit(p->insts);
   p->ipdom = post_dominators(p->insts);
-  if (records == RecordMode::kPtx)
-    ptx_class_templates(*p, isa, lowering);  // ptx/ptx_records.cpp
-  else
-    lowered_templates(*p, isa, lowering);
-  if (sass) apply_sass_guide(*p, isa, *sass);  // records="sass": replaces the templates
+  record_templates(*p, isa, lowering, records, sass);
   return p;
 }
 
