@@ -11,6 +11,7 @@ import itertools
 import numpy as np
 import pytest
 
+import accelsim
 from accelsim import PtxError
 from accelsim.ptx import Device, Module
 from ptx_record_util import first_warp_opcodes
@@ -278,3 +279,27 @@ def test_ldmatrix_before_sm75_names_the_missing_sass():
                                                            dev.zeros(4, np.uint32))
     with pytest.raises(PtxError, match="LDSM"):
         dev.synchronize()
+
+
+def test_mma_times_on_the_tensor_unit_in_both_record_modes():
+    """records="ptx" gives mma the tensor class: its ptx_latency_tensor shows
+    in the kernel's cycles (a dependent store waits for it); the lowered HMMA
+    ignores it."""
+    rng = np.random.default_rng(5)
+    A, B, C = _halves(rng, (16, 16), True), _halves(rng, (16, 8), True), _halves(rng, (16, 8), True)
+    cycles = {}
+    runs = [("lowered", 64), ("lowered", 640), ("ptx", 64), ("ptx", 640)]
+    for records, latency in runs:
+        config = accelsim.load_config("A100").with_overrides({"ptx_latency_tensor": latency})
+        dev = Device(config, records=records)
+        bufs = [dev.to_device(fragments(A, lambda lane: a_coords(16, lane), np.float16)),
+                dev.to_device(fragments(B, lambda lane: b_coords(16, lane), np.float16)),
+                dev.to_device(fragments(C.astype(np.float32), c_coords, np.float32))]
+        out = dev.zeros((32, 4), np.uint32)
+        Module(mma_ptx(16, "f32", "f32"), name="mma.ptx").get_function("k")[1, 32](*bufs, out)
+        res = dev.synchronize()
+        got = unfragment(out.copy_to_host(), c_coords, np.float32, (16, 8))
+        np.testing.assert_array_equal(got, A.astype(np.float64) @ B + C)
+        cycles[(records, latency)] = int(res.kernels["cycles"].iloc[0])
+    assert cycles[("ptx", 640)] - cycles[("ptx", 64)] == pytest.approx(576, abs=8)
+    assert cycles[("lowered", 640)] == cycles[("lowered", 64)]
