@@ -55,7 +55,7 @@ def unfragment(words: np.ndarray, coords, dtype, shape) -> np.ndarray:
     return out
 
 
-def mma_ptx(k: int, dtype: str, ctype: str) -> str:
+def mma_ptx(k: int, dtype: str, ctype: str, ab: str = "f16") -> str:
     na, nb = (4, 2) if k == 16 else (2, 1)
     nc, nd = (4 if ctype == "f32" else 2), (4 if dtype == "f32" else 2)
     reg = {"f32": ".f32", "f16": ".b32"}
@@ -83,7 +83,7 @@ def mma_ptx(k: int, dtype: str, ctype: str) -> str:
   add.s64 %rd8, %rd3, %rd5;
   add.s64 %rd9, %rd4, %rd5;
 {loads("a", "%rd6", na, ".b32")}{loads("b", "%rd7", nb, ".b32")}{loads("c", "%rd8", nc, reg[ctype])}\
-  mma.sync.aligned.m16n8k{k}.row.col.{dtype}.f16.f16.{ctype} {vec("d", nd)}, {vec("a", na)}, {vec("b", nb)}, \
+  mma.sync.aligned.m16n8k{k}.row.col.{dtype}.{ab}.{ab}.{ctype} {vec("d", nd)}, {vec("a", na)}, {vec("b", nb)}, \
 {vec("c", nc)};
 {"".join(f"  st.global{reg[dtype]} [%rd9+{4 * i}], %d{i};" + chr(10) for i in range(nd))}  ret;
 }}
@@ -242,6 +242,26 @@ def test_wmma_load_mma_store_matches_numpy(la, lb, lc, ldl, dt, ct):
     np.testing.assert_array_equal(got.astype(np.float64), A.astype(np.float64) @ B.astype(np.float64) + C)
 
 
+def test_mma_with_bf16_multiplicands_matches_numpy():
+    rng = np.random.default_rng(11)
+    A = rng.integers(-40, 41, (16, 16)).astype(np.float32) / 8  # exact in bf16 (8 significant bits)
+    B = rng.integers(-40, 41, (16, 8)).astype(np.float32) / 4
+    C = rng.standard_normal((16, 8)).astype(np.float32)
+
+    def bf16_bits(m):
+        return (m.view(np.uint32) >> 16).astype(np.uint16)
+
+    dev = Device("A100")
+    bufs = [dev.to_device(fragments(bf16_bits(A), lambda lane: a_coords(16, lane), np.uint16)),
+            dev.to_device(fragments(bf16_bits(B), lambda lane: b_coords(16, lane), np.uint16)),
+            dev.to_device(fragments(C, c_coords, np.float32))]
+    out = dev.zeros((32, 4), np.uint32)
+    Module(mma_ptx(16, "f32", "f32", "bf16"), name="mma.ptx").get_function("k")[1, 32](*bufs, out)
+    assert dev.synchronize().completed
+    got = unfragment(out.copy_to_host(), c_coords, np.float32, (16, 8))
+    np.testing.assert_allclose(got, A.astype(np.float64) @ B + C, rtol=1e-6, atol=1e-5)
+
+
 def test_mma_needs_the_whole_warp():
     text = mma_ptx(16, "f32", "f32").replace("  mma.sync", "  setp.lt.u32 %p1, %r1, 16;\n  @%p1 mma.sync").replace(
         ".reg .b32 %r<2>;", ".reg .b32 %r<2>;\n  .reg .pred %p<2>;")
@@ -259,8 +279,10 @@ def test_mma_needs_the_whole_warp():
      "{%c0, %c1, %c2, %c3};", "row.col"),
     ("wmma.load.a.sync.aligned.row.m16n16k16.global.f32 {%a0, %a1, %a2, %a3}, [%rd1];", ".a / .b are .f16"),
     ("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%a0}, [%r1];", "vector of 2 registers"),
-    ("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%d0, %d1, %d2, %d3}, {%a0, %a1, %a2, %a3}, "
-     "{%b0, %b1}, {%c0, %c1, %c2, %c3};", "bf16"),
+    ("mma.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32 {%d0, %d1, %d2, %d3}, {%a0, %a1, %a2, %a3}, "
+     "{%b0, %b1}, {%c0, %c1, %c2, %c3};", "tf32"),
+    ("mma.sync.aligned.m16n8k16.row.col.f16.bf16.bf16.f16 {%d0, %d1}, {%a0, %a1, %a2, %a3}, "
+     "{%b0, %b1}, {%c0, %c1};", "accumulate in .f32"),
 ])
 def test_malformed_tensor_instructions_are_refused(inst, message):
     text = HEAD + (".visible .entry k()\n{\n.reg .b32 %a<4>;\n.reg .b32 %b<2>;\n.reg .f32 %c<4>;\n.reg .f32 %d<4>;\n"

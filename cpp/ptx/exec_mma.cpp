@@ -1,6 +1,6 @@
 // Tensor-core instructions: wmma.load / wmma.store / wmma.mma (m16n16k16),
 // mma.sync (m16n8k16, m16n8k8) with f16 multiplicands and f16 or f32
-// accumulators, and ldmatrix. Each needs the whole warp (.sync.aligned).
+// accumulators (or bf16 multiplicands and f32), and ldmatrix. Each needs the whole warp (.sync.aligned).
 //
 // Fragment layouts: mma's and ldmatrix's are the PTX ISA's figures
 // (groupID = lane / 4, threadID_in_group = lane % 4), as real programs
@@ -12,7 +12,7 @@
 // repeated in elements 8-15, since the ISA gives A and B 8 registers (16
 // halves) per thread.
 //
-// Arithmetic: each f16 x f16 product is exact in f32; the products are added
+// Arithmetic: each f16 x f16 (bf16 x bf16) product is exact in f32; the products are added
 // to C in f32 in k order, and an f16 D is rounded once (to nearest even).
 // Tensor cores' internal order and rounding differ in the last bits, so
 // tests compare inexact results with a tolerance.
@@ -57,7 +57,7 @@ int frag_elements(MmaShape shape, int which) {
   return (shape == kM16n8k16 ? 8 : 4) >> which;  // A 8 / 4, B 4 / 2
 }
 
-float f16_value(uint64_t bits) { return float(half::value(uint16_t(bits), half::Fmt::F16)); }
+float f16_value(uint64_t bits, half::Fmt f = half::Fmt::F16) { return float(half::value(uint16_t(bits), f)); }
 uint64_t f16_bits(float x) { return half::round(double(x), 0.0, half::Fmt::F16, half::Mode::Near); }
 
 }  // namespace
@@ -135,14 +135,15 @@ void CtaEmulator::mma(uint32_t w, const Inst& in, uint32_t mask) {
   const uint32_t M = 16, N = s == kM16n16k16 ? 16 : 8, K = s == kM16n8k8 ? 8 : 16;
   float A[16][16] = {}, B[16][16] = {}, C[16][16] = {};
   const bool c_half = in.type == kF16, d_half = in.type2 == kF16;
+  const half::Fmt ab = in.mma.bf16 ? half::Fmt::BF16 : half::Fmt::F16;
   for (uint32_t l = 0; l < 32; ++l) {
     for (int i = 0; i < frag_elements(s, 0); ++i) {
       const Coord c = frag_coord(s, 0, l, i);
-      A[c.row][c.col] = f16_value(frag_bits(wp, in.ops[1], true, l, i));
+      A[c.row][c.col] = f16_value(frag_bits(wp, in.ops[1], true, l, i), ab);
     }
     for (int i = 0; i < frag_elements(s, 1); ++i) {
       const Coord c = frag_coord(s, 1, l, i);
-      B[c.row][c.col] = f16_value(frag_bits(wp, in.ops[2], true, l, i));
+      B[c.row][c.col] = f16_value(frag_bits(wp, in.ops[2], true, l, i), ab);
     }
     for (int i = 0; i < frag_elements(s, 2); ++i) {
       const Coord c = frag_coord(s, 2, l, i);

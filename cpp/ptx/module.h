@@ -72,6 +72,7 @@ struct MmaMods {
   uint8_t layouts = 0;   // how many layout modifiers
   uint8_t count = 0;     // ldmatrix: .x1 / .x2 / .x4 (0: none given)
   bool trans = false;    // ldmatrix .trans
+  bool bf16 = false;     // mma: .bf16 multiplicands (else .f16)
 };
 
 struct Inst {

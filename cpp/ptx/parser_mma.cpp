@@ -75,9 +75,11 @@ void Parser::mma_operands(Inst& in, const Token& op, const std::vector<Ty>& type
     case Op::kMma: {
       need((x.shape == kM16n8k16 || x.shape == kM16n8k8) && x.layouts == 2 && x.col == 2,
            "needs .m16n8k16 or .m16n8k8 and .row.col");
-      need(types.size() == 4 && types[1] == kF16 && types[2] == kF16 && (in.type2 == kF16 || in.type2 == kF32) &&
-               f16_or_f32,
-           "takes .dtype.f16.f16.ctype, .dtype and .ctype each .f16 or .f32");
+      need(types.size() == 4 && types[1] == types[2] && (types[1] == kF16 || types[1] == kBF16) &&
+               (in.type2 == kF16 || in.type2 == kF32) && f16_or_f32,
+           "takes .dtype.f16.f16.ctype (.dtype and .ctype each .f16 or .f32) or .f32.bf16.bf16.f32");
+      in.mma.bf16 = types[1] == kBF16;
+      need(!in.mma.bf16 || (in.type == kF32 && in.type2 == kF32), ".bf16 multiplicands accumulate in .f32");
       const bool k16 = x.shape == kM16n8k16;
       vec(0, regs_of(in.type2, 4), "d"), vec(1, k16 ? 4 : 2, "a"), vec(2, k16 ? 2 : 1, "b"),
           vec(3, regs_of(in.type, 4), "c");
