@@ -118,7 +118,8 @@ bool CtaEmulator::release_barriers() {
     const uint32_t need = bar_need_[id] ? bar_need_[id] / 32 : live;
     if (bar_warps_[id] < need) continue;
     if (bar_warps_[id] > need && bar_op_[id] != kSubNone) {  // which warps' predicates count is unknown here
-      const Warp& wp = *std::find_if(warps_.begin(), warps_.end(), [&](const Warp& x) { return x.at_barrier && x.bar_id == id; });
+      auto waits_here = [&](const Warp& x) { return x.at_barrier && x.bar_id == id; };
+      const Warp& wp = *std::find_if(warps_.begin(), warps_.end(), waits_here);
       fault(uint32_t(&wp - warps_.data()), uint32_t(__builtin_ctz(wp.lanes)), P.insts[size_t(wp.bar_pc)],
             "more warps (" + std::to_string(bar_warps_[id]) + ") wait at bar.red " + std::to_string(id) +
                 " than its thread count takes (" + std::to_string(need) + " warps): not supported");

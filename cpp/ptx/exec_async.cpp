@@ -38,7 +38,8 @@ void CtaEmulator::async_copy(uint32_t w, const Inst& in, uint32_t mask) {
       src_size = (in.mods & kMIgnoreSrc) ? (v ? 0 : size) : v;
     }
     if (src_size > size)
-      fault(w, l, in, "src-size " + std::to_string(src_size) + " is larger than the copy's " + std::to_string(size) + " bytes");
+      fault(w, l, in,
+            "src-size " + std::to_string(src_size) + " is larger than the copy's " + std::to_string(size) + " bytes");
     locate(w, l, kSpShared, dst, size, in, true);  // faults out of bounds or misaligned
     if (src % size) locate(w, l, kSpGlobal, src, size, in, false);  // names the misaligned source
     if (src_size && !L.mem->valid(src, src_size)) locate(w, l, kSpGlobal, src, size, in, false);

@@ -73,7 +73,8 @@ void Parser::instruction() {
     call_operands(in);
   } else {
     // mma fragments are vectors of up to 8 registers; everything else takes 4
-    vec_max_ = std::string_view(op_grammar(in.op).kind, OperandGrammar::kMax).find('V') != std::string_view::npos ? 8 : 4;
+    const std::string_view letters(op_grammar(in.op).kind, OperandGrammar::kMax);
+    vec_max_ = letters.find('V') != std::string_view::npos ? 8 : 4;
     if (!is(";")) {
       do in.ops.push_back(operand());
       while (accept(","));
