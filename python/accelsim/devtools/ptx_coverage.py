@@ -188,7 +188,7 @@ def markdown(s: dict, archs: tuple | list = ("compute_75",)) -> str:
     lines += ["", "A row named `op.x` is a variant: `op` written with `.x` among its modifiers (its own row, "
               "semantics and grammar).", "",
               "Refused when a launch is prepared although the parser takes them: " +
-              "; ".join(why for _, why in _LAUNCH_LIMITS) + ".", "",
+              ("; ".join(why for _, why in _LAUNCH_LIMITS) or "none") + ".", "",
               "### What the real programs need and the emulator lacks", "",
               "| instruction form | why it does not run | programs | which |", "|---|---|---|---|"]
     for form, info in sorted(s["lacking"].items(), key=lambda kv: (-len(kv[1]["programs"]), kv[0])):
