@@ -122,20 +122,24 @@ def test_ptx_coverage_reads_instruction_forms_and_judges_them():
 
     ptx = ("// a comment\n.visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<4>;\n$L__BB0_1:\n"
            "\t@%p1 bra $L__BB0_1;\n\tld.global.nc.v2.u32 {%r1, %r2}, [%rd1];\n"
-           "\tbfind.u32 %r3, %r1;\n\ttex.2d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd2, {%r1, %r2}];\n"
+           "\tpmevent.mask 1;\n\tbar.cta.red.popc.u32 %r3, 0, %p1;\n"
+           "\ttex.2d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd2, {%r1, %r2}];\n"
            "\tadd.s32.bogus %r1, %r1, 1;\n\tret;\n}\n")
     forms = instructions(ptx)
-    assert forms == [("bra", ()), ("ld", ("global", "nc", "v2", "u32")), ("bfind", ("u32",)),
-                     ("tex", ("2d", "v4", "f32", "s32")), ("add", ("s32", "bogus")), ("ret", ())]
+    assert forms == [("bra", ()), ("ld", ("global", "nc", "v2", "u32")), ("pmevent", ("mask",)),
+                     ("bar", ("cta", "red", "popc", "u32")), ("tex", ("2d", "v4", "f32", "s32")),
+                     ("add", ("s32", "bogus")), ("ret", ())]
     table = opcode_table()
     assert "ld" in table and "global" in table["ld"]
     assert [verdict(op, mods, table) for op, mods in forms] == [
-        "runs", "runs", "parser: no opcode `bfind`", "emulator: tex other than tex.1d (2-D/3-D textures, CUDA arrays)",
+        "runs", "runs", "parser: no opcode `pmevent`", "runs",
+        "emulator: tex other than tex.1d (2-D/3-D textures, CUDA arrays)",
         "parser: `add` without modifier `.bogus`", "runs"]
     s = survey([{"suite": "x", "program": "k", "ptx": [ptx], "why": ""},
                 {"suite": "x", "program": "broken", "ptx": [], "why": "nvcc: error"}])
-    assert s["programs"][0]["missing"] == ["add.s32.bogus", "bfind.u32", "tex.2d.v4.f32.s32"]
+    assert s["programs"][0]["missing"] == ["add.s32.bogus", "pmevent.mask", "tex.2d.v4.f32.s32"]
+    assert s["used"]["bar.red"] == {"x/k"}  # a variant row counts as its own
     assert s["programs"][0]["parser"] != "parses"  # the real parser's first error
     text = markdown(s)
-    assert "| `bfind.u32` | parser: no opcode `bfind` | 1 | x/k |" in text
+    assert "| `pmevent.mask` | parser: no opcode `pmevent` | 1 | x/k |" in text
     assert "| x/broken | not compiled: nvcc: error | – |" in text

@@ -50,6 +50,9 @@ void CtaEmulator::start(uint64_t index) {
   local_.assign(size_t(local_bytes_) * nthreads_, 0);
   bar_warps_.fill(0);
   bar_need_.fill(0);
+  bar_op_.fill(kSubNone);
+  bar_true_.fill(0);
+  bar_threads_.fill(0);
   for (uint32_t w = 0; w < nwarps_; ++w) {
     Warp& wp = warps_[w];
     wp.regs.assign(size_t(nregs_) * 32, 0);
@@ -64,6 +67,8 @@ void CtaEmulator::start(uint64_t index) {
     wp.recs.clear();
     wp.addrs.clear();
     wp.first = wp.first_addr = 0;
+    wp.async.clear();
+    wp.async_groups.clear();
   }
 }
 
@@ -112,10 +117,18 @@ bool CtaEmulator::release_barriers() {
     if (bar_warps_[id] == 0) continue;
     const uint32_t need = bar_need_[id] ? bar_need_[id] / 32 : live;
     if (bar_warps_[id] < need) continue;
+    if (bar_warps_[id] > need && bar_op_[id] != kSubNone) {  // which warps' predicates count is unknown here
+      auto waits_here = [&](const Warp& x) { return x.at_barrier && x.bar_id == id; };
+      const Warp& wp = *std::find_if(warps_.begin(), warps_.end(), waits_here);
+      fault(uint32_t(&wp - warps_.data()), uint32_t(__builtin_ctz(wp.lanes)), P.insts[size_t(wp.bar_pc)],
+            "more warps (" + std::to_string(bar_warps_[id]) + ") wait at bar.red " + std::to_string(id) +
+                " than its thread count takes (" + std::to_string(need) + " warps): not supported");
+    }
     for (Warp& wp : warps_)
-      if (wp.at_barrier && wp.bar_id == id) wp.at_barrier = false, unpark(wp);
+      if (wp.at_barrier && wp.bar_id == id) reduced_result(wp, id), wp.at_barrier = false, unpark(wp);
     bar_warps_[id] = 0;
     bar_need_[id] = 0;
+    bar_true_[id] = bar_threads_[id] = 0;
     released = true;
   }
   if (!released && live > 0 && waiting == live) {
@@ -137,20 +150,22 @@ void CtaEmulator::unpark(Warp& wp) {
   for (Frame& f : wp.stack) f.parked = false;
 }
 
-// bar.sync / barrier.sync a{, b} and bar.arrive a, b: lanes arrive; the
-// warp arrives at barrier a once all its non-exited lanes have (lanes that
-// diverged around the barrier arrive path by path: the first path's lanes
-// park while the other path runs). True when the warp waits now. Only the
-// record that completes the warp's arrival is a barrier for the timing
-// model; a partial path's record and bar.arrive's (which does not wait)
-// issue as no-ops there.
+// bar.sync / barrier.sync a{, b}, bar.arrive a, b and bar.red.op d, a{, b},
+// c: lanes arrive; the warp arrives at barrier a once all its non-exited
+// lanes have (lanes that diverged around the barrier arrive path by path:
+// the first path's lanes park while the other path runs). True when the warp
+// waits now. Only the record that completes the warp's arrival is a barrier
+// for the timing model; a partial path's record and bar.arrive's (which does
+// not wait) issue as no-ops there.
 bool CtaEmulator::barrier(uint32_t w, const Inst& in, uint32_t mask, int32_t pc) {
   Warp& wp = warps_[w];
   const uint32_t lane = uint32_t(__builtin_ctz(mask));
-  const uint64_t id = in.ops.empty() ? 0 : value(wp, w, in.ops[0], lane);
-  const uint64_t count = in.ops.size() > 1 ? value(wp, w, in.ops[1], lane) : 0;
+  const bool red = in.op == Op::kBarRed;  // d, a{, b}, c: the id and count follow d
+  const size_t first = red ? 1 : 0, nbar = in.ops.size() - first - (red ? 1 : 0);
+  const uint64_t id = nbar == 0 ? 0 : value(wp, w, in.ops[first], lane);
+  const uint64_t count = nbar > 1 ? value(wp, w, in.ops[first + 1], lane) : 0;
   if (id >= kBarriers) fault(w, lane, in, "barrier id " + std::to_string(id) + " is not 0..15");
-  if (in.ops.size() > 1 && (count == 0 || count % 32 || count > uint64_t(nwarps_) * 32))
+  if (nbar > 1 && (count == 0 || count % 32 || count > uint64_t(nwarps_) * 32))
     fault(w, lane, in, "barrier thread count " + std::to_string(count) +
                            " is not a non-zero multiple of 32 up to the block's " + std::to_string(nwarps_ * 32));
   if (wp.bar_lanes && id != wp.bar_id)
@@ -159,16 +174,16 @@ bool CtaEmulator::barrier(uint32_t w, const Inst& in, uint32_t mask, int32_t pc)
   if (bar_warps_[id] && bar_need_[id] != count)
     fault(w, lane, in, "barrier " + std::to_string(id) + " used with thread counts " +
                            std::to_string(bar_need_[id]) + " and " + std::to_string(count) + " at once");
+  reduce_at_barrier(w, in, mask, uint32_t(id));
   wp.bar_id = uint32_t(id);
   wp.bar_count = uint32_t(count);
   wp.bar_pc = pc;
-  // the instruction's last record (BAR) is what the timing model waits at
-  const bool has_rec = P.tmpl_begin[size_t(pc) + 1] > P.tmpl_begin[size_t(pc)];
+  const uint32_t nrec = P.tmpl_begin[size_t(pc) + 1] - P.tmpl_begin[size_t(pc)];
   const bool arrive_only = in.mods & kMArrive;
   if (!arrive_only) wp.bar_lanes |= mask;
   const uint32_t live = wp.lanes & ~wp.exited;
   if (!arrive_only && (wp.bar_lanes & live) != live) {  // part of the warp: the rest must get here
-    if (has_rec) wp.recs.back().unit = isa::kUnitNop;
+    quiet_barrier_record(wp, nrec);
     Frame& top = wp.stack.back();
     top.parked = true;
     const size_t k = wp.stack.size() - 1;
@@ -179,11 +194,48 @@ bool CtaEmulator::barrier(uint32_t w, const Inst& in, uint32_t mask, int32_t pc)
   bar_need_[id] = uint32_t(count);
   ++bar_warps_[id];
   if (arrive_only) {
-    if (has_rec) wp.recs.back().unit = isa::kUnitNop;
+    quiet_barrier_record(wp, nrec);
     return false;
   }
   wp.at_barrier = true;
   return true;
+}
+
+// The barrier record (BAR) among the instruction's last `nrec` records issues
+// as a no-op: this arrival does not complete the warp's (or does not wait).
+void CtaEmulator::quiet_barrier_record(Warp& wp, uint32_t nrec) {
+  for (size_t k = wp.recs.size() - std::min<size_t>(nrec, wp.recs.size()); k < wp.recs.size(); ++k)
+    if (wp.recs[k].unit == isa::kUnitBarrier) wp.recs[k].unit = isa::kUnitNop;
+}
+
+// bar.red: lanes add their predicate c to the barrier's tally; every lane
+// that took part gets the block's result when it releases (reduced_result).
+// All arrivals at one barrier instance must use one operation (the PTX ISA
+// leaves a mix undefined; here it is an error).
+void CtaEmulator::reduce_at_barrier(uint32_t w, const Inst& in, uint32_t mask, uint32_t id) {
+  Warp& wp = warps_[w];
+  const SubOp op = in.op == Op::kBarRed ? in.sub : kSubNone;
+  if (bar_warps_[id] + bar_threads_[id] > 0 && bar_op_[id] != op)
+    fault(w, uint32_t(__builtin_ctz(mask)), in,
+          "barrier " + std::to_string(id) + " is used by bar.sync and bar.red, or two bar.red operations, at once");
+  bar_op_[id] = op;
+  if (op == kSubNone) return;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    const uint32_t l = uint32_t(__builtin_ctz(m));
+    bar_true_[id] += value(wp, w, in.ops.back(), l) != 0;
+    ++bar_threads_[id];
+  }
+}
+
+// Writes a released bar.red's result into the destination of the lanes of
+// warp `wp` that executed it: .popc the count of true predicates (.u32),
+// .and / .or the predicate.
+void CtaEmulator::reduced_result(Warp& wp, uint32_t id) {
+  const Inst& in = P.insts[size_t(wp.bar_pc)];
+  if (in.op != Op::kBarRed) return;
+  const uint32_t t = bar_true_[id], n = bar_threads_[id];
+  const uint64_t v = in.sub == kRedPopc ? t : in.sub == kAtAnd ? uint64_t(t == n) : uint64_t(t > 0);
+  for (uint32_t m = wp.bar_lanes & ~wp.exited; m; m &= m - 1) reg(wp, in.ops[0].reg, uint32_t(__builtin_ctz(m))) = v;
 }
 
 void CtaEmulator::drop(uint32_t w, uint64_t keep) {
@@ -297,6 +349,7 @@ void CtaEmulator::run_warp(uint32_t w, uint64_t limit) {
         f.pc = pc + 1;
         continue;
       case Op::kBar:
+      case Op::kBarRed:
         record(w, pc, mask, in, 0);
         f.pc = pc + 1;
         if (mask && barrier(w, in, mask, pc)) return;
@@ -306,6 +359,7 @@ void CtaEmulator::run_warp(uint32_t w, uint64_t limit) {
         exec(w, in, mask, pc);
     }
   }
+  land_async(w, 0, true);  // copies never waited for land when the warp finishes
   wp.done = true;
 }
 

@@ -93,6 +93,11 @@ class CtaEmulator {
     bool parked = false;  // its lanes executed a barrier the rest of the warp has not reached
   };
   static constexpr uint32_t kBarriers = 16;
+  struct AsyncCopy {  // one lane's cp.async (exec_async.cpp)
+    uint64_t src;     // global address
+    uint32_t dst;     // shared offset
+    uint8_t size, src_size, lane;
+  };
   // A divergent path that loops this often while other lanes wait at its
   // reconvergence point lets the waiting lanes run ahead (spin locks).
   static constexpr uint32_t kSpinYield = 64;
@@ -110,6 +115,8 @@ class CtaEmulator {
     std::vector<isa::InstRecord> recs;
     std::vector<uint64_t> addrs;
     uint64_t first = 0, first_addr = 0;  // records / addresses dropped before recs[0] / addrs[0]
+    std::vector<AsyncCopy> async;         // cp.async copies issued, not landed, in issue order
+    std::vector<uint32_t> async_groups;   // committed groups: each one's end in `async`
   };
   const Launch& L;
   const Program& P;
@@ -118,6 +125,8 @@ class CtaEmulator {
   std::vector<uint8_t> shared_, local_;
   std::array<uint32_t, kBarriers> bar_warps_{};  // warps arrived at each barrier
   std::array<uint32_t, kBarriers> bar_need_{};   // its thread count (0: every live warp)
+  std::array<SubOp, kBarriers> bar_op_{};         // bar.red's operation (kSubNone: bar.sync)
+  std::array<uint32_t, kBarriers> bar_true_{}, bar_threads_{};  // bar.red: true predicates / lanes so far
   uint32_t local_bytes_ = 0;
   size_t shared_size_ = 0;  // static + dynamic shared bytes of one block
   Dim3 cta_;
@@ -147,6 +156,9 @@ class CtaEmulator {
   void yield_spin(uint32_t w);
   bool barrier(uint32_t w, const Inst& in, uint32_t mask, int32_t pc);
   bool release_barriers();
+  void quiet_barrier_record(Warp& wp, uint32_t nrec);
+  void reduce_at_barrier(uint32_t w, const Inst& in, uint32_t mask, uint32_t id);
+  void reduced_result(Warp& wp, uint32_t id);
   void unpark(Warp& wp);
   void copy_param(uint32_t w, uint32_t lane, int32_t from, int32_t to);
   // operand access
@@ -186,6 +198,19 @@ class CtaEmulator {
   void activemask(uint32_t w, const Inst& in, uint32_t mask);
   void nothing(uint32_t w, const Inst& in, uint32_t mask);     // membar, fence, prefetch, nanosleep
   void trap(uint32_t w, const Inst& in, uint32_t mask);
+  // cp.async and its groups (exec_async.cpp)
+  void async_copy(uint32_t w, const Inst& in, uint32_t mask);
+  void async_commit(uint32_t w, const Inst& in, uint32_t mask);
+  void async_wait(uint32_t w, const Inst& in, uint32_t mask);  // wait_group, wait_all
+  void land_async(uint32_t w, size_t groups, bool all);
+  // tensor cores (exec_mma.cpp)
+  void wmma_load(uint32_t w, const Inst& in, uint32_t mask);
+  void wmma_store(uint32_t w, const Inst& in, uint32_t mask);
+  void mma(uint32_t w, const Inst& in, uint32_t mask);  // wmma.mma, mma
+  void ldmatrix(uint32_t w, const Inst& in, uint32_t mask);
+  void whole_warp(uint32_t w, const Inst& in, uint32_t mask) const;
+  uint64_t frag_bits(Warp& wp, const Operand& v, bool half, uint32_t lane, int i);
+  void set_frag_bits(Warp& wp, const Operand& v, bool half, uint32_t lane, int i, uint64_t bits);
   void control(uint32_t w, const Inst& in, uint32_t mask);     // bra, call, ret, exit, bar: run_warp's
   // arithmetic: the opcode's semantics struct Sem (ptx/ops_*.h) per lane,
   // for the instruction's type (ptx/exec_arith.h)

@@ -30,6 +30,8 @@ enum ModBit : uint32_t {
   kMInFunc = 1u << 21,  // set by prepare(): the instruction belongs to a .func body
   kMSpin = 1u << 22,    // set by prepare(): a loop's back edge whose body polls memory
   kMArrive = 1u << 23,  // set by prepare(): bar.arrive / barrier.arrive (no wait)
+  kMShiftAmt = 1u << 24,  // bfind.shiftamt
+  kMIgnoreSrc = 1u << 25,  // set by the parser: cp.async's fourth operand is the ignore-src predicate
 };
 
 // Comparison of setp / set; sub-operation of atom/red/vote/shfl.
@@ -37,7 +39,7 @@ enum Cmp : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe, kLo, kLs, kHi, kHs, kEqu, kNe
                      kGtu, kGeu, kNum, kNan, kCmpNone };
 enum SubOp : uint8_t { kSubNone, kAtAdd, kAtMin, kAtMax, kAtInc, kAtDec, kAtCas, kAtExch, kAtAnd,
                        kAtOr, kAtXor, kShUp, kShDown, kShBfly, kShIdx, kVoAll, kVoAny, kVoUni,
-                       kVoBallot, kBoolAnd, kBoolOr, kBoolXor };
+                       kVoBallot, kBoolAnd, kBoolOr, kBoolXor, kRedPopc };
 
 enum Special : uint8_t { kSpTid, kSpNtid, kSpCtaid, kSpNctaid, kSpLaneid, kSpWarpid, kSpNwarpid,
                          kSpSmid, kSpNsmid, kSpClock, kSpClock64, kSpLanemaskEq, kSpLanemaskLt,
@@ -56,9 +58,21 @@ struct Operand {
   int32_t sym = -1;        // kSym, kAddr: Function::syms index (-1 none)
   int64_t imm = 0;         // kImm value, kAddr offset, kLabel target instruction
   double fval = 0;         // kImm lit 3
-  int32_t vec[4] = {-1, -1, -1, -1};  // kVec registers (-1: sink "_")
+  int32_t vec[8] = {-1, -1, -1, -1, -1, -1, -1, -1};  // kVec registers (-1: sink "_"); 8 for mma fragments
   uint32_t col = 0;
   std::string name;        // kLabel / call target (resolved after the body)
+};
+
+// The shape modifiers of wmma / mma / ldmatrix, decoded by the parser.
+enum MmaShape : uint8_t { kShapeNone, kM16n16k16, kM16n8k16, kM16n8k8, kM8n8 };
+struct MmaMods {
+  uint8_t shape = kShapeNone;
+  uint8_t matrix = 0;    // wmma.load / wmma.store: 0 .a, 1 .b, 2 .c, 3 .d
+  uint8_t col = 0;       // bit k: the k-th layout modifier is .col (.row otherwise); mma: A's, then B's
+  uint8_t layouts = 0;   // how many layout modifiers
+  uint8_t count = 0;     // ldmatrix: .x1 / .x2 / .x4 (0: none given)
+  bool trans = false;    // ldmatrix .trans
+  bool bf16 = false;     // mma: .bf16 multiplicands (else .f16)
 };
 
 struct Inst {
@@ -67,12 +81,13 @@ struct Inst {
   Ty type2 = kTyNone;      // cvt: source type; others: the first type if two were given
   Space space = kSpNone;
   Cmp cmp = kCmpNone;
-  SubOp sub = kSubNone;    // atom/red op, shfl mode, vote mode, setp bool op
+  SubOp sub = kSubNone;    // atom/red op, shfl mode, vote mode, setp bool op, bar.red op
   uint8_t vec = 1;         // .v2 / .v4
   uint32_t mods = 0;       // ModBit
   int32_t pred = -1;       // guard predicate register, -1 none
   bool pred_neg = false;
   uint32_t line = 0, col = 0;
+  MmaMods mma;             // wmma / mma / ldmatrix only
   std::string spelling;    // opcode token as written, for messages and lowering
   std::vector<Operand> ops;
   std::vector<int32_t> call_rets, call_args;  // call: .param symbols (Function::syms)

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 #include "ptx/module.h"
 
@@ -19,6 +20,7 @@ namespace accelsim::ptx {
 //   u  a source read as .u32 whatever the type (shift amount, bit position,
 //      selector): an immediate there is encoded as .u32
 //   S  source or vector                a  address [..]
+//   V  vector {..} (up to 8 registers: mma / wmma fragments)
 //   t  texture operand [tex, {coordinates}]
 //   l  label                           *  anything (the executor checks it)
 // "[x]" is an optional operand (optional ones come last). A leading '='
@@ -44,7 +46,7 @@ struct OperandGrammar {
         if (i + 2 >= s.size() || s[i + 2] != ']') throw "opcodes.def: '[' takes one letter and ']'";
         c = s[++i], ++i;
       }
-      if (std::string_view("dDsuSatl*").find(c) == std::string_view::npos) throw "opcodes.def: unknown operand letter";
+      if (std::string_view("dDsuSatl*V").find(c) == std::string_view::npos) throw "opcodes.def: unknown operand letter";
       if (!opt && optional) throw "opcodes.def: an optional operand comes last";
       if (g.max_ops == kMax) throw "opcodes.def: too many operands";
       optional |= opt;
@@ -54,7 +56,7 @@ struct OperandGrammar {
     return g;
   }
   // The instruction writes its first operand (a register or vector).
-  constexpr bool writes() const { return max_ops > 0 && (kind[0] == 'd' || kind[0] == 'D'); }
+  constexpr bool writes() const { return max_ops > 0 && (kind[0] == 'd' || kind[0] == 'D' || kind[0] == 'V'); }
 };
 
 // The grammar row of an opcode.
@@ -64,18 +66,29 @@ struct OpcodeRow {
   Op op = Op::kMov;
   bool typed = false;  // takes a type modifier (.u32, .f32, ...): one is then required
   std::unordered_set<std::string> mods;
+  // A variant row ("bar.red", "cp.async.wait_group"): the modifiers its name
+  // adds to the opcode's (also in `mods`); empty for the opcode's own row.
+  std::vector<std::string> variant;
 };
 
 class OpcodeTable {
  public:
   // Throws PtxError naming the table file and line.
   static OpcodeTable load(const std::string& path);
-  const OpcodeRow* find(std::string_view opcode) const;
+  // The row named exactly `name` ("bar", "bar.red"), or null.
+  const OpcodeRow* find(std::string_view name) const;
+  // The row of an instruction written as `opcode` (the text before its first
+  // dot) with these modifiers: a row named "opcode.x.y" is the variant written
+  // with .x and .y anywhere among them (bar.cta.red.popc is bar.red); the
+  // variant naming the most of them wins, else the opcode's own row; null if
+  // neither exists.
+  const OpcodeRow* find(std::string_view opcode, const std::vector<std::string_view>& mods) const;
   const std::string& path() const { return path_; }
 
  private:
   std::string path_;
   std::unordered_map<std::string, OpcodeRow> rows_;
+  std::unordered_map<std::string, std::vector<std::string>> variants_;  // opcode -> its variant rows' names
 };
 
 // Opcode name of an Op ("add"), and the Op of a name (false if none).

@@ -78,6 +78,22 @@ struct Clz {
   }
 };
 
+// bfind: the position of the most significant bit that differs from the
+// sign (for a negative signed value, its most significant 0), 0xffffffff if
+// there is none; .shiftamt: the left shift that moves that bit to the top.
+struct Bfind {
+  template <class T>
+  static uint64_t integer(Lane<T>& x) {
+    using U = std::make_unsigned_t<T>;
+    U v = U(x.a);
+    if constexpr (std::is_signed_v<T>)
+      if (x.a < 0) v = U(~v);
+    if (v == 0) return 0xffffffffu;
+    const uint32_t pos = uint32_t(63 - __builtin_clzll(uint64_t(v)));
+    return (x.in.mods & kMShiftAmt) ? kBits<T> - 1 - pos : pos;
+  }
+};
+
 struct Brev {
   template <class T>
   static uint64_t integer(Lane<T>& x) {

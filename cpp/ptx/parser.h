@@ -3,7 +3,8 @@
 // each: directives and the module level (parser.cpp), variables and
 // registers (parser_vars.cpp), functions and bodies (parser_functions.cpp),
 // instructions and modifiers (parser_insts.cpp), operands
-// (parser_operands.cpp), and the checks once a body is read
+// (parser_operands.cpp), the tensor-core instructions' shapes and fragment
+// sizes (parser_mma.cpp), and the checks once a body is read
 // (parser_checks.cpp: labels, operand kinds from the opcode's grammar row,
 // register sizes).
 #pragma once
@@ -44,6 +45,7 @@ class Parser {
   std::vector<std::vector<std::pair<std::string, int>>> shadowed_;
   std::vector<Symbol> shared_globals_;
   uint64_t const_bytes_ = 0;  // .const of the module so far (one 64 KiB bank)
+  int vec_max_ = 4;           // registers a vector operand of the current instruction may hold
 
   // --- token helpers ---
   const Token& peek(size_t k = 0) const { return toks_[std::min(i_ + k, toks_.size() - 1)]; }
@@ -115,6 +117,9 @@ class Parser {
 
   // --- instructions (parser_insts.cpp) ---
   void instruction();
+  void cp_async_operands(Inst& in, const Token& op);
+  static bool decode_mma_mod(Inst& in, std::string_view m);
+  void mma_operands(Inst& in, const Token& op, const std::vector<Ty>& types);
   static std::string type_list(const OpcodeRow& row);
   void decode_mod(Inst& in, std::string_view m, std::vector<Ty>& types);
   void call_operands(Inst& in);

@@ -33,6 +33,7 @@ bool fits(char k, const Operand& o) {
     case 's': case 'u': return value;
     case 'S': return value || o.kind == Operand::kVec;
     case 'a': case 't': return o.kind == Operand::kAddr;
+    case 'V': return o.kind == Operand::kVec;
     case 'l': return o.kind == Operand::kLabel;
     default: return true;  // '*'
   }
@@ -45,6 +46,7 @@ const char* wanted(char k) {
     case 'a': return "an address [..]";
     case 't': return "[texture, {coordinates}]";
     case 'l': return "a label";
+    case 'V': return "a vector {..}";
     default: return "a register, immediate, special register or variable";
   }
 }
@@ -62,7 +64,7 @@ void Parser::check_operands() {
     const OperandGrammar& g = op_grammar(in.op);
     const size_t n = std::min<size_t>(in.ops.size(), g.max_ops);  // the count is checked as it is parsed
     for (size_t k = 0; k < n; ++k) {
-      if (k > 0 && in.ops[0].kind == Operand::kVec && in.ops[k].kind == Operand::kVec)
+      if (k > 0 && in.ops[0].kind == Operand::kVec && in.ops[k].kind == Operand::kVec && g.kind[k] != 'V')
         bad(k, "a register when the destination is a vector");
       if (!fits(g.kind[k], in.ops[k])) bad(k, wanted(g.kind[k]));
     }

@@ -17,7 +17,18 @@ constexpr ModName kModBits[] = {
     {"rn", kMRn}, {"rz", kMRz}, {"rm", kMRm}, {"rp", kMRp}, {"rni", kMRni}, {"rzi", kMRzi},
     {"rmi", kMRmi}, {"rpi", kMRpi}, {"ftz", kMFtz}, {"sat", kMSat}, {"approx", kMApprox},
     {"full", kMFull}, {"wide", kMWide}, {"hi", kMHi}, {"lo", kMLo}, {"uni", kMUni}, {"to", kMTo},
-    {"cg", kMCg}, {"volatile", kMVolatile}, {"cc", kMCc}, {"aligned", kMAligned}};
+    {"cg", kMCg}, {"volatile", kMVolatile}, {"cc", kMCc}, {"aligned", kMAligned}, {"shiftamt", kMShiftAmt}};
+
+// "ld.global.u32" -> {"global", "u32"}
+std::vector<std::string_view> modifiers_of(std::string_view s) {
+  std::vector<std::string_view> mods;
+  for (size_t dot = s.find('.'); dot != std::string_view::npos;) {
+    const size_t nd = s.find('.', dot + 1);
+    mods.push_back(s.substr(dot + 1, nd == std::string_view::npos ? nd : nd - dot - 1));
+    dot = nd;
+  }
+  return mods;
+}
 
 }  // namespace
 
@@ -39,19 +50,16 @@ void Parser::instruction() {
   in.line = op.line;
   in.col = op.col;
   in.spelling = std::string(op.text);
-  std::string_view s = op.text;
-  size_t dot = s.find('.');
-  std::string_view name = s.substr(0, dot);
-  const OpcodeRow* row = table_.find(name);
+  const std::string_view name = op.text.substr(0, op.text.find('.'));
+  const std::vector<std::string_view> mods = modifiers_of(op.text);
+  const OpcodeRow* row = table_.find(name, mods);
   if (!row) return defer(op, "unknown opcode '" + std::string(name) + "'");
   in.op = row->op;
   std::vector<Ty> types;
-  while (dot != std::string_view::npos) {
-    size_t nd = s.find('.', dot + 1);
-    std::string_view m = s.substr(dot + 1, nd == std::string_view::npos ? nd : nd - dot - 1);
-    dot = nd;
+  const std::string shown = row->variant.empty() ? std::string(name) : op_name(in.op);  // "ld", "bar.red"
+  for (std::string_view m : mods) {
     if (!row->mods.count(std::string(m)))
-      return defer(op, "modifier '." + std::string(m) + "' is not allowed on '" + std::string(name) + "'");
+      return defer(op, "modifier '." + std::string(m) + "' is not allowed on '" + shown + "'");
     decode_mod(in, m, types);
   }
   if (!types.empty()) {
@@ -64,6 +72,9 @@ void Parser::instruction() {
     f_->calls = true;
     call_operands(in);
   } else {
+    // mma fragments are vectors of up to 8 registers; everything else takes 4
+    const std::string_view letters(op_grammar(in.op).kind, OperandGrammar::kMax);
+    vec_max_ = letters.find('V') != std::string_view::npos ? 8 : 4;
     if (!is(";")) {
       do in.ops.push_back(operand());
       while (accept(","));
@@ -77,8 +88,27 @@ void Parser::instruction() {
     if (g.max_ops != g.min_ops) msg.append("-").append(std::to_string(g.max_ops));
     fail(op, msg.append(" operands, got ").append(std::to_string(in.ops.size())));
   }
+  if (in.op == Op::kCpAsync) cp_async_operands(in, op);
+  mma_operands(in, op, types);
   next();
   f_->insts.push_back(std::move(in));
+}
+
+// cp.async [dst], [src], cp-size{, src-size | ignore-src}{, cache-policy}:
+// cp-size is 4, 8 or 16 (.cg: 16); a .pred fourth operand is ignore-src; the
+// cache policy of .L2::cache_hint is only a hint and is dropped.
+void Parser::cp_async_operands(Inst& in, const Token& op) {
+  if (in.spelling.find(".L2::cache_hint") != std::string::npos) {
+    if (in.ops.size() < 4) fail(op, "cp.async.L2::cache_hint needs a cache-policy operand");
+    in.ops.pop_back();
+  }
+  if (in.ops.size() > 4) fail(op, "cp.async takes [dst], [src], cp-size and an optional src-size or ignore-src");
+  const Operand& n = in.ops[2];
+  if (n.kind != Operand::kImm || (n.imm != 4 && n.imm != 8 && n.imm != 16))
+    fail(op, "cp.async's cp-size (operand 3) must be 4, 8 or 16");
+  if ((in.mods & kMCg) && n.imm != 16) fail(op, "cp.async.cg copies 16 bytes (cp-size 16)");
+  if (in.ops.size() == 4 && in.ops[3].kind == Operand::kReg && f_->regs[size_t(in.ops[3].reg)].type == kPred)
+    in.mods |= kMIgnoreSrc;
 }
 
 // An opcode or modifier the opcode data lacks: the function keeps the first
@@ -113,6 +143,7 @@ void Parser::decode_mod(Inst& in, std::string_view m, std::vector<Ty>& types) {
     in.space = sp;
     return;
   }
+  if (decode_mma_mod(in, m)) return;
   for (const ModName& b : kModBits)
     if (m == b.name) {
       in.mods |= b.bit;
@@ -137,7 +168,7 @@ void Parser::decode_mod(Inst& in, std::string_view m, std::vector<Ty>& types) {
                                {"dec", kAtDec}, {"cas", kAtCas}, {"exch", kAtExch}, {"and", kAtAnd},
                                {"or", kAtOr}, {"xor", kAtXor}, {"up", kShUp}, {"down", kShDown},
                                {"bfly", kShBfly}, {"idx", kShIdx}, {"all", kVoAll}, {"any", kVoAny},
-                               {"uni", kVoUni}, {"ballot", kVoBallot}};
+                               {"uni", kVoUni}, {"ballot", kVoBallot}, {"popc", kRedPopc}};
   for (const S& x : subs)
     if (m == x.n) {
       if (in.op == Op::kVote && m == "uni") in.sub = kVoUni;

@@ -74,7 +74,7 @@ int Parser::reg_or_fail(const Token& t) {
 Operand Parser::vector_operand(Operand o) {
   o.kind = Operand::kVec;
   do {
-    if (o.nvec >= 4) fail(peek(), "vector operand with more than 4 elements");
+    if (o.nvec >= vec_max_) fail(peek(), "vector operand with more than " + std::to_string(vec_max_) + " elements");
     const Token& e = ident("a register");
     o.vec[o.nvec++] = e.text == "_" ? -1 : reg_or_fail(e);
   } while (accept(","));

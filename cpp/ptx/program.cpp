@@ -331,6 +331,9 @@ isa::InstRecord operand_record(const Inst& in, const isa::IsaTable& isa, uint16_
     // as the trace decoder sizes it: constant-bank reads count 4 bytes
     r.access_bytes = info.mem_space == isa::kMemConst ? 4 : uint8_t(std::max(1, ty_bytes(in.type)) * in.vec);
     if (in.mods & kMCg) r.flags |= isa::kFlagBypassL1;
+    if (in.op == Op::kCpAsync) r.access_bytes = uint8_t(in.ops[2].imm);  // cp-size: the instruction has no type
+    // a lane's 8x8 row, or its part of a 16x16 fragment, taken as one 16-byte access
+    if (in.op == Op::kLdmatrix || in.op == Op::kWmmaLoad || in.op == Op::kWmmaStore) r.access_bytes = 16;
   }
   return r;
 }
@@ -497,6 +500,8 @@ static bool half_supported(const Inst& in) {
   auto half = [](Ty t) { return t == kF16 || t == kF16x2 || t == kBF16; };
   if (!half(in.type) && !half(in.type2)) return true;
   switch (in.op) {
+    case Op::kWmmaLoad: case Op::kWmmaStore: case Op::kWmmaMma: case Op::kMma:
+      return true;  // f16 fragments: the parser checked their forms (parser_mma.cpp)
     case Op::kMov: case Op::kLd: case Op::kLdu: case Op::kSt:
     case Op::kAdd: case Op::kSub: case Op::kMul: case Op::kFma: case Op::kNeg: case Op::kAbs:
     case Op::kMin: case Op::kMax:
@@ -540,7 +545,6 @@ void check_supported(const std::string& path, Inst& in) {
                             in.ops[1].nvec != 1))
     unsupported("tex other than tex.1d on a texture object");
   if (!half_supported(in)) unsupported("this f16/bf16 instruction");
-  if (in.op == Op::kBar && in.spelling.find(".red") != std::string::npos) unsupported("bar.red / barrier.red");
   if (in.op == Op::kBar && in.spelling.find(".arrive") != std::string::npos) {
     if (in.ops.size() < 2) throw PtxError(path, in.line, in.col, in.spelling, "bar.arrive needs a thread count");
     in.mods |= kMArrive;

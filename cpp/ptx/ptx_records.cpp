@@ -18,7 +18,8 @@ PtxClass by_type(Ty t, int k) {
 
 // The record class of each opcode (ptx/opcodes.def).
 enum class RecordClass : uint8_t {
-  Memory, KeepSass, Return, AddByType, MinMaxByType, MulByType, MadByType, Mul24, Mad24, Divide, Sfu, Shfl, Alu
+  Memory, KeepSass, Return, AddByType, MinMaxByType, MulByType, MadByType, Mul24, Mad24, Divide, Sfu, Shfl, Tensor,
+  Alu
 };
 constexpr RecordClass kClassOf[] = {
 #define ACCELSIM_PTX_OP(op, name, record_class, exec, operands) RecordClass::record_class,
@@ -74,6 +75,7 @@ PtxClass ptx_class(const Inst& in) {
               uint8_t(in.type == kF32 ? isa::kLatFpDiv : in.type == kF64 ? isa::kLatDpDiv : isa::kLatIntDiv)};
     case RecordClass::Sfu: return {false, isa::kUnitSfu, isa::kLatSfu};
     case RecordClass::Shfl: return {false, isa::kUnitInt, isa::kLatIntShfl};
+    case RecordClass::Tensor: return {false, isa::kUnitTensor, isa::kLatTensor};
     case RecordClass::Alu: break;
   }
   return {};  // ALU: 1 cycle on the INT unit

@@ -18,7 +18,7 @@ const char* ty_name(Ty t) { return t < kTyCount ? kTyNames[t] : "?"; }
 
 Space space_from(std::string_view s) {
   if (s == "global") return kSpGlobal;
-  if (s == "shared") return kSpShared;
+  if (s == "shared" || s == "shared::cta") return kSpShared;  // ::cta: the executing CTA's (PTX ISA 7.8)
   if (s == "local") return kSpLocal;
   if (s == "const") return kSpConst;
   if (s == "param") return kSpParam;

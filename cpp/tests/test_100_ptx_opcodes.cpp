@@ -81,3 +81,23 @@ TEST_CASE("194-the-parser-refuses-operands-against-the-grammar-row") {
   CHECK(refusal("add.u32 %r1, %rd1, 3;").find("type mismatch") != std::string::npos);  // '=': sized
   CHECK(refusal("shl.b32 %r1, %r2, %r3;").empty());
 }
+
+TEST_CASE("195-a-variant-row-takes-the-instructions-that-name-its-modifiers") {
+  const OpcodeTable t = OpcodeTable::load(std::string(ACCELSIM_SOURCE_DIR) + "/configs/ptx/opcodes.txt");
+  auto op_of = [&](std::string_view opcode, std::vector<std::string_view> mods) {
+    const OpcodeRow* row = t.find(opcode, mods);
+    return row ? row->op : Op::kCount;
+  };
+  CHECK(op_of("bar", {"sync"}) == Op::kBar);
+  CHECK(op_of("bar", {"cta", "red", "popc", "u32"}) == Op::kBarRed);  // the variant's word anywhere
+  CHECK(op_of("barrier", {"red", "and", "pred"}) == Op::kBarRed);
+  CHECK(op_of("cp", {"async", "ca", "shared", "global"}) == Op::kCpAsync);
+  CHECK(op_of("cp", {"async", "wait_group"}) == Op::kCpAsyncWait);  // the variant naming the most wins
+  CHECK(op_of("cp", {"async", "commit_group"}) == Op::kCpAsyncCommit);
+  CHECK(op_of("cp", {"reduce"}) == Op::kCount);  // no row of its own, no variant matches
+  const OpcodeRow* red = t.find("bar.red");
+  CHECK(red && red->variant == std::vector<std::string>{"red"} && red->mods.count("red") && red->mods.count("popc"));
+  CHECK(!t.find("bar")->mods.count("red"));  // bar.red's words are the variant's, not bar's
+  Op alias = Op::kCount;
+  CHECK(op_from("barrier.red", alias) && alias == Op::kBarRed);
+}

@@ -190,8 +190,8 @@ def _kernels() -> list[Case]:
         _cuda(s, "device `printf`", "--", "{bad}", "printf", expect="ends"),
         _cuda(s, "`tex2D` on a CUDA array (no `tex.2d` in the emulator yet)", "--", "{bad_tex2d}", "tex2d",
               needs="bad_tex2d"),
-        _cuda(s, "`wmma` tensor-core fragments (no `wmma` in the emulator yet)", "--", "{bad_wmma}", "wmma",
-              needs="bad_wmma"),
+        _cuda(s, "`wmma` tensor-core fragments (the emulator runs them)", "--", "{bad_wmma}", "wmma",
+              needs="bad_wmma", expect="ends"),
         _cuda(s, "a kernel spinning for ever, no budget: the warp-instruction bound ends it", "--", "{bad}",
               "spin", timeout=180, forbid=r"Device\("),
     ]

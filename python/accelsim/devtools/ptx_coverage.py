@@ -34,7 +34,6 @@ _STATEMENT = re.compile(r"^\s*(?:@!?%\w+\s+)?([a-z][a-z0-9_]*)((?:\.[A-Za-z0-9_:
 # (cpp/ptx/program.cpp, `prepare`): (test on opcode and modifiers, reason).
 _LAUNCH_LIMITS = [
     (lambda op, mods: op == "tex" and "1d" not in mods, "tex other than tex.1d (2-D/3-D textures, CUDA arrays)"),
-    (lambda op, mods: op in ("bar", "barrier") and "red" in mods, "bar.red / barrier.red"),
 ]
 
 
@@ -63,13 +62,27 @@ def instructions(ptx: str) -> list[tuple[str, tuple[str, ...]]]:
     return out
 
 
+def row_of(op: str, mods: tuple[str, ...], table: dict[str, set[str]]) -> str:
+    """The opcode-data row an instruction takes, as the parser picks it: a
+    row "op.x.y" is the variant of `op` written with .x and .y among its
+    modifiers (bar.cta.red.popc is bar.red); the one naming the most wins,
+    else `op` itself."""
+    best, best_n = op, 0
+    for name in sorted(table):
+        parts = name.split(".")
+        if parts[0] == op and len(parts) > 1 and all(p in mods for p in parts[1:]) and len(parts) - 1 > best_n:
+            best, best_n = name, len(parts) - 1
+    return best
+
+
 def verdict(op: str, mods: tuple[str, ...], table: dict[str, set[str]]) -> str:
     """"runs", or why the front end refuses the form."""
-    if op not in table:
+    row = row_of(op, mods, table)
+    if row not in table:
         return f"parser: no opcode `{op}`"
-    missing = [m for m in mods if m not in table[op]]
+    missing = [m for m in mods if m not in table[row] and m not in row.split(".")[1:]]
     if missing:
-        return f"parser: `{op}` without modifier " + ", ".join(f"`.{m}`" for m in missing)
+        return f"parser: `{row}` without modifier " + ", ".join(f"`.{m}`" for m in missing)
     for test, why in _LAUNCH_LIMITS:
         if test(op, set(mods)):
             return f"emulator: {why}"
@@ -148,7 +161,7 @@ def survey(found: list[dict]) -> dict:
             continue
         missing = set()
         for op, mods in (form for text in p["ptx"] for form in instructions(text)):
-            used[op].add(label)
+            used[row_of(op, mods, table)].add(label)
             why = verdict(op, mods, table)
             if why != "runs":
                 form = ".".join((op, *mods))
@@ -172,8 +185,10 @@ def markdown(s: dict, archs: tuple | list = ("compute_75",)) -> str:
              "| opcode | modifiers it accepts | programs using it |", "|---|---|---|"]
     for op in sorted(table):
         lines.append(f"| `{op}` | {' '.join(sorted(table[op])) or '–'} | {len(used.get(op, ()))} |")
-    lines += ["", "Refused when a launch is prepared although the parser takes them: " +
-              "; ".join(why for _, why in _LAUNCH_LIMITS) + ".", "",
+    lines += ["", "A row named `op.x` is a variant: `op` written with `.x` among its modifiers (its own row, "
+              "semantics and grammar).", "",
+              "Refused when a launch is prepared although the parser takes them: " +
+              ("; ".join(why for _, why in _LAUNCH_LIMITS) or "none") + ".", "",
               "### What the real programs need and the emulator lacks", "",
               "| instruction form | why it does not run | programs | which |", "|---|---|---|---|"]
     for form, info in sorted(s["lacking"].items(), key=lambda kv: (-len(kv[1]["programs"]), kv[0])):
