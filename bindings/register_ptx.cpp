@@ -9,6 +9,7 @@
 #include <optional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ptx/device_memory.h"
 #include "ptx/fatbin.h"
@@ -34,6 +35,32 @@ bool polled_step(sim::WorkloadRun& run, const py::object& on_poll, int interval_
 namespace {
 
 using sim::PtxTables;
+
+// A texture or surface object over device memory, described as the CUDA
+// runtime's cudaCreateTextureObject / cudaCreateSurfaceObject would
+// (device.py checks the arguments and names the bad one).
+uint64_t add_texture_object(ptx::DeviceMemory& mem, uint64_t ptr, const std::string& shape, uint64_t width,
+                            uint64_t height, uint64_t depth, uint32_t channels, uint32_t channel_bits,
+                            const std::string& kind, const std::vector<uint32_t>& address_mode, uint32_t filter,
+                            bool normalized_coords, bool normalized_read, bool layered,
+                            const std::vector<float>& border, bool surface) {
+  using Texture = ptx::DeviceMemory::Texture;
+  Texture t;
+  t.ptr = ptr;
+  t.shape = shape == "linear" ? Texture::Shape::kLinear1d : shape == "pitch2d" ? Texture::Shape::kPitch2d
+                                                                                : Texture::Shape::kArray;
+  t.channels = uint8_t(channels), t.channel_bits = uint8_t(channel_bits);
+  t.elem_bytes = channels * channel_bits / 8;
+  t.kind = kind.empty() ? 'f' : kind[0];
+  t.count = width, t.width = width, t.height = height, t.depth = depth;
+  t.pitch = uint64_t(t.elem_bytes) * width;
+  for (size_t d = 0; d < 3 && d < address_mode.size(); ++d) t.address_mode[d] = uint8_t(address_mode[d]);
+  for (size_t c = 0; c < 4 && c < border.size(); ++c) t.border[c] = border[c];
+  t.filter = uint8_t(filter);
+  t.normalized_coords = normalized_coords, t.normalized_read = normalized_read;
+  t.layered = layered, t.surface = surface;
+  return mem.add_texture(t);
+}
 
 py::dict kernel_dict(const ptx::Function& f) {
   py::dict d;
@@ -172,6 +199,10 @@ void bind_module(py::module_& m) {
           [](ptx::DeviceMemory& mem, uint64_t ptr, uint64_t count, uint32_t elem_bytes, const std::string& kind) {
             return mem.add_texture(ptr, count, elem_bytes, kind.empty() ? 'f' : kind[0]);
           })
+      .def("add_texture_object", &add_texture_object, py::arg("ptr"), py::arg("shape"), py::arg("width"),
+           py::arg("height"), py::arg("depth"), py::arg("channels"), py::arg("channel_bits"), py::arg("kind"),
+           py::arg("address_mode"), py::arg("filter"), py::arg("normalized_coords"), py::arg("normalized_read"),
+           py::arg("layered"), py::arg("border"), py::arg("surface"))
       .def_property_readonly("bytes_allocated", &ptx::DeviceMemory::bytes_allocated);
 }
 

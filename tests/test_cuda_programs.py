@@ -11,7 +11,6 @@ from cuda_util import PROGRAMS, program
 
 # program -> the PtxError text naming what it needs (it stops there today)
 NEEDS_PTX = {
-    "texture2d": "tex.2d",
     "wmma_gemm": "unknown opcode 'wmma'",
 }
 RUNS = sorted(p.stem for p in PROGRAMS.glob("*.cu") if p.stem not in NEEDS_PTX)
@@ -39,13 +38,6 @@ def test_program_needing_missing_ptx_stops_naming_it(name):
     assert r.returncode != 0 and r.status == "error"
     assert NEEDS_PTX[name] in r.error and NEEDS_PTX[name] in r.stderr
     assert f"{name}: PASSED" not in r.stdout and "FAILED" not in r.stdout  # stopped, never a wrong answer
-
-
-@pytest.mark.xfail(reason="needs the emulator's tex.2d (texture objects over CUDA arrays)", strict=True)
-def test_texture2d_passes():
-    from accelsim.cuda import run_cuda
-
-    assert run_cuda([program("texture2d")], capture_output=True).returncode == 0
 
 
 @pytest.mark.xfail(reason="needs the emulator's wmma.load / wmma.mma / wmma.store (tensor cores)", strict=True)

@@ -10,6 +10,7 @@
 #include "ptx/opcode_table.h"
 #include "ptx/ptx_error.h"
 #include "ptx/sass_guided.h"
+#include "ptx/texture_inst.h"
 #include "ptx/ptx_records.h"
 
 namespace accelsim::ptx {
@@ -139,7 +140,7 @@ void collect(const Module& m, const Function* f, std::vector<const Function*>& o
   path.push_back(f);
   if (std::find(order.begin(), order.end(), f) == order.end()) order.push_back(f);
   for (const Inst& in : f->insts) {
-    if (in.op != Op::kCall) continue;
+    if (in.op != Op::kCall || in.ops[0].kind != Operand::kLabel) continue;  // calls through a register: below
     const Function* g = m.find(in.ops[0].name);
     if (!g) throw PtxError(m.path, in.line, in.col, in.ops[0].name, missing_body(in.ops[0].name));
     if (std::find(path.begin(), path.end(), g) != path.end())
@@ -229,7 +230,7 @@ void link(const Module& m, const Function* kernel, Program& p) {
           if (o.vec[e] >= 0) o.vec[e] += rb;
         if (o.kind == Operand::kLabel && in.op == Op::kBra) o.imm += inst_base[fi];
       }
-      if (in.op == Op::kCall) {
+      if (in.op == Op::kCall && in.ops[0].kind == Operand::kLabel) {
         const Function* g = m.find(in.ops[0].name);
         size_t gi = size_t(std::find(order.begin(), order.end(), g) - order.begin());
         in.ops[0].sym = int32_t(gi - 1);
@@ -238,6 +239,10 @@ void link(const Module& m, const Function* kernel, Program& p) {
           throw PtxError(m.path, in.line, in.col, g->name, "call passes the wrong number of parameters");
       }
     }
+  }
+  for (const std::string& name : m.address_taken) {
+    const auto at = std::find(order.begin(), order.end(), m.find(name));
+    p.address_callee.push_back(at == order.end() || at == order.begin() ? -1 : int32_t(at - order.begin()) - 1);
   }
 }
 
@@ -279,7 +284,7 @@ void set_registers(const Inst& in, bool first, isa::InstRecord& r) {
       const Operand& o = in.ops[k];
       if (o.kind == Operand::kReg) r.src[r.nsrc++] = packed_reg(o.reg);
       if (o.kind == Operand::kAddr && o.reg >= 0) r.src[r.nsrc++] = packed_reg(o.reg);
-      if (o.kind == Operand::kVec)
+      if (o.kind == Operand::kVec || o.kind == Operand::kAddr)  // a texture operand's coordinates too
         for (int e = 0; e < o.nvec && r.nsrc < 4; ++e)
           if (o.vec[e] >= 0) r.src[r.nsrc++] = packed_reg(o.vec[e]);
     }
@@ -490,6 +495,15 @@ std::vector<const Function*> call_graph(const Module& m, const std::string& kern
   if (!fn || !fn->entry) throw PtxError(m.path, 0, 0, kernel, "no .entry kernel of this name in the module");
   std::vector<const Function*> order, path;
   collect(m, fn, order, path);
+  // a call through a register may reach every function whose address the
+  // module takes (recursion through one is caught when it happens)
+  bool indirect = false;
+  for (const Function* f : order)
+    for (const Inst& in : f->insts) indirect |= in.op == Op::kCall && in.ops[0].kind == Operand::kReg;
+  for (size_t k = 0; indirect && k < m.address_taken.size(); ++k)
+    if (const Function* g = m.find(m.address_taken[k]); g && !g->entry &&
+                                                         std::find(order.begin(), order.end(), g) == order.end())
+      collect(m, g, order, path);
   for (const Function* f : order)
     if (const Function::Unsupported& u = f->unsupported; !u.detail.empty())
       throw PtxError(m.path, u.line, u.col, u.token,
@@ -512,9 +526,7 @@ std::shared_ptr<const Program> prepare(std::shared_ptr<const Module> module, con
     auto unsupported = [&](const std::string& what) {
       throw PtxError(module->path, in.line, in.col, in.spelling, what + " is not supported by the PTX emulator yet");
     };
-    if (in.op == Op::kTex && (in.spelling.find(".1d") == std::string::npos || in.ops[1].sym >= 0 ||
-                              in.ops[1].nvec != 1))
-      unsupported("tex other than tex.1d on a texture object");
+    if (is_texture_inst(in.op)) prepare_texture_inst(in, module->path);
     if (!half_supported(in)) unsupported("this f16/bf16 instruction");
     if (in.op == Op::kBar && in.spelling.find(".red") != std::string::npos) unsupported("bar.red / barrier.red");
     if (in.op == Op::kBar && in.spelling.find(".arrive") != std::string::npos) {
