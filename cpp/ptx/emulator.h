@@ -168,6 +168,7 @@ class CtaEmulator {
   void atomic(uint32_t w, const Inst& in, uint32_t mask);      // atom, red (exec_atomic.cpp)
   void texture(uint32_t w, const Inst& in, uint32_t mask);     // tex, tld4 (exec_texture.cpp)
   void surface(uint32_t w, const Inst& in, uint32_t mask);     // suld, sust (exec_surface.cpp)
+  void surface_data(uint32_t w, uint32_t lane, const Inst& in, uint64_t addr);
   uint64_t bound_handle(uint32_t w, uint32_t lane, const Operand& a, const Inst& in);  // a .texref's handle
   void move(uint32_t w, const Inst& in, uint32_t mask);        // mov (exec_move.cpp)
   void cvta(uint32_t w, const Inst& in, uint32_t mask);

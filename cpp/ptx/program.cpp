@@ -176,6 +176,17 @@ uint32_t place_func_shared(const Function& kernel, const Function& f, Program& p
   return base;
 }
 
+// Per function whose address the module takes: its callee number in the
+// linked program (order[0] is the kernel), -1 if it is not linked.
+std::vector<int32_t> address_callees(const Module& m, const std::vector<const Function*>& order) {
+  std::vector<int32_t> out;
+  for (const std::string& name : m.address_taken) {
+    const auto at = std::find(order.begin(), order.end(), m.find(name));
+    out.push_back(at == order.end() || at == order.begin() ? -1 : int32_t(at - order.begin()) - 1);
+  }
+  return out;
+}
+
 // Concatenates the kernel and its callees into p (see Program).
 void link(const Module& m, const Function* kernel, Program& p) {
   const std::vector<const Function*> order = call_graph(m, kernel->name);
@@ -240,10 +251,7 @@ void link(const Module& m, const Function* kernel, Program& p) {
       }
     }
   }
-  for (const std::string& name : m.address_taken) {
-    const auto at = std::find(order.begin(), order.end(), m.find(name));
-    p.address_callee.push_back(at == order.end() || at == order.begin() ? -1 : int32_t(at - order.begin()) - 1);
-  }
+  p.address_callee = address_callees(m, order);
 }
 
 }  // namespace

@@ -35,6 +35,8 @@ bool is_texture_inst(Op op) { return op == Op::kTex || op == Op::kTld4 || op == 
 
 namespace {
 
+void prepare_fetch_inst(Inst& in, const std::string& path);
+
 // suld.b.geom[.vec].bN.mode {d..}, [surf, {coordinates}] and sust.b.geom[.vec].bN.mode [surf, {..}], {a..}
 void prepare_surface_inst(Inst& in, const std::string& path) {
   auto refuse = [&](const std::string& what) { throw PtxError(path, in.line, in.col, in.spelling, what); };
@@ -63,6 +65,14 @@ void prepare_texture_inst(Inst& in, const std::string& path) {
     refuse(std::string("takes ") + std::to_string(tex_coord_count(TexGeom(g))) + " coordinate(s) for ." +
            tex_geom_name(TexGeom(g)) + ", not " + std::to_string(t.nvec));
   if (surface) return prepare_surface_inst(in, path);
+  prepare_fetch_inst(in, path);
+}
+
+namespace {
+
+// tex / tld4: result vector and types, tld4's component.
+void prepare_fetch_inst(Inst& in, const std::string& path) {
+  auto refuse = [&](const std::string& what) { throw PtxError(path, in.line, in.col, in.spelling, what); };
   if (in.ops.size() > 2) refuse("with offset or depth-compare operands is not supported by the PTX emulator yet");
   if (in.ops[0].kind != Operand::kVec || in.ops[0].nvec != 4) refuse("writes a vector of 4 registers");
   if (in.type2 != kF32 && in.type2 != kS32 && in.type2 != kU32)
@@ -75,5 +85,7 @@ void prepare_texture_inst(Inst& in, const std::string& path) {
     in.tex_mode = uint8_t(c);
   }
 }
+
+}  // namespace
 
 }  // namespace accelsim::ptx

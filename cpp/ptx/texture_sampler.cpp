@@ -88,6 +88,29 @@ std::string surface_mismatch(const Texture& t, TexGeom g) {
   return "";
 }
 
+namespace {
+
+bool surface_inside(TexGeom g, const int64_t xyz[3], int64_t layer, const int64_t limit[3]) {
+  bool inside = limit[0] > 0;
+  for (int d = 0; d < tex_dims(g); ++d) inside = inside && xyz[d] >= 0 && xyz[d] < limit[d];
+  return inside && (!tex_layered(g) || (layer >= 0 && layer < limit[2]));
+}
+
+// An access outside the surface by its mode: false for .zero (no access),
+// the nearest location for .clamp, an Error for .trap.
+bool surface_outside(TexGeom g, int64_t xyz[3], int64_t& layer, const int64_t limit[3], uint32_t bytes, int mode) {
+  if (mode == 2) return false;
+  if (mode == 0 || limit[0] <= 0)
+    throw Error("surface access at (" + std::to_string(xyz[0]) + ", " + std::to_string(xyz[1]) + ", " +
+                std::to_string(tex_layered(g) ? layer : xyz[2]) + ") is outside the surface (.trap)");
+  for (int d = 0; d < tex_dims(g); ++d) xyz[d] = std::clamp<int64_t>(xyz[d], 0, limit[d] - 1);
+  xyz[0] -= xyz[0] % int64_t(bytes);
+  layer = std::clamp<int64_t>(layer, 0, limit[2] - 1);
+  return true;
+}
+
+}  // namespace
+
 bool surface_address(const DeviceMemory& mem, const Texture& t, TexGeom g, int64_t xyz[3], int64_t layer,
                      uint32_t bytes, int mode, uint64_t& addr) {
   const int dims = tex_dims(g);
@@ -97,18 +120,7 @@ bool surface_address(const DeviceMemory& mem, const Texture& t, TexGeom g, int64
   if (xyz[0] % int64_t(bytes))
     throw Error("surface x coordinate " + std::to_string(xyz[0]) + " (bytes) is not a multiple of the " +
                 std::to_string(bytes) + "-byte access");
-  bool inside = limit[0] > 0;
-  for (int d = 0; d < dims; ++d) inside = inside && xyz[d] >= 0 && xyz[d] < limit[d];
-  if (tex_layered(g)) inside = inside && layer >= 0 && layer < limit[2];
-  if (!inside) {
-    if (mode == 2) return false;
-    if (mode == 0 || limit[0] <= 0)
-      throw Error("surface access at (" + std::to_string(xyz[0]) + ", " + std::to_string(xyz[1]) + ", " +
-                  std::to_string(tex_layered(g) ? layer : xyz[2]) + ") is outside the surface (.trap)");
-    for (int d = 0; d < dims; ++d) xyz[d] = std::clamp<int64_t>(xyz[d], 0, limit[d] - 1);
-    xyz[0] -= xyz[0] % int64_t(bytes);
-    layer = std::clamp<int64_t>(layer, 0, limit[2] - 1);
-  }
+  if (!surface_inside(g, xyz, layer, limit) && !surface_outside(g, xyz, layer, limit, bytes, mode)) return false;
   const uint64_t slice = t.pitch * std::max<uint64_t>(t.height, 1);
   const int64_t z = tex_layered(g) ? layer : dims == 3 ? xyz[2] : 0, y = dims >= 2 ? xyz[1] : 0;
   addr = t.ptr + uint64_t(xyz[0]) + uint64_t(y) * t.pitch + uint64_t(z) * slice;
@@ -203,17 +215,21 @@ float TextureSampler::texel_coord(const TexCoords& c, int d) const {
   return t_.normalized_coords ? c.f[d] * float(size_[d]) : c.f[d];
 }
 
+uint64_t TextureSampler::point(const TexCoords& c, int64_t layer, uint32_t out[4]) const {
+  int64_t xyz[3] = {0, 0, 0};
+  for (int d = 0; d < dims_; ++d) xyz[d] = c.integer ? c.i[d] : floor_index(texel_coord(c, d));
+  uint64_t addr = t_.ptr;
+  double v[4];
+  const bool inside = locate(xyz, layer, addr);
+  texel(inside, addr, v, out);
+  return inside ? addr : t_.ptr;
+}
+
 uint64_t TextureSampler::sample(const TexCoords& c, uint32_t out[4]) const {
   const int64_t layer = layer_index(c);
   double v[4];
   uint64_t addr = t_.ptr;
-  if (c.integer || t_.filter != 1) {  // point sampling (integer coordinates are never filtered)
-    int64_t xyz[3] = {0, 0, 0};
-    for (int d = 0; d < dims_; ++d) xyz[d] = c.integer ? c.i[d] : floor_index(texel_coord(c, d));
-    const bool inside = locate(xyz, layer, addr);
-    texel(inside, addr, v, out);
-    return inside ? addr : t_.ptr;
-  }
+  if (c.integer || t_.filter != 1) return point(c, layer, out);  // integer coordinates are never filtered
   // linear: the 2^dims texels around the point, weights in 1.8 fixed point
   int64_t base[3] = {0, 0, 0};
   double a[3] = {0, 0, 0};

@@ -77,6 +77,7 @@ class TextureSampler {
   // The texel's four components as returned (border colour outside).
   void texel(bool inside, uint64_t addr, double v[4], uint32_t raw[4]) const;
   int64_t layer_index(const TexCoords& c) const;
+  uint64_t point(const TexCoords& c, int64_t layer, uint32_t out[4]) const;  // point sampling
   // Texel-space coordinate of dimension d (normalized coordinates scaled).
   float texel_coord(const TexCoords& c, int d) const;
 };

@@ -1,7 +1,7 @@
 # Type stubs of the C++ extension (bindings/register_*.cpp), for editors and
 # mypy. The public API wraps these; tests/test_typing.py checks that every
 # name declared here exists in the built module.
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, SupportsIndex
 
 import numpy as np
@@ -155,11 +155,8 @@ class DeviceMemory:
     def add_texture(self, ptr: SupportsIndex, count: SupportsIndex, elem_bytes: SupportsIndex,
                     kind: str, /) -> int:
         """A texture object handle over linear memory; kind "f", "i" or "u"."""
-    def add_texture_object(self, ptr: SupportsIndex, shape: str, width: SupportsIndex, height: SupportsIndex,
-                           depth: SupportsIndex, channels: SupportsIndex, channel_bits: SupportsIndex, kind: str,
-                           address_mode: Sequence[SupportsIndex], filter: SupportsIndex, normalized_coords: bool,
-                           normalized_read: bool, layered: bool, border: Sequence[float], surface: bool) -> int:
-        """A texture or surface object handle; shape "linear", "pitch2d" or "array"."""
+    def add_texture_object(self, desc: dict[str, Any], /) -> int:
+        """A texture or surface object handle from accelsim.ptx.textures.texture_args's description."""
     @property
     def bytes_allocated(self) -> int: ...
 

@@ -279,7 +279,7 @@ class Device:
         args = texture_args(array, channels=channels, layered=layered, linear=linear, address_mode=address_mode,
                             filter=filter, normalized_coords=normalized_coords, read_mode=read_mode,
                             border_color=border_color, surface=False)
-        return np.uint64(self._mem.add_texture_object(**args))
+        return np.uint64(self._mem.add_texture_object(args))
 
     def surface_object(self, array: DeviceArray, *, channels: int = 1, layered: bool = False) -> np.uint64:
         """A cudaSurfaceObject_t over a DeviceArray taken as a CUDA array of
@@ -292,7 +292,7 @@ class Device:
         args = texture_args(array, channels=channels, layered=layered, linear=False, address_mode="clamp",
                             filter="point", normalized_coords=False, read_mode="element",
                             border_color=(0, 0, 0, 0), surface=True)
-        return np.uint64(self._mem.add_texture_object(**args))
+        return np.uint64(self._mem.add_texture_object(args))
 
     # --- launches ---
     def _module_globals(self, module) -> list[int]:
