@@ -9,6 +9,7 @@
 #include <optional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ptx/device_memory.h"
 #include "ptx/fatbin.h"
@@ -34,6 +35,42 @@ bool polled_step(sim::WorkloadRun& run, const py::object& on_poll, int interval_
 namespace {
 
 using sim::PtxTables;
+
+// tex1Dfetch's texture over linear memory: `count` elements of `elem_bytes`, kind "f", "i" or "u".
+uint64_t add_linear_texture(ptx::DeviceMemory& mem, uint64_t ptr, uint64_t count, uint32_t elem_bytes,
+                            const std::string& kind) {
+  return mem.add_texture(ptr, count, elem_bytes, kind.empty() ? 'f' : kind[0]);
+}
+
+// A texture or surface object over device memory, described as the CUDA
+// runtime's cudaCreateTextureObject / cudaCreateSurfaceObject would: the
+// dict accelsim.ptx.textures.texture_args makes (it checks the values and
+// names the bad one).
+uint64_t add_texture_object(ptx::DeviceMemory& mem, const py::dict& d) {
+  using Texture = ptx::DeviceMemory::Texture;
+  auto get = [&](const char* key) { return d[key]; };
+  Texture t;
+  t.ptr = get("ptr").cast<uint64_t>();
+  const auto shape = get("shape").cast<std::string>();
+  t.shape = shape == "linear" ? Texture::Shape::kLinear1d : shape == "pitch2d" ? Texture::Shape::kPitch2d
+                                                                                : Texture::Shape::kArray;
+  t.channels = get("channels").cast<uint8_t>(), t.channel_bits = get("channel_bits").cast<uint8_t>();
+  t.elem_bytes = uint32_t(t.channels) * t.channel_bits / 8;
+  const auto kind = get("kind").cast<std::string>();
+  t.kind = kind.empty() ? 'f' : kind[0];
+  t.width = t.count = get("width").cast<uint64_t>();
+  t.height = get("height").cast<uint64_t>(), t.depth = get("depth").cast<uint64_t>();
+  t.pitch = uint64_t(t.elem_bytes) * t.width;
+  const auto modes = get("address_mode").cast<std::vector<uint32_t>>();
+  for (size_t k = 0; k < 3 && k < modes.size(); ++k) t.address_mode[k] = uint8_t(modes[k]);
+  const auto border = get("border").cast<std::vector<float>>();
+  for (size_t c = 0; c < 4 && c < border.size(); ++c) t.border[c] = border[c];
+  t.filter = get("filter").cast<uint8_t>();
+  t.normalized_coords = get("normalized_coords").cast<bool>();
+  t.normalized_read = get("normalized_read").cast<bool>();
+  t.layered = get("layered").cast<bool>(), t.surface = get("surface").cast<bool>();
+  return mem.add_texture(t);
+}
 
 py::dict kernel_dict(const ptx::Function& f) {
   py::dict d;
@@ -167,11 +204,8 @@ void bind_module(py::module_& m) {
              return py::bytes(buf);
            })
       .def("fill", &ptx::DeviceMemory::fill)
-      .def(
-          "add_texture",
-          [](ptx::DeviceMemory& mem, uint64_t ptr, uint64_t count, uint32_t elem_bytes, const std::string& kind) {
-            return mem.add_texture(ptr, count, elem_bytes, kind.empty() ? 'f' : kind[0]);
-          })
+      .def("add_texture", &add_linear_texture)
+      .def("add_texture_object", &add_texture_object)
       .def_property_readonly("bytes_allocated", &ptx::DeviceMemory::bytes_allocated);
 }
 

@@ -1,9 +1,9 @@
 // CUDA arrays, 3-D copies, and texture and surface objects. An array is a
 // device allocation of rows (width x element size, no padding) and slices;
 // copies to and from it are row copies (copy.h). A texture object records
-// the whole description the program gave (ptx::DeviceMemory::Texture): the
-// emulator reads linear 1-D ones today (tex1Dfetch) and refuses the others
-// with a PtxError naming the instruction.
+// the whole description the program gave (ptx::DeviceMemory::Texture),
+// which the emulator's tex / tld4 sample and suld / sust access
+// (ptx/texture_sampler.h).
 #include <cstring>
 
 #include "api.h"
@@ -87,6 +87,7 @@ cudaError_t describe_resource(const cudaResourceDesc& r, Texture& t) {
     t.ptr = a->dev;
     t.width = a->width, t.height = a->height, t.depth = a->depth, t.pitch = a->pitch();
     t.shape = Texture::Shape::kArray;
+    t.layered = (a->flags & cudaArrayLayered) != 0;
   } else {
     return cudaErrorInvalidValue;  // mipmapped arrays: not supported
   }
@@ -244,6 +245,7 @@ ACCELSIM_EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t* obj, co
   t.filter = uint8_t(tex->filterMode);
   t.normalized_coords = tex->normalizedCoords != 0;
   t.normalized_read = tex->readMode == cudaReadModeNormalizedFloat && t.kind != 'f';
+  for (int c = 0; c < 4; ++c) t.border[c] = tex->borderColor[c];
   try {
     *obj = rt.memory().add_texture(t);
   } catch (const std::exception&) {
@@ -262,6 +264,10 @@ ACCELSIM_EXPORT cudaError_t cudaDestroyTextureObject(cudaTextureObject_t obj) {
 ACCELSIM_EXPORT cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* obj, const cudaResourceDesc* res) {
   ACCELSIM_API_LOCK;
   if (!obj || !res) return ret(cudaErrorInvalidValue);
+  // as CUDA: surfaces are CUDA arrays made with cudaArraySurfaceLoadStore
+  if (res->resType != cudaResourceTypeArray || !res->res.array.array ||
+      !(array(res->res.array.array)->flags & cudaArraySurfaceLoadStore))
+    return ret(cudaErrorInvalidValue);
   Texture t;
   if (cudaError_t e = describe_resource(*res, t)) return ret(e);
   t.surface = true;

@@ -241,16 +241,21 @@ def test_errors_after_from_cuda_name_the_cuda_line():
     dev.synchronize()  # nothing was queued by either
 
 
-def test_function_pointers_are_named_as_unsupported():
+def test_function_pointer_tables_run():
     src = r"""
-__device__ int twice(int x) { return 2 * x; }
+__device__ __noinline__ int twice(int x) { return 2 * x; }
+__device__ __noinline__ int square(int x) { return x * x; }
 typedef int (*op_t)(int);
-__device__ op_t ops[1] = {twice};
-extern "C" __global__ void k(int* a, int i) { a[threadIdx.x] = ops[i](a[threadIdx.x]); }
+__device__ op_t ops[2] = {twice, square};
+extern "C" __global__ void k(int* a) { a[threadIdx.x] = ops[threadIdx.x % 2](a[threadIdx.x]); }
 """
-    with pytest.raises(PtxError, match=r"^fp\.cu: function pointers .* not supported .* \(line \d+, column \d+ "
-                                       r"of the PTX generated from fp\.cu"):
-        _compile(src, name="fp.cu")
+    mod = _compile(src, name="fp.cu")
+    dev = Device("QV100")
+    a = dev.to_device(np.arange(32, dtype=np.int32))
+    mod.get_function("k")[1, 32](a)
+    dev.synchronize()
+    x = np.arange(32)
+    np.testing.assert_array_equal(a.copy_to_host(), np.where(x % 2, x * x, 2 * x))
 
 
 def test_each_module_keeps_its_own_variables_on_a_device():

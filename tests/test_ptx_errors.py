@@ -102,11 +102,10 @@ CASES = [
     ("version_1_0_sm_90a", ".version 1.0\n.target sm_90a\n.address_size 64\n" + GOOD_BODY, 2, "sm_90a",
      "does not support .target sm_90a"),
     ("version_unknown", HEAD.replace("8.0", "6.6") + GOOD_BODY, 1, "6.6", "not a PTX ISA version"),
-    ("indirect_call_prototype", body("ret;", "prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);\n\tret;"),
-     18, ".callprototype", "indirect calls"),
-    ("indirect_call_register", body("ret;", "call %rd1, ();\n\tret;"), 18, "%rd1", "indirect calls"),
-    ("function_pointer_table", HEAD + ".func f() { ret; }\n.global .u64 tbl[1] = {f};\n" + GOOD_BODY, 5, "f",
-     "function pointers"),
+    ("indirect_call_without_prototype", body("ret;", "call %rd1, ();\n\tret;"), 18, "%rd1",
+     "names its .callprototype"),
+    ("function_pointer_in_32_bits", HEAD + ".func f() { ret; }\n.global .u32 tbl[1] = {f};\n" + GOOD_BODY, 5, "f",
+     "a function's address fills a 64-bit variable"),
 ]
 
 

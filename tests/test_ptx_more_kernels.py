@@ -185,7 +185,7 @@ def test_texture_object_read(more, config):
 
 def test_texture_errors(more):
     dev = Device("QV100")
-    with pytest.raises(PtxError, match="float32, int32 and uint32"):
+    with pytest.raises(PtxError, match="float32, float16 or 8/16/32-bit integers"):
         dev.texture_object(dev.zeros(4, np.float64))
     out = dev.zeros(4, np.float32)
     more.get_function("tex_read")[1, 32](np.uint64(99), out, i32(4))

@@ -133,11 +133,11 @@ def test_ptx_coverage_reads_instruction_forms_and_judges_them():
     assert "ld" in table and "global" in table["ld"]
     assert [verdict(op, mods, table) for op, mods in forms] == [
         "runs", "runs", "parser: no opcode `pmevent`", "runs",
-        "emulator: tex other than tex.1d (2-D/3-D textures, CUDA arrays)",
+        "runs",
         "parser: `add` without modifier `.bogus`", "runs"]
     s = survey([{"suite": "x", "program": "k", "ptx": [ptx], "why": ""},
                 {"suite": "x", "program": "broken", "ptx": [], "why": "nvcc: error"}])
-    assert s["programs"][0]["missing"] == ["add.s32.bogus", "pmevent.mask", "tex.2d.v4.f32.s32"]
+    assert s["programs"][0]["missing"] == ["add.s32.bogus", "pmevent.mask"]
     assert s["used"]["bar.red"] == {"x/k"}  # a variant row counts as its own
     assert s["programs"][0]["parser"] != "parses"  # the real parser's first error
     text = markdown(s)

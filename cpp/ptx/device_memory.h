@@ -41,13 +41,13 @@ class DeviceMemory {
   void store(uint64_t addr, const void* src, uint32_t n);
   uint64_t bytes_allocated() const { return next_ - kHeapBase; }
 
-  // Texture and surface objects. tex.1d (tex1Dfetch) reads linear 1-D ones:
+  // Texture and surface objects, as the CUDA runtime describes them: linear
+  // 1-D memory, pitched 2-D memory or a CUDA array (rows of `pitch` bytes,
+  // slices of pitch x height; a layered array's layers are its slices), of
   // elements of `elem_bytes` = channels x channel_bits / 8, read as float
-  // ('f') or integer ('i', 'u'). The rest of the description (2-D pitched
-  // memory, CUDA arrays, addressing, filtering, normalized coordinates,
-  // surfaces) is what the CUDA runtime was given, kept for the instructions
-  // that read them (tex.2d/3d, suld/sust), which refuse them until then.
-  // Handles are never 0.
+  // ('f', 16-bit channels are halves) or integer ('i', 'u'), and the
+  // sampler state tex / tld4 apply (ptx/texture_sampler.h). Handles are
+  // never 0.
   struct Texture {
     uint64_t ptr = 0, count = 0;       // linear 1-D: base and elements
     uint32_t elem_bytes = 4;
@@ -61,6 +61,8 @@ class DeviceMemory {
     bool normalized_coords = false;
     bool normalized_read = false;                // cudaReadModeNormalizedFloat
     bool surface = false;
+    bool layered = false;                        // a layered array: depth counts layers
+    float border[4] = {0, 0, 0, 0};              // cudaAddressModeBorder's colour
   };
   uint64_t add_texture(uint64_t ptr, uint64_t count, uint32_t elem_bytes, char kind);
   uint64_t add_texture(const Texture& t);  // throws Error when its memory is outside every allocation

@@ -421,11 +421,49 @@ void CtaEmulator::call(uint32_t w, const Inst& in, uint32_t mask, int32_t pc) {
   Warp& wp = warps_[w];
   wp.stack.back().pc = pc + 1;
   if (!mask) return;
-  const Program::Callee& c = P.callees[size_t(in.ops[0].sym)];
-  for (uint32_t m = mask; m; m &= m - 1)
-    for (size_t k = 0; k < c.params.size(); ++k) copy_param(w, uint32_t(__builtin_ctz(m)), in.call_args[k], c.params[k]);
   if (wp.stack.size() > 4096) fault(w, uint32_t(__builtin_ctz(mask)), in, "call stack deeper than 4096 frames");
-  wp.stack.push_back(Frame{int32_t(in.ops[0].imm), -1, mask, pc});
+  if (in.ops[0].kind != Operand::kReg) return enter(w, in, mask, pc, in.ops[0].sym);
+  // through a function pointer: one frame per distinct target; the frames
+  // run one after another and the caller resumes once every one returned
+  for (uint32_t left = mask; left;) {
+    const uint32_t l = uint32_t(__builtin_ctz(left));
+    const uint64_t target = reg(wp, in.ops[0].reg, l);
+    uint32_t same = 0;
+    for (uint32_t m = left; m; m &= m - 1)
+      if (reg(wp, in.ops[0].reg, uint32_t(__builtin_ctz(m))) == target) same |= m & -m;
+    left &= ~same;
+    enter(w, in, same, pc, pointer_callee(w, l, in, target));
+  }
+}
+
+// The function a pointer value names (Module::address_taken), or a fault.
+int32_t CtaEmulator::pointer_callee(uint32_t w, uint32_t lane, const Inst& in, uint64_t address) const {
+  const uint64_t k = (address - kFuncAddrBase) / 16;
+  if (address < kFuncAddrBase || (address - kFuncAddrBase) % 16 || k >= P.address_callee.size() ||
+      P.address_callee[k] < 0)
+    fault(w, lane, in, "calls through " + std::to_string(address) + ", which is not the address of a .func");
+  return P.address_callee[k];
+}
+
+// Lanes `lanes` enter callee `callee` from call site `in`: arguments copied,
+// a frame pushed. A function already running in this warp is a recursion
+// (each function has one register range), refused.
+void CtaEmulator::enter(uint32_t w, const Inst& in, uint32_t lanes, int32_t pc, int32_t callee) {
+  Warp& wp = warps_[w];
+  const Program::Callee& c = P.callees[size_t(callee)];
+  const uint32_t l0 = uint32_t(__builtin_ctz(lanes));
+  if (in.ops[0].kind == Operand::kReg) {
+    if (in.call_args.size() != c.params.size() || in.call_rets.size() > c.rets.size())
+      fault(w, l0, in, "calls a function whose parameters do not match the call's");
+    for (const Frame& f : wp.stack)
+      if (f.callee == callee)
+        fault(w, l0, in, "a recursive call through a function pointer (not supported by the PTX emulator yet)");
+  }
+  for (uint32_t m = lanes; m; m &= m - 1)
+    for (size_t k = 0; k < c.params.size(); ++k) copy_param(w, uint32_t(__builtin_ctz(m)), in.call_args[k], c.params[k]);
+  Frame f{c.entry, -1, lanes, pc};
+  f.callee = callee;
+  wp.stack.push_back(f);
 }
 
 // Lanes leaving a callee: copy the return values to the call site and drop
@@ -436,7 +474,7 @@ bool CtaEmulator::ret(uint32_t w, const Inst& in, uint32_t mask) {
   while (k > 0 && wp.stack[k - 1].call < 0) --k;
   if (k == 0) return false;
   const Inst& site = P.insts[size_t(wp.stack[k - 1].call)];
-  const Program::Callee& c = P.callees[size_t(site.ops[0].sym)];
+  const Program::Callee& c = P.callees[size_t(wp.stack[k - 1].callee)];
   for (uint32_t m = mask; m; m &= m - 1)
     for (size_t r = 0; r < site.call_rets.size(); ++r) copy_param(w, uint32_t(__builtin_ctz(m)), c.rets[r], site.call_rets[r]);
   for (size_t j = k - 1; j < wp.stack.size(); ++j) wp.stack[j].mask &= ~mask;

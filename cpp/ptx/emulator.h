@@ -91,6 +91,7 @@ class CtaEmulator {
     int32_t call = -1;  // a call's frame: the call instruction (its lanes return there)
     uint32_t spins = 0;  // backward branches taken by the whole frame (see yield_spin)
     bool parked = false;  // its lanes executed a barrier the rest of the warp has not reached
+    int32_t callee = -1;  // a call's frame: the function it runs (Program::callees)
   };
   static constexpr uint32_t kBarriers = 16;
   struct AsyncCopy {  // one lane's cp.async (exec_async.cpp)
@@ -152,6 +153,8 @@ class CtaEmulator {
   static const Executor kExecutors[];
   void record(uint32_t w, int32_t pc, uint32_t mask, const Inst& in, uint8_t space);
   void call(uint32_t w, const Inst& in, uint32_t mask, int32_t pc);
+  void enter(uint32_t w, const Inst& in, uint32_t lanes, int32_t pc, int32_t callee);
+  int32_t pointer_callee(uint32_t w, uint32_t lane, const Inst& in, uint64_t address) const;
   bool ret(uint32_t w, const Inst& in, uint32_t mask);
   void yield_spin(uint32_t w);
   bool barrier(uint32_t w, const Inst& in, uint32_t mask, int32_t pc);
@@ -186,7 +189,10 @@ class CtaEmulator {
   template <uint32_t N>
   void store_n(uint32_t w, uint32_t lane, Space space, uint64_t addr, uint64_t v, const Inst& in);
   void atomic(uint32_t w, const Inst& in, uint32_t mask);      // atom, red (exec_atomic.cpp)
-  void texture(uint32_t w, const Inst& in, uint32_t mask);     // tex (exec_texture.cpp)
+  void texture(uint32_t w, const Inst& in, uint32_t mask);     // tex, tld4 (exec_texture.cpp)
+  void surface(uint32_t w, const Inst& in, uint32_t mask);     // suld, sust (exec_surface.cpp)
+  void surface_data(uint32_t w, uint32_t lane, const Inst& in, uint64_t addr);
+  uint64_t bound_handle(uint32_t w, uint32_t lane, const Operand& a, const Inst& in);  // a .texref's handle
   void move(uint32_t w, const Inst& in, uint32_t mask);        // mov (exec_move.cpp)
   void cvta(uint32_t w, const Inst& in, uint32_t mask);
   void convert(uint32_t w, const Inst& in, uint32_t mask);     // cvt (exec_convert.cpp)

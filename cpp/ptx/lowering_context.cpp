@@ -35,7 +35,7 @@ struct DefUse {
           else uses[r].push_back(i);
         };
         if (o.kind == Operand::kReg || (o.kind == Operand::kAddr && !dst)) note(o.reg);
-        if (o.kind == Operand::kVec)
+        if (o.kind == Operand::kVec || o.kind == Operand::kAddr)  // a texture operand's coordinates too
           for (int e = 0; e < o.nvec; ++e) note(o.vec[e]);
       }
       if (in.pred >= 0) uses[in.pred].push_back(i);
@@ -67,6 +67,7 @@ std::vector<std::vector<std::string>> lowering_context(const std::vector<Inst>& 
         }
       }
     }
+    if (in.op == Op::kTex && in.type == kF32) out[i].emplace_back("fcoord");
     if (is_shift_left(in) && in.ops[0].kind == Operand::kReg && du.single_def(in.ops[0]) == int32_t(i)) {
       auto it = du.uses.find(in.ops[0].reg);
       bool all_adds = it != du.uses.end();

@@ -83,6 +83,8 @@ struct Inst {
   Cmp cmp = kCmpNone;
   SubOp sub = kSubNone;    // atom/red op, shfl mode, vote mode, setp bool op, bar.red op
   uint8_t vec = 1;         // .v2 / .v4
+  uint8_t geom = 0;        // tex, tld4, suld, sust: TexGeom (ptx/texture_sampler.h), set by prepare()
+  uint8_t tex_mode = 0;    // tld4: component (0 r .. 3 a); suld/sust: out of range (0 trap, 1 clamp, 2 zero)
   uint32_t mods = 0;       // ModBit
   int32_t pred = -1;       // guard predicate register, -1 none
   bool pred_neg = false;
@@ -141,6 +143,11 @@ struct Function {
   } unsupported;
 };
 
+// A .func's address as a value (mov of its name, a variable initialised
+// with it): this base plus 16 x its index in Module::address_taken. Never a
+// memory address; calls through a register decode it.
+inline constexpr uint64_t kFuncAddrBase = 0x7ff0000000000000ull;
+
 struct Module {
   std::string path;              // file name for messages ("<string>" for text)
   std::string version, target;
@@ -149,6 +156,7 @@ struct Module {
   uint32_t address_size = 64;
   std::vector<Symbol> globals;   // .global / .const variables (placed per device)
   std::vector<Function> funcs;
+  std::vector<std::string> address_taken;  // functions whose address the module takes (kFuncAddrBase)
   const Function* find(const std::string& name) const {
     for (const Function& f : funcs)
       if (f.name == name && f.defined) return &f;

@@ -10,6 +10,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -22,10 +23,6 @@
 #include "ptx/ptx_error.h"
 
 namespace accelsim::ptx {
-
-inline constexpr const char* kIndirectCalls =
-    "indirect calls (through a function pointer or a virtual function: call via a register with a "
-    ".callprototype) are not supported by the PTX emulator yet; call the function directly";
 
 class Parser {
  public:
@@ -123,6 +120,9 @@ class Parser {
   static std::string type_list(const OpcodeRow& row);
   void decode_mod(Inst& in, std::string_view m, std::vector<Ty>& types);
   void call_operands(Inst& in);
+  // The value of function `name`'s address (kFuncAddrBase), or nullopt if
+  // the module declares no such function.
+  std::optional<uint64_t> function_address(std::string_view name);
   // "a, b, c)" of a call: .param variables of this function.
   std::vector<int32_t> param_names();
 

@@ -2,6 +2,8 @@
 // the opcode's row of configs/ptx/opcodes.txt), operands, call sequences.
 #include "ptx/parser.h"
 
+#include <algorithm>
+
 namespace accelsim::ptx {
 
 namespace {
@@ -185,19 +187,36 @@ void Parser::call_operands(Inst& in) {
     expect(",", "after the return parameter list");
   }
   const Token& fn = ident("a function name");
-  if (regs_.count(std::string(fn.text))) fail(fn, kIndirectCalls);
   Operand target;
-  target.kind = Operand::kLabel;
-  target.name = std::string(fn.text);
   target.col = fn.col;
+  target.name = std::string(fn.text);
+  if (auto r = regs_.find(target.name); r != regs_.end()) {  // through a function pointer
+    target.kind = Operand::kReg;
+    target.reg = r->second;
+  } else {
+    target.kind = Operand::kLabel;
+    bool found = false;
+    for (const Function& g : mod_.funcs) found |= g.name == target.name;
+    if (!found) fail(fn, "call to an undeclared function");
+  }
   in.ops.push_back(target);
-  bool found = false;
-  for (const Function& g : mod_.funcs) found |= g.name == target.name;
-  if (!found) fail(fn, "call to an undeclared function");
+  bool prototype = false;
   if (accept(",")) {
     if (accept("(")) in.call_args = param_names();
-    if (accept(",")) ident("a prototype");
+    if (accept(",")) ident("a prototype"), prototype = true;
   }
+  if (target.kind == Operand::kReg && !prototype)
+    fail(fn, "a call through a register names its .callprototype (or .calltargets) last");
+}
+
+std::optional<uint64_t> Parser::function_address(std::string_view name) {
+  bool declared = false;
+  for (const Function& g : mod_.funcs) declared |= g.name == name;
+  if (!declared) return std::nullopt;
+  auto& taken = mod_.address_taken;
+  size_t k = size_t(std::find(taken.begin(), taken.end(), name) - taken.begin());
+  if (k == taken.size()) taken.emplace_back(name);
+  return kFuncAddrBase + 16 * uint64_t(k);
 }
 
 // "a, b, c)" of a call: .param variables of this function.

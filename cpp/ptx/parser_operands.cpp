@@ -150,6 +150,11 @@ Operand Parser::named_operand(const Token& t, Operand o) {
     o.sym = s->second;
     return o;
   }
+  if (auto a = function_address(n)) {  // a function's address (mov.u64 %rd1, f)
+    o.kind = Operand::kImm;
+    o.imm = int64_t(*a);
+    return o;
+  }
   o.kind = Operand::kLabel;  // resolved once the body is read
   o.name = n;
   o.imm = t.line;            // where, for the error if it stays unresolved

@@ -30,6 +30,8 @@ Parser::VarHead Parser::var_head(bool reg) {
   }
   const Token& t = ident("a type");
   h.ty = t.text.size() > 1 ? ty_from(t.text.substr(1)) : kTyNone;
+  // a texture / surface reference holds a handle the host binds (Module.bind_texture)
+  if (!reg && (t.text == ".texref" || t.text == ".surfref")) h.ty = kB64;
   if (h.ty == kTyNone) fail(t, "unknown type");
   if (h.ty == kPred && !reg)
     fail(t, "a .pred variable must be declared in the .reg state space (PTX keeps predicates in registers only)");
@@ -68,15 +70,16 @@ void Parser::initialiser(Symbol& s, Ty ty) {
     }
     bool neg = accept("-");
     const Token& n = peek();
-    if (n.kind == Token::kIdent) {
-      bool func = false;
-      for (const Function& g : mod_.funcs) func |= g.name == n.text;
-      fail(n, func ? "function pointers (a variable initialised with a function's address) are not supported by "
-                     "the PTX emulator yet: indirect calls cannot run"
-                   : "address initialisers (a variable holding another variable's address) are not supported yet");
+    uint64_t bits = 0;
+    if (n.kind == Token::kIdent) {  // a table of function pointers
+      const std::optional<uint64_t> f = function_address(n.text);
+      if (!f) fail(n, "address initialisers (a variable holding another variable's address) are not supported yet");
+      if (bytes != 8) fail(n, "a function's address fills a 64-bit variable");
+      next();
+      bits = *f;
+    } else {
+      bits = imm_bits(immediate(neg), ty);
     }
-    Operand o = immediate(neg);
-    uint64_t bits = imm_bits(o, ty);
     for (int b = 0; b < bytes; ++b) s.init.push_back(uint8_t(bits >> (8 * b)));
     while (depth > 0 && accept("}")) --depth;
     if (depth == 0 || !accept(",")) break;

@@ -10,6 +10,7 @@
 #include "ptx/opcode_table.h"
 #include "ptx/ptx_error.h"
 #include "ptx/sass_guided.h"
+#include "ptx/texture_inst.h"
 #include "ptx/ptx_records.h"
 
 namespace accelsim::ptx {
@@ -139,7 +140,7 @@ void collect(const Module& m, const Function* f, std::vector<const Function*>& o
   path.push_back(f);
   if (std::find(order.begin(), order.end(), f) == order.end()) order.push_back(f);
   for (const Inst& in : f->insts) {
-    if (in.op != Op::kCall) continue;
+    if (in.op != Op::kCall || in.ops[0].kind != Operand::kLabel) continue;  // calls through a register: below
     const Function* g = m.find(in.ops[0].name);
     if (!g) throw PtxError(m.path, in.line, in.col, in.ops[0].name, missing_body(in.ops[0].name));
     if (std::find(path.begin(), path.end(), g) != path.end())
@@ -173,6 +174,17 @@ uint32_t place_func_shared(const Function& kernel, const Function& f, Program& p
   const uint32_t base = align_to(p.shared_bytes, std::max<uint32_t>(align, 16));
   p.shared_bytes = base + f.shared_bytes;
   return base;
+}
+
+// Per function whose address the module takes: its callee number in the
+// linked program (order[0] is the kernel), -1 if it is not linked.
+std::vector<int32_t> address_callees(const Module& m, const std::vector<const Function*>& order) {
+  std::vector<int32_t> out;
+  for (const std::string& name : m.address_taken) {
+    const auto at = std::find(order.begin(), order.end(), m.find(name));
+    out.push_back(at == order.end() || at == order.begin() ? -1 : int32_t(at - order.begin()) - 1);
+  }
+  return out;
 }
 
 // Where one function of the linked program starts in its register, symbol
@@ -266,9 +278,10 @@ void link(const Module& m, const Function* kernel, Program& p) {
     for (int32_t i = bases[fi].inst; i < end; ++i) {
       Inst& in = p.insts[size_t(i)];
       relocate(in, bases[fi], fi > 0);
-      if (in.op == Op::kCall) bind_call(m, order, bases, in);
+      if (in.op == Op::kCall && in.ops[0].kind == Operand::kLabel) bind_call(m, order, bases, in);
     }
   }
+  p.address_callee = address_callees(m, order);
 }
 
 }  // namespace
@@ -309,7 +322,7 @@ void set_registers(const Inst& in, bool first, isa::InstRecord& r) {
       const Operand& o = in.ops[k];
       if (o.kind == Operand::kReg) r.src[r.nsrc++] = packed_reg(o.reg);
       if (o.kind == Operand::kAddr && o.reg >= 0) r.src[r.nsrc++] = packed_reg(o.reg);
-      if (o.kind == Operand::kVec)
+      if (o.kind == Operand::kVec || o.kind == Operand::kAddr)  // a texture operand's coordinates too
         for (int e = 0; e < o.nvec && r.nsrc < 4; ++e)
           if (o.vec[e] >= 0) r.src[r.nsrc++] = packed_reg(o.vec[e]);
     }
@@ -525,6 +538,15 @@ std::vector<const Function*> call_graph(const Module& m, const std::string& kern
   if (!fn || !fn->entry) throw PtxError(m.path, 0, 0, kernel, "no .entry kernel of this name in the module");
   std::vector<const Function*> order, path;
   collect(m, fn, order, path);
+  // a call through a register may reach every function whose address the
+  // module takes (recursion through one is caught when it happens)
+  bool indirect = false;
+  for (const Function* f : order)
+    for (const Inst& in : f->insts) indirect |= in.op == Op::kCall && in.ops[0].kind == Operand::kReg;
+  for (size_t k = 0; indirect && k < m.address_taken.size(); ++k)
+    if (const Function* g = m.find(m.address_taken[k]); g && !g->entry &&
+                                                         std::find(order.begin(), order.end(), g) == order.end())
+      collect(m, g, order, path);
   for (const Function* f : order)
     if (const Function::Unsupported& u = f->unsupported; !u.detail.empty())
       throw PtxError(m.path, u.line, u.col, u.token,
@@ -541,9 +563,7 @@ void check_supported(const std::string& path, Inst& in) {
   auto unsupported = [&](const std::string& what) {
     throw PtxError(path, in.line, in.col, in.spelling, what + " is not supported by the PTX emulator yet");
   };
-  if (in.op == Op::kTex && (in.spelling.find(".1d") == std::string::npos || in.ops[1].sym >= 0 ||
-                            in.ops[1].nvec != 1))
-    unsupported("tex other than tex.1d on a texture object");
+  if (is_texture_inst(in.op)) prepare_texture_inst(in, path);
   if (!half_supported(in)) unsupported("this f16/bf16 instruction");
   if (in.op == Op::kBar && in.spelling.find(".arrive") != std::string::npos) {
     if (in.ops.size() < 2) throw PtxError(path, in.line, in.col, in.spelling, "bar.arrive needs a thread count");

@@ -53,6 +53,8 @@ struct Program {
     std::vector<int32_t> params, rets;  // its .param symbols (syms indices)
   };
   std::vector<Callee> callees;        // a call's ops[0].sym indexes this
+  // per Module::address_taken: its callee, -1 if not linked (an .entry)
+  std::vector<int32_t> address_callee;
   std::vector<int32_t> ipdom;         // reconvergence point (insts.size() = exit)
   std::vector<isa::InstRecord> tmpl;  // record templates, tmpl_begin[i]..tmpl_begin[i+1]
   std::vector<uint32_t> tmpl_begin;

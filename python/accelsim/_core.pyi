@@ -155,6 +155,8 @@ class DeviceMemory:
     def add_texture(self, ptr: SupportsIndex, count: SupportsIndex, elem_bytes: SupportsIndex,
                     kind: str, /) -> int:
         """A texture object handle over linear memory; kind "f", "i" or "u"."""
+    def add_texture_object(self, desc: dict[str, Any], /) -> int:
+        """A texture or surface object handle from accelsim.ptx.textures.texture_args's description."""
     @property
     def bytes_allocated(self) -> int: ...
 

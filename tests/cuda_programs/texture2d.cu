@@ -1,5 +1,5 @@
 // A 2-D texture over a CUDA array, read with tex2D (point sampling, clamped
-// coordinates): a box blur. Needs the emulator's tex.2d.
+// coordinates): a box blur.
 #include <vector>
 
 #include "common.h"

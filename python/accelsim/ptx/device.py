@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 import warnings
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -14,6 +15,7 @@ from accelsim.errors import AccelsimWarning, DeviceMemoryError, DeviceTypeError,
 from accelsim.ptx._tables import tables
 from accelsim.ptx.cuda_lines import relocate
 from accelsim.ptx.device_array import DeviceArray, checked_dtype, checked_shape, host_data
+from accelsim.ptx.textures import texture_args
 
 __all__ = ["Device", "DeviceArray", "Stream"]
 
@@ -257,15 +259,40 @@ class Device:
         """The stream of the innermost open ``with stream:`` (None: none)."""
         return self._stream_stack[-1] if self._stream_stack else None
 
-    def texture_object(self, array: DeviceArray) -> np.uint64:
-        """A cudaTextureObject_t over a 1-D device array of float32, int32 or
-        uint32 (linear memory, point sampling, border 0), for tex1Dfetch."""
+    def texture_object(self, array: DeviceArray, *, channels: int = 1, layered: bool = False,
+                       linear: bool | None = None, address_mode: str | Sequence[str] = "clamp",
+                       filter: str = "point", normalized_coords: bool = False, read_mode: str = "element",
+                       border_color: Sequence[float] = (0, 0, 0, 0)) -> np.uint64:
+        """A cudaTextureObject_t over a DeviceArray, for tex / tld4. A 1-D
+        array is linear memory (tex1Dfetch: integer coordinates, outside
+        reads 0) unless ``linear=False``; otherwise the array is a CUDA array
+        of 1 to 3 dimensions (last axis x; ``channels`` of 2 or 4 take one
+        more last axis; ``layered`` makes the first axis the layers).
+        Channels are float32, float16 or 8/16/32-bit integers;
+        ``read_mode="normalized"`` reads 8/16-bit integers as floats in
+        [0, 1] ([-1, 1] signed). ``address_mode`` ("wrap", "clamp",
+        "mirror", "border"; one, or one per dimension), ``filter`` ("point",
+        "linear"), ``normalized_coords`` and ``border_color`` are
+        cudaTextureDesc's."""
         if not isinstance(array, DeviceArray) or array.device is not self:
             raise PtxError("texture_object needs a DeviceArray of this device")
-        kinds = {np.dtype(np.float32): "f", np.dtype(np.int32): "i", np.dtype(np.uint32): "u"}
-        if array.dtype not in kinds:
-            raise PtxError(f"texture objects support float32, int32 and uint32 elements, not {array.dtype}")
-        return np.uint64(self._mem.add_texture(array.ptr, array.size, 4, kinds[array.dtype]))
+        args = texture_args(array, channels=channels, layered=layered, linear=linear, address_mode=address_mode,
+                            filter=filter, normalized_coords=normalized_coords, read_mode=read_mode,
+                            border_color=border_color, surface=False)
+        return np.uint64(self._mem.add_texture_object(args))
+
+    def surface_object(self, array: DeviceArray, *, channels: int = 1, layered: bool = False) -> np.uint64:
+        """A cudaSurfaceObject_t over a DeviceArray taken as a CUDA array of
+        1 to 3 dimensions (as ``texture_object``'s: last axis x,
+        ``channels`` of 2 or 4 one more last axis, ``layered`` the first
+        axis the layers), for suld / sust: x is in bytes, y and z in rows and
+        slices."""
+        if not isinstance(array, DeviceArray) or array.device is not self:
+            raise PtxError("surface_object needs a DeviceArray of this device")
+        args = texture_args(array, channels=channels, layered=layered, linear=False, address_mode="clamp",
+                            filter="point", normalized_coords=False, read_mode="element",
+                            border_color=(0, 0, 0, 0), surface=True)
+        return np.uint64(self._mem.add_texture_object(args))
 
     # --- launches ---
     def _module_globals(self, module) -> list[int]:

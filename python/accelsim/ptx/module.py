@@ -110,6 +110,14 @@ class Module:
                            path=self.name)
         return DeviceArray(device, device._module_globals(self)[i], (size // dt.itemsize,), dt)
 
+    def bind_texture(self, name: str, device, obj) -> None:
+        """Binds the module-scope texture or surface reference ``name``
+        (``.global .texref`` / ``.surfref``, from toolkits before CUDA 12) on
+        ``device`` to a texture or surface object (``Device.texture_object``
+        / ``surface_object``), as cudaBindTextureToArray did: the launches
+        queued after it read through that object."""
+        self.get_global(name, device, np.uint64).copy_from_host(np.array([obj], np.uint64))
+
     def __repr__(self) -> str:
         return f"<accelsim.ptx.Module {self.name}: {', '.join(self._kernels)}>"
 
