@@ -281,6 +281,20 @@ void CtaEmulator::run(uint64_t index, BlockRecords& out) {
   }
 }
 
+namespace {
+
+// The lanes of `active` whose guard predicate (one value per lane at p) holds.
+inline uint32_t guarded_lanes(const uint64_t* p, bool negated, uint32_t active) {
+  uint32_t mask = 0;
+  for (uint32_t m = active; m; m &= m - 1) {
+    const uint32_t l = uint32_t(__builtin_ctz(m));
+    if ((p[l] != 0) != negated) mask |= 1u << l;
+  }
+  return mask;
+}
+
+}  // namespace
+
 void CtaEmulator::run_warp(uint32_t w, uint64_t limit) {
   Warp& wp = warps_[w];
   const int32_t n = int32_t(P.insts.size());
@@ -308,15 +322,7 @@ void CtaEmulator::run_warp(uint32_t w, uint64_t limit) {
     if (++wp.executed > L.max_warp_insts) report_spin(w, pc, in);
     if (guard_ && --poll_countdown_ == 0 && poll_stop()) return;
     const uint32_t active = f.mask;
-    uint32_t mask = active;
-    if (in.pred >= 0) {
-      mask = 0;
-      const uint64_t* p = &wp.regs[size_t(in.pred) * 32];
-      for (uint32_t m = active; m; m &= m - 1) {
-        uint32_t l = uint32_t(__builtin_ctz(m));
-        if ((p[l] != 0) != in.pred_neg) mask |= 1u << l;
-      }
-    }
+    const uint32_t mask = in.pred < 0 ? active : guarded_lanes(&wp.regs[size_t(in.pred) * 32], in.pred_neg, active);
     switch (in.op) {
       case Op::kBra: {
         record(w, pc, mask, in, 0);

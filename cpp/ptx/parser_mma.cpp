@@ -3,6 +3,8 @@
 // the fragment sizes their vector operands must have (the PTX ISA's
 // fragment tables), so the emulator (exec_mma.cpp) meets only well-formed
 // fragments.
+#include <functional>
+
 #include "ptx/parser.h"
 
 namespace accelsim::ptx {
@@ -44,51 +46,75 @@ bool Parser::decode_mma_mod(Inst& in, std::string_view m) {
 // operand, from the PTX ISA's fragment tables: wmma.m16n16k16's A and B
 // fragments are 8 .f16x2 registers, C and D 8 .f32 or 4 .f16x2;
 // mma.m16n8k16's A 4, B 2, C and D 4 .f32 or 2 .f16x2 (m16n8k8: A 2, B 1);
-// ldmatrix one register per 8x8 matrix.
-void Parser::mma_operands(Inst& in, const Token& op, const std::vector<Ty>& types) {
-  if (!is_mma(in.op)) return;
-  const MmaMods& x = in.mma;
-  auto need = [&](bool ok, const std::string& what) {
-    if (!ok) fail(op, "'" + in.spelling + "': " + what);
-  };
-  auto vec = [&](size_t k, int regs, const char* name) {
+// ldmatrix one register per 8x8 matrix. `fail` reports the first violation.
+namespace {
+
+struct FormCheck {
+  Inst& in;
+  const std::vector<Ty>& types;
+  const std::function<void(const std::string&)>& fail;
+
+  void need(bool ok, const std::string& what) const {
+    if (!ok) fail("'" + in.spelling + "': " + what);
+  }
+  void vec(size_t k, int regs, const char* name) const {
     need(in.ops[k].kind != Operand::kVec || in.ops[k].nvec == regs,
          std::string(name) + " must be a vector of " + std::to_string(regs) + " registers");
     need(in.ops[k].kind == Operand::kVec || regs == 1, std::string(name) + " must be a vector {..}");
-  };
-  const bool f16_or_f32 = in.type == kF16 || in.type == kF32;
+  }
+  bool f16_or_f32() const { return in.type == kF16 || in.type == kF32; }
+};
+
+void check_wmma_access(const FormCheck& c) {
+  const MmaMods& x = c.in.mma;
+  const bool load = c.in.op == Op::kWmmaLoad;
+  c.need(x.shape == kM16n16k16 && x.layouts == 1, "needs .m16n16k16 and one layout (.row or .col)");
+  c.need(load ? x.matrix != 3 : x.matrix == 3, load ? "loads .a, .b or .c" : "stores .d");
+  c.need(x.matrix >= 2 ? c.f16_or_f32() : c.in.type == kF16, ".a / .b are .f16; .c / .d .f16 or .f32");
+  c.vec(load ? 0 : 1, x.matrix >= 2 ? regs_of(c.in.type, 8) : 8, "the fragment");
+}
+
+void check_wmma_mma(const FormCheck& c) {
+  const Inst& in = c.in;
+  c.need(in.mma.shape == kM16n16k16 && in.mma.layouts == 2, "needs .m16n16k16 and two layouts (A's, B's)");
+  c.need(c.types.size() == 2 && (in.type2 == kF16 || in.type2 == kF32) && c.f16_or_f32(),
+         "takes .dtype.ctype, each .f16 or .f32 (f16 multiplicands)");
+  c.vec(0, regs_of(in.type2, 8), "d"), c.vec(1, 8, "a"), c.vec(2, 8, "b"), c.vec(3, regs_of(in.type, 8), "c");
+}
+
+void check_mma(const FormCheck& c) {
+  Inst& in = c.in;
+  const MmaMods& x = in.mma;
+  const std::vector<Ty>& t = c.types;
+  c.need((x.shape == kM16n8k16 || x.shape == kM16n8k8) && x.layouts == 2 && x.col == 2,
+         "needs .m16n8k16 or .m16n8k8 and .row.col");
+  c.need(t.size() == 4 && t[1] == t[2] && (t[1] == kF16 || t[1] == kBF16) &&
+             (in.type2 == kF16 || in.type2 == kF32) && c.f16_or_f32(),
+         "takes .dtype.f16.f16.ctype (.dtype and .ctype each .f16 or .f32) or .f32.bf16.bf16.f32");
+  in.mma.bf16 = t[1] == kBF16;
+  c.need(!in.mma.bf16 || (in.type == kF32 && in.type2 == kF32), ".bf16 multiplicands accumulate in .f32");
+  const bool k16 = x.shape == kM16n8k16;
+  c.vec(0, regs_of(in.type2, 4), "d"), c.vec(1, k16 ? 4 : 2, "a"), c.vec(2, k16 ? 2 : 1, "b"),
+      c.vec(3, regs_of(in.type, 4), "c");
+}
+
+void check_ldmatrix(const FormCheck& c) {
+  const MmaMods& x = c.in.mma;
+  c.need(x.shape == kM8n8 && x.count != 0 && c.in.type == kB16, "needs .m8n8, .x1, .x2 or .x4 and .b16");
+  c.vec(0, x.count, "the destination");
+}
+
+}  // namespace
+
+void Parser::mma_operands(Inst& in, const Token& op, const std::vector<Ty>& types) {
+  if (!is_mma(in.op)) return;
+  const std::function<void(const std::string&)> report = [&](const std::string& what) { fail(op, what); };
+  const FormCheck c{in, types, report};
   switch (in.op) {
-    case Op::kWmmaLoad: case Op::kWmmaStore: {
-      const bool load = in.op == Op::kWmmaLoad;
-      need(x.shape == kM16n16k16 && x.layouts == 1, "needs .m16n16k16 and one layout (.row or .col)");
-      need(load ? x.matrix != 3 : x.matrix == 3, load ? "loads .a, .b or .c" : "stores .d");
-      need(x.matrix >= 2 ? f16_or_f32 : in.type == kF16, ".a / .b are .f16; .c / .d .f16 or .f32");
-      vec(load ? 0 : 1, x.matrix >= 2 ? regs_of(in.type, 8) : 8, "the fragment");
-      return;
-    }
-    case Op::kWmmaMma:
-      need(x.shape == kM16n16k16 && x.layouts == 2, "needs .m16n16k16 and two layouts (A's, B's)");
-      need(types.size() == 2 && (in.type2 == kF16 || in.type2 == kF32) && f16_or_f32,
-           "takes .dtype.ctype, each .f16 or .f32 (f16 multiplicands)");
-      vec(0, regs_of(in.type2, 8), "d"), vec(1, 8, "a"), vec(2, 8, "b"), vec(3, regs_of(in.type, 8), "c");
-      return;
-    case Op::kMma: {
-      need((x.shape == kM16n8k16 || x.shape == kM16n8k8) && x.layouts == 2 && x.col == 2,
-           "needs .m16n8k16 or .m16n8k8 and .row.col");
-      need(types.size() == 4 && types[1] == types[2] && (types[1] == kF16 || types[1] == kBF16) &&
-               (in.type2 == kF16 || in.type2 == kF32) && f16_or_f32,
-           "takes .dtype.f16.f16.ctype (.dtype and .ctype each .f16 or .f32) or .f32.bf16.bf16.f32");
-      in.mma.bf16 = types[1] == kBF16;
-      need(!in.mma.bf16 || (in.type == kF32 && in.type2 == kF32), ".bf16 multiplicands accumulate in .f32");
-      const bool k16 = x.shape == kM16n8k16;
-      vec(0, regs_of(in.type2, 4), "d"), vec(1, k16 ? 4 : 2, "a"), vec(2, k16 ? 2 : 1, "b"),
-          vec(3, regs_of(in.type, 4), "c");
-      return;
-    }
-    default:  // ldmatrix
-      need(x.shape == kM8n8 && x.count != 0 && in.type == kB16, "needs .m8n8, .x1, .x2 or .x4 and .b16");
-      vec(0, x.count, "the destination");
-      return;
+    case Op::kWmmaLoad: case Op::kWmmaStore: return check_wmma_access(c);
+    case Op::kWmmaMma: return check_wmma_mma(c);
+    case Op::kMma: return check_mma(c);
+    default: return check_ldmatrix(c);
   }
 }
 
