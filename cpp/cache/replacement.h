@@ -1,6 +1,8 @@
-// Replacement policies, chosen by name (config key *_replacement). A policy
-// only picks a victim among the evictable ways of one set; the tag array keeps
-// the per-line time stamps every policy here needs.
+// Replacement policies, chosen by name (config key *_replacement). Every
+// policy here evicts, among the evictable ways of a full set, the line with
+// the smallest time stamp, ties to the lowest way; a policy only says which
+// stamp. The tag array keeps each set's lines in that order (TagArray), so a
+// victim is found without scanning the set.
 #pragma once
 #include <cstdint>
 #include <span>
@@ -13,9 +15,8 @@ namespace accelsim::cache {
 struct ReplacementPolicy {
   const char* name;
   const char* doc;
-  // Index of the victim among `set`, considering only lines with
-  // evictable() true; -1 when none is evictable.
-  int32_t (*victim)(std::span<const LineMeta> set);
+  uint64_t LineMeta::*stamp;  // the age the policy orders lines by
+  bool touch_renews;          // a hit sets the stamp (so it reorders the set)
 };
 
 std::span<const ReplacementPolicy> replacement_policies();

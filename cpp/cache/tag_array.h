@@ -1,7 +1,10 @@
 // Sets x ways of LineMeta in one contiguous array, with the set index function
 // and replacement policy resolved by name at construction. Lookups go through
 // a line-address index, so a 256-way L1 costs O(1) per probe; every change of
-// a line's tag goes through install()/invalidate() to keep it in step.
+// a line's tag goes through install()/invalidate() to keep it in step, and
+// every change of its stamps through install()/touch(), which keep each set's
+// allocated lines linked in the policy's victim order: a victim is the first
+// evictable line of that list, not the result of a scan of all the ways.
 #pragma once
 #include <cstdint>
 #include <span>
@@ -41,7 +44,11 @@ class TagArray {
   void install(LineMeta& line, uint64_t line_addr, Cycle now);
   // Frees `line` (its tag, sectors and written bytes).
   void invalidate(LineMeta& line);
-  void touch(LineMeta& line, Cycle now) { line.last_use = now.count(); }
+  void touch(LineMeta& line, Cycle now) {
+    if (line.last_use == now.count()) return;  // e.g. just installed: in place already
+    line.last_use = now.count();
+    if (touch_renews_) reorder(index_of(line));
+  }
 
   // Bytes written into the line since allocation (write-validate).
   ByteMask& written(const LineMeta& line) { return written_[index_of(line)]; }
@@ -50,16 +57,48 @@ class TagArray {
   std::span<const LineMeta> lines() const { return lines_; }
 
  private:
+  static constexpr uint32_t kNone = ~uint32_t{0};
+  // Links of one line in its set's victim order (indices into lines_).
+  struct Link {
+    uint32_t prev = kNone;
+    uint32_t next = kNone;
+  };
+  struct Order {
+    uint32_t head = kNone;  // the oldest line
+    uint32_t tail = kNone;  // the newest line
+  };
+
   size_t index_of(const LineMeta& line) const { return static_cast<size_t>(&line - lines_.data()); }
+  uint64_t stamp(size_t i) const { return lines_[i].*stamp_; }
+  LineMeta* first_free(uint32_t set);
+  LineMeta* oldest_evictable(uint32_t set);
+  void link(size_t i);    // inserts an allocated line after every older one
+  void unlink(size_t i);  // takes it out of its set's order
+  // The line's stamp changed: moves it to its place. A hit's line is usually
+  // the newest already (an unallocated line is in no list, so stays out).
+  void reorder(size_t i) {
+    const Link& l = links_[i];
+    if (l.next == kNone && (l.prev == kNone || stamp(l.prev) <= stamp(i))) return;
+    if (!lines_[i].allocated) return;
+    unlink(i);
+    link(i);
+  }
+  void set_free(size_t i, bool free);
 
   uint32_t sets_, ways_, line_bytes_, sector_bytes_;
   uint32_t line_shift_;
   SetIndexParams index_params_;
   const SetIndexFunction* index_fn_;
-  const ReplacementPolicy* policy_;
+  uint64_t LineMeta::*stamp_;       // the policy's
+  bool touch_renews_;
   std::vector<LineMeta> lines_;     // set-major: lines_[set * ways + way]
   std::vector<ByteMask> written_;   // per line
-  std::vector<uint32_t> valid_;     // per set: allocated ways
+  uint32_t free_words_;             // 64-way words per set in free_
+  std::vector<uint64_t> free_;      // per set: bit w set when way w is unallocated
+  // Per set, the allocated lines by stamp, oldest first (equal stamps in any
+  // order: the victim walk resolves ties to the lowest way).
+  std::vector<Link> links_;         // per line
+  std::vector<Order> order_;        // per set
   FlatIndex where_;                 // line_addr -> index into lines_
 };
 

@@ -1,5 +1,6 @@
 // 56x: building blocks (timed queue, bandwidth limiter, set index functions,
-// MSHR index, standard cache parameters from the GPU config).
+// MSHR index, standard cache parameters from the GPU config, the tag array's
+// victim order).
 #include <map>
 #include <random>
 #include <set>
@@ -97,4 +98,42 @@ TEST_CASE("565-cache-params-from-gpu-config") {
   Cache l1c(l1c_params(cfg));
   CHECK_EQ(l1c.tags().line_bytes(), uint32_t{64});
   CHECK_THROWS(l1d_params(cfg, 1000, 1), ConfigError);
+}
+
+// The victim by definition: the first free way, else the evictable line with
+// the smallest stamp (ties to the lowest way), else none.
+static const LineMeta* victim_by_scan(TagArray& t, uint32_t set, uint64_t LineMeta::*stamp) {
+  std::span<LineMeta> ways = t.lines().subspan(size_t(set) * t.ways(), t.ways());
+  for (LineMeta& l : ways)
+    if (!l.allocated) return &l;
+  const LineMeta* best = nullptr;
+  for (const LineMeta& l : ways)
+    if (l.reserved == 0 && (!best || l.*stamp < best->*stamp)) best = &l;
+  return best;
+}
+
+TEST_CASE("567-tag-array-victim-order-matches-a-scan-of-the-set") {
+  for (const char* policy : {"lru", "fifo"}) {
+    TagArray t(2, 12, 128, 32, policy, "linear");
+    uint64_t LineMeta::*stamp = find_replacement_policy(policy).stamp;
+    std::mt19937_64 rng(11);
+    uint64_t now = 1;
+    for (int step = 0; step < 20000; ++step) {
+      now += rng() % 3 == 0;  // many accesses share a cycle, so stamps tie
+      const uint64_t addr = (rng() % 40) * 128;
+      LineMeta* line = t.find(addr);
+      const uint32_t op = uint32_t(rng() % 8);
+      if (line && op == 0) {
+        t.invalidate(*line);
+      } else if (line && op == 1) {
+        line->reserved ^= 1;  // a fill pending, or landed
+      } else if (line) {
+        t.touch(*line, Cycle(now));
+      } else if (LineMeta* v = t.victim(addr)) {
+        t.install(*v, addr, Cycle(now));
+      }
+      for (uint32_t set = 0; set < 2; ++set)
+        CHECK(t.victim(set * 128) == victim_by_scan(t, set, stamp));
+    }
+  }
 }
