@@ -1,8 +1,11 @@
 #include "dram/bank_queue.h"
 
+#include "base/error.h"
+
 namespace accelsim::dram {
 
 BankQueue::BankQueue(uint32_t capacity, uint32_t banks) : slots_(capacity), banks_(banks) {
+  if (banks > 256) throw ConfigError("dram_banks", "must be 1..256");
   free_.reserve(capacity);
   for (uint32_t i = capacity; i > 0; --i) free_.push_back(static_cast<int32_t>(i - 1));
 }
@@ -18,7 +21,8 @@ int32_t BankQueue::push(const QueueEntry& e, int64_t open_row) {
     slots_[b.tail].next = s;
   }
   b.tail = s;
-  if (e.req.row == open_row) ++b.hits;
+  queued_.put(e.req.bank, true);
+  if (e.req.row == open_row && b.hits++ == 0) with_hits_.put(e.req.bank, true);
   ++size_;
   return s;
 }
@@ -36,7 +40,8 @@ void BankQueue::remove(int32_t slot, int64_t open_row) {
   } else {
     slots_[s.next].prev = s.prev;
   }
-  if (s.e.req.row == open_row) --b.hits;
+  if (b.head == kNil) queued_.put(s.e.req.bank, false);
+  if (s.e.req.row == open_row && --b.hits == 0) with_hits_.put(s.e.req.bank, false);
   free_.push_back(slot);
   --size_;
 }
@@ -45,6 +50,7 @@ void BankQueue::row_opened(uint32_t bank, int64_t row) {
   uint32_t hits = 0;
   for (int32_t s = banks_[bank].head; s != kNil; s = slots_[s].next) hits += slots_[s].e.req.row == row;
   banks_[bank].hits = hits;
+  with_hits_.put(bank, hits > 0);
 }
 
 }  // namespace accelsim::dram

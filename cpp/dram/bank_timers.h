@@ -28,6 +28,8 @@ class BankTimers {
   int64_t earliest_activate(uint32_t bank) const;
   int64_t earliest_precharge(uint32_t bank) const;
   int64_t earliest_column(uint32_t bank, bool is_write) const;
+  // A lower bound of earliest_column over all banks (the channel-wide rules).
+  int64_t column_floor(bool is_write) const;
   int64_t earliest_refresh() const;  // all banks closed and precharged
   // Per-bank refresh: a held bank takes no activate and no column command
   // (its refresh is due, so its row closes as soon as tRAS / tWR allow); it
@@ -88,6 +90,11 @@ inline int64_t BankTimers::earliest_column(uint32_t bank, bool is_write) const {
   // One data bus: this command's data may not overlap the previous command's.
   const int64_t latency = is_write ? t_[TimingParam::tWL] : t_[TimingParam::tCL];
   return std::max(t, bus_free_ - latency);
+}
+
+inline int64_t BankTimers::column_floor(bool is_write) const {
+  const int64_t latency = is_write ? t_[TimingParam::tWL] : t_[TimingParam::tCL];
+  return std::max({is_write ? next_write_any_ : next_read_any_, next_col_any_, bus_free_ - latency});
 }
 
 }  // namespace accelsim::dram

@@ -229,7 +229,7 @@ int64_t DramChannel::next_command_cycle() {
   if (refresh_pending_) return now_ + 1;
   int64_t t = refresh_due_;
   const BankQueue& q = active_queue();
-  for (uint32_t b = 0; b < q.bank_count(); ++b) t = std::min(t, bank_event(q, b));
+  q.queued_banks().for_each([&](uint32_t b) { t = std::min(t, bank_event(q, b)); });
   return t == dram::kNever ? t : std::max(t, now_ + 1);
 }
 

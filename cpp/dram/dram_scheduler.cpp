@@ -56,8 +56,7 @@ class Fcfs final : public DramScheduler {
  private:
   static int32_t oldest(const BankQueue& q) {
     int32_t best = kNil;
-    for (uint32_t b = 0; b < q.bank_count(); ++b)
-      if (q.head(b) != kNil) best = older(q, best, q.head(b));
+    q.queued_banks().for_each([&](uint32_t b) { best = older(q, best, q.head(b)); });
     return best;
   }
 };
@@ -69,14 +68,16 @@ class FrFcfs final : public DramScheduler {
  public:
   // column_ready, with the bank's two timing answers computed once per bank
   // rather than once per queued hit: a bank whose column timing is not met
-  // (the usual case under load) costs no walk of its list.
+  // (the usual case under load) costs no walk of its list, and when the
+  // channel-wide rules (data bus, tCCD, turnarounds) hold every bank back,
+  // no bank is looked at.
   int32_t pick_column(const SchedulerView& v) const override {
+    if (v.banks.column_floor(false) > v.now && v.banks.column_floor(true) > v.now) return kNil;
     int32_t best = kNil;
-    for (uint32_t b = 0; b < v.queue.bank_count(); ++b) {
-      if (v.queue.hits(b) == 0) continue;
+    v.queue.banks_with_hits().for_each([&](uint32_t b) {
       const bool read_ok = v.banks.earliest_column(b, false) <= v.now;
       const bool write_ok = v.banks.earliest_column(b, true) <= v.now;
-      if (!read_ok && !write_ok) continue;
+      if (!read_ok && !write_ok) return;
       const int64_t row = v.banks.open_row(b);
       for (int32_t s = v.queue.head(b); s != kNil; s = v.queue.next(s)) {
         const QueueEntry& e = v.queue.entry(s);
@@ -85,17 +86,17 @@ class FrFcfs final : public DramScheduler {
         best = older(v.queue, best, s);
         break;  // later entries of this bank are younger
       }
-    }
+    });
     return best;
   }
   int32_t pick_row(const SchedulerView& v) const override {
     int32_t best = kNil;
-    for (uint32_t b = 0; b < v.queue.bank_count(); ++b) {
+    v.queue.queued_banks().for_each([&](uint32_t b) {
+      if (v.queue.hits(b) > 0) return;
       const int32_t s = v.queue.head(b);
-      if (s == kNil || v.queue.hits(b) > 0) continue;
       const QueueEntry& e = v.queue.entry(s);
       if (row_ready(e, row_need(e, v.banks), v)) best = older(v.queue, best, s);
-    }
+    });
     return best;
   }
 };
