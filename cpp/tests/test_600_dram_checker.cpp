@@ -177,6 +177,17 @@ TEST_CASE("618-bank-queue-hit-counts-match-brute-force") {
       }
       CHECK_EQ(q.hits(b), hits);
     }
+    // The bank sets the schedulers walk agree with the lists.
+    std::vector<uint32_t> queued, with_hits;
+    q.queued_banks().for_each([&](uint32_t b) { queued.push_back(b); });
+    q.banks_with_hits().for_each([&](uint32_t b) { with_hits.push_back(b); });
+    std::vector<uint32_t> want_queued, want_hits;
+    for (uint32_t b = 0; b < banks; ++b) {
+      if (q.head(b) != BankQueue::kNil) want_queued.push_back(b);
+      if (q.hits(b) > 0) want_hits.push_back(b);
+    }
+    CHECK(queued == want_queued);
+    CHECK(with_hits == want_hits);
     CHECK_EQ(q.size(), live.size());
   }
 }
