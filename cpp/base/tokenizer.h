@@ -65,6 +65,15 @@ inline bool parse_hex(std::string_view s, uint64_t& out) {
 inline bool parse_u64(std::string_view s, uint64_t& out) {
   if (s.empty() || s.size() > 20) return false;
   uint64_t v = 0;
+  if (s.size() < 20) {  // below 10^19: cannot overflow, so no check per digit
+    for (char c : s) {
+      const unsigned d = unsigned(static_cast<unsigned char>(c)) - '0';
+      if (d > 9) return false;
+      v = v * 10 + d;
+    }
+    out = v;
+    return true;
+  }
   for (char c : s) {
     if (c < '0' || c > '9') return false;
     uint64_t d = uint64_t(c - '0');
