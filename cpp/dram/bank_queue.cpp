@@ -24,6 +24,7 @@ int32_t BankQueue::push(const QueueEntry& e, int64_t open_row) {
   queued_.put(e.req.bank, true);
   if (e.req.row == open_row && b.hits++ == 0) with_hits_.put(e.req.bank, true);
   ++size_;
+  writes_ += e.req.is_write;
   return s;
 }
 
@@ -42,6 +43,7 @@ void BankQueue::remove(int32_t slot, int64_t open_row) {
   }
   if (b.head == kNil) queued_.put(s.e.req.bank, false);
   if (s.e.req.row == open_row && --b.hits == 0) with_hits_.put(s.e.req.bank, false);
+  writes_ -= s.e.req.is_write;
   free_.push_back(slot);
   --size_;
 }

@@ -40,6 +40,7 @@ class BankQueue {
   BankQueue(uint32_t capacity, uint32_t banks);
 
   size_t size() const { return size_; }
+  size_t writes() const { return writes_; }  // queued writes (the rest are reads)
   size_t capacity() const { return slots_.size(); }
   bool empty() const { return size_ == 0; }
   bool full() const { return size_ >= slots_.size(); }
@@ -82,6 +83,7 @@ class BankQueue {
   BankSet queued_;
   BankSet with_hits_;
   size_t size_ = 0;
+  size_t writes_ = 0;
   uint64_t next_seq_ = 0;
 };
 

@@ -66,17 +66,19 @@ class Fcfs final : public DramScheduler {
 // row that still has queued hits is not closed.
 class FrFcfs final : public DramScheduler {
  public:
-  // column_ready, with the bank's two timing answers computed once per bank
-  // rather than once per queued hit: a bank whose column timing is not met
-  // (the usual case under load) costs no walk of its list, and when the
-  // channel-wide rules (data bus, tCCD, turnarounds) hold every bank back,
-  // no bank is looked at.
+  // column_ready, with the bank's timing answers computed once per bank
+  // rather than once per queued hit, and only for the kinds of request the
+  // queue holds: a bank whose column timing is not met (the usual case under
+  // load) costs no walk of its list, and when the channel-wide rules (data
+  // bus, tCCD, turnarounds) hold every bank back, no bank is looked at.
   int32_t pick_column(const SchedulerView& v) const override {
-    if (v.banks.column_floor(false) > v.now && v.banks.column_floor(true) > v.now) return kNil;
+    const bool reads = v.queue.size() > v.queue.writes() && v.banks.column_floor(false) <= v.now;
+    const bool writes = v.queue.writes() > 0 && v.banks.column_floor(true) <= v.now;
+    if (!reads && !writes) return kNil;
     int32_t best = kNil;
     v.queue.banks_with_hits().for_each([&](uint32_t b) {
-      const bool read_ok = v.banks.earliest_column(b, false) <= v.now;
-      const bool write_ok = v.banks.earliest_column(b, true) <= v.now;
+      const bool read_ok = reads && v.banks.earliest_column(b, false) <= v.now;
+      const bool write_ok = writes && v.banks.earliest_column(b, true) <= v.now;
       if (!read_ok && !write_ok) return;
       const int64_t row = v.banks.open_row(b);
       for (int32_t s = v.queue.head(b); s != kNil; s = v.queue.next(s)) {

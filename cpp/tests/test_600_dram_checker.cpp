@@ -153,6 +153,7 @@ TEST_CASE("618-bank-queue-hit-counts-match-brute-force") {
         if (!q.full()) {
           QueueEntry e;
           e.req = rd(step, bank, (r >> 6) % 3);
+          e.req.is_write = (r >> 12) % 3 == 0;
           live.push_back(q.push(e, open[bank]));
         }
         break;
@@ -188,6 +189,9 @@ TEST_CASE("618-bank-queue-hit-counts-match-brute-force") {
     }
     CHECK(queued == want_queued);
     CHECK(with_hits == want_hits);
+    size_t writes = 0;
+    for (int32_t s : live) writes += q.entry(s).req.is_write;
+    CHECK_EQ(q.writes(), writes);
     CHECK_EQ(q.size(), live.size());
   }
 }
