@@ -19,8 +19,8 @@ PACKAGE = ROOT / "python" / "accelsim"
 
 # (layer, rooms in order); a room may import the rooms before it, and itself.
 LAYERS = [
-    ("base", ["errors", "_warnings", "_paths", "_files", "_yaml", "_core", "_headless", "progress", "run_loop",
-              "_args", "kernel_selection", "workload_check", "run_modes"]),
+    ("base", ["errors", "_warnings", "_paths", "_files", "_yaml", "_yaml_cache", "_core", "_headless", "progress",
+              "run_loop", "_args", "kernel_selection", "workload_check", "run_modes"]),
     ("data", ["trace", "config", "stats", "tracegen"]),
     ("simulation", ["sim", "ptx", "cuda"]),
     ("analyses and tools", ["correlation", "plot", "sweep", "sampling", "microbench", "tune", "studies", "bench"]),
