@@ -194,14 +194,16 @@ WMMA = HEAD + """.visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 p
   cvta.to.global.u64 %rd1, %rd1;
   cvta.to.global.u64 %rd2, %rd2;
   cvta.to.global.u64 %rd3, %rd3;
-  wmma.load.a.sync.aligned.{la}.m16n16k16.global.f16 {va}, [%rd1], %r1;
-  wmma.load.b.sync.aligned.{lb}.m16n16k16.global.f16 {vb}, [%rd2], %r1;
-  wmma.load.c.sync.aligned.{lc}.m16n16k16.global.{ct} {vc}, [%rd3], %r1;
-  wmma.mma.sync.aligned.{la}.{lb}.m16n16k16.{dt}.{ct} {vd}, {va}, {vb}, {vc};
-  wmma.store.d.sync.aligned.{ldl}.m16n16k16.{dt} [%rd4], {vd}, %r1;
+  wmma.load.a.sync.aligned.{la}.{shape}.global.{ab} {va}, [%rd1], %r1;
+  wmma.load.b.sync.aligned.{lb}.{shape}.global.{ab} {vb}, [%rd2], %r1;
+  wmma.load.c.sync.aligned.{lc}.{shape}.global.{ct} {vc}, [%rd3], %r1;
+  wmma.mma.sync.aligned.{la}.{lb}.{shape}.{types} {vd}, {va}, {vb}, {vc};
+  wmma.store.d.sync.aligned.{ldl}.{shape}.{dt} [%rd4], {vd}, %r1;
   ret;
 }}
 """
+# wmma.load a, b, c, wmma.mma, wmma.store d: `types` is wmma.mma's type list (.dtype.ctype for
+# f16 multiplicands, else .dtype.atype.btype.ctype{.satfinite}).
 
 
 def _vec(name: str, n: int) -> str:
@@ -209,9 +211,10 @@ def _vec(name: str, n: int) -> str:
 
 
 def _strided(mat: np.ndarray, layout: str, ld: int) -> np.ndarray:
-    buf = np.zeros(16 * ld, dtype=mat.dtype)
-    view = buf.reshape(16, ld)[:, :16]
-    view[...] = mat if layout == "row" else mat.T
+    """`mat` (16 x 16, 16 x 8 or 8 x 16) stored row- or column-major with leading dimension ld."""
+    buf = np.zeros(max(mat.shape) * ld, dtype=mat.dtype)
+    src = mat if layout == "row" else mat.T
+    buf.reshape(-1, ld)[:src.shape[0], :src.shape[1]] = src
     return buf
 
 
@@ -226,7 +229,8 @@ def test_wmma_load_mma_store_matches_numpy(la, lb, lc, ldl, dt, ct):
     A, B = _halves(rng, (16, 16), True), _halves(rng, (16, 16), True)
     cnp, dnp = (np.float32 if ct == "f32" else np.float16), (np.float32 if dt == "f32" else np.float16)
     C = _halves(rng, (16, 16), True).astype(cnp)
-    text = WMMA.format(la=la, lb=lb, lc=lc, ldl=ldl, dt=dt, ct=ct, creg=".f32" if ct == "f32" else ".b32",
+    text = WMMA.format(la=la, lb=lb, lc=lc, ldl=ldl, shape="m16n16k16", ab="f16", types=f"{dt}.{ct}", dt=dt, ct=ct,
+                       creg=".f32" if ct == "f32" else ".b32",
                        dreg=".f32" if dt == "f32" else ".b32", va=_vec("a", 8), vb=_vec("b", 8),
                        vc=_vec("c", 8 if ct == "f32" else 4), vd=_vec("d", 8 if dt == "f32" else 4))
     dev = Device("QV100")
@@ -277,7 +281,8 @@ def test_mma_needs_the_whole_warp():
      "{%c0, %c1, %c2, %c3};", "d must be a vector of 4 registers"),
     ("mma.sync.aligned.m16n8k16.row.row.f32.f16.f16.f32 {%d0, %d1, %d2, %d3}, {%a0, %a1, %a2, %a3}, {%b0, %b1}, "
      "{%c0, %c1, %c2, %c3};", "row.col"),
-    ("wmma.load.a.sync.aligned.row.m16n16k16.global.f32 {%a0, %a1, %a2, %a3}, [%rd1];", ".a / .b are .f16"),
+    ("wmma.load.a.sync.aligned.row.m16n16k16.global.f32 {%a0, %a1, %a2, %a3}, [%rd1];",
+     "not a multiplicand type"),
     ("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%a0}, [%r1];", "vector of 2 registers"),
     ("mma.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32 {%d0, %d1, %d2, %d3}, {%a0, %a1, %a2, %a3}, "
      "{%b0, %b1}, {%c0, %c1, %c2, %c3};", "tf32"),

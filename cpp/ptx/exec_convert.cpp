@@ -113,6 +113,17 @@ struct FloatToInt {
     return true;
   }
 };
+// cvt.rna.tf32.f32 as ptxas 13 lowers it for sm_80 (FSETP, then an integer
+// add): a finite value's bits plus 0x1000, which rounds the 10-bit mantissa
+// to nearest, ties away from zero; the low 13 bits stay as the add leaves
+// them (the tensor unit ignores them); inf and NaN pass unchanged.
+struct ToTf32 {
+  static bool lane(uint64_t v, const Inst&, uint64_t& r) {
+    const uint32_t x = uint32_t(v);
+    r = (x & 0x7f800000u) == 0x7f800000u ? x : uint32_t(x + 0x1000u);
+    return true;
+  }
+};
 template <class F>
 struct ToFloat {  // from an integer, f32 or f64
   static bool lane(uint64_t v, const Inst& in, uint64_t& r) {
@@ -145,6 +156,7 @@ void CtaEmulator::convert_lanes(uint32_t w, const Inst& in, uint32_t mask) {
 
 void CtaEmulator::convert(uint32_t w, const Inst& in, uint32_t mask) {
   const Ty to = in.type, from = in.type2;
+  if (to == kTF32) return convert_lanes<ToTf32>(w, in, mask);
   if (half::is_half(to) || half::is_half(from)) return convert_lanes<HalfConvert>(w, in, mask);
   if (!ty_float(to) && ty_float(from)) return convert_lanes<FloatToInt>(w, in, mask);
   if (!ty_float(to)) return convert_lanes<IntToInt>(w, in, mask);

@@ -32,6 +32,7 @@ enum ModBit : uint32_t {
   kMArrive = 1u << 23,  // set by prepare(): bar.arrive / barrier.arrive (no wait)
   kMShiftAmt = 1u << 24,  // bfind.shiftamt
   kMIgnoreSrc = 1u << 25,  // set by the parser: cp.async's fourth operand is the ignore-src predicate
+  kMRna = 1u << 26,  // cvt.rna (to .tf32): nearest, ties away from zero
 };
 
 // Comparison of setp / set; sub-operation of atom/red/vote/shfl.
@@ -64,15 +65,18 @@ struct Operand {
 };
 
 // The shape modifiers of wmma / mma / ldmatrix, decoded by the parser.
-enum MmaShape : uint8_t { kShapeNone, kM16n16k16, kM16n8k16, kM16n8k8, kM8n8 };
+enum MmaShape : uint8_t { kShapeNone, kM16n16k16, kM16n16k8, kM16n8k32, kM16n8k16, kM16n8k8, kM16n8k4, kM8n8 };
 struct MmaMods {
   uint8_t shape = kShapeNone;
   uint8_t matrix = 0;    // wmma.load / wmma.store: 0 .a, 1 .b, 2 .c, 3 .d
   uint8_t col = 0;       // bit k: the k-th layout modifier is .col (.row otherwise); mma: A's, then B's
   uint8_t layouts = 0;   // how many layout modifiers
-  uint8_t count = 0;     // ldmatrix: .x1 / .x2 / .x4 (0: none given)
-  bool trans = false;    // ldmatrix .trans
-  bool bf16 = false;     // mma: .bf16 multiplicands (else .f16)
+  // bit-fields keep Inst at 144 bytes (the interpreter walks arrays of them)
+  uint8_t count : 4 = 0;      // ldmatrix: .x1 / .x2 / .x4 (0: none given)
+  uint8_t trans : 1 = 0;      // ldmatrix .trans
+  uint8_t satfinite : 1 = 0;  // integer mma / wmma.mma: D clamped to the .s32 range
+  Ty atype = kTyNone;    // mma / wmma.mma: A's and B's element types (.f16, .bf16, .tf32, .s8, .u8)
+  Ty btype = kTyNone;
 };
 
 struct Inst {

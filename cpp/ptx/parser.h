@@ -115,6 +115,7 @@ class Parser {
   // --- instructions (parser_insts.cpp) ---
   void instruction();
   void cp_async_operands(Inst& in, const Token& op);
+  void cvt_tf32_form(const Inst& in, const Token& op);
   static bool decode_mma_mod(Inst& in, std::string_view m);
   void mma_operands(Inst& in, const Token& op, const std::vector<Ty>& types);
   static std::string type_list(const OpcodeRow& row);

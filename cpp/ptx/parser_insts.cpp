@@ -19,7 +19,7 @@ constexpr ModName kModBits[] = {
     {"rn", kMRn}, {"rz", kMRz}, {"rm", kMRm}, {"rp", kMRp}, {"rni", kMRni}, {"rzi", kMRzi},
     {"rmi", kMRmi}, {"rpi", kMRpi}, {"ftz", kMFtz}, {"sat", kMSat}, {"approx", kMApprox},
     {"full", kMFull}, {"wide", kMWide}, {"hi", kMHi}, {"lo", kMLo}, {"uni", kMUni}, {"to", kMTo},
-    {"cg", kMCg}, {"volatile", kMVolatile}, {"cc", kMCc}, {"aligned", kMAligned}, {"shiftamt", kMShiftAmt}};
+    {"cg", kMCg}, {"volatile", kMVolatile}, {"cc", kMCc}, {"aligned", kMAligned}, {"shiftamt", kMShiftAmt}, {"rna", kMRna}};
 
 // "ld.global.u32" -> {"global", "u32"}
 std::vector<std::string_view> modifiers_of(std::string_view s) {
@@ -69,6 +69,7 @@ void Parser::instruction() {
     if (types.size() > 1) in.type2 = in.op == Op::kCvt ? types[1] : types.front();
   }
   if (in.op == Op::kCvt && types.size() != 2) fail(op, "cvt needs a destination and a source type");
+  if (in.op == Op::kCvt) cvt_tf32_form(in, op);
   if (row->typed && types.empty()) fail(op, "'" + std::string(name) + "' needs a type (" + type_list(*row) + ")");
   if (in.op == Op::kCall) {
     f_->calls = true;
@@ -94,6 +95,20 @@ void Parser::instruction() {
   mma_operands(in, op, types);
   next();
   f_->insts.push_back(std::move(in));
+}
+
+// cvt to .tf32 (a tensor-core multiplicand: an f32 rounded to 10 mantissa
+// bits) is cvt.rna.tf32.f32 d, a, as nvcc emits it for sm_80 (sm_90's .rn /
+// .rz / .relu / .satfinite forms are refused by name); .rna is that
+// conversion's alone.
+void Parser::cvt_tf32_form(const Inst& in, const Token& op) {
+  const uint32_t round = in.mods & (kMRna | kMRn | kMRz | kMRm | kMRp | kMRni | kMRzi | kMRmi | kMRpi);
+  const bool tf32 = in.type == kTF32 || in.type2 == kTF32;
+  if (!tf32 && !(round & kMRna)) return;
+  if (!tf32) fail(op, "'" + in.spelling + "': .rna rounds only to .tf32 (cvt.rna.tf32.f32)");
+  if (in.type != kTF32 || in.type2 != kF32) fail(op, "'" + in.spelling + "': .tf32 converts only from .f32 (cvt.rna.tf32.f32)");
+  if (round != kMRna) fail(op, "'" + in.spelling + "': cvt to .tf32 is supported with .rna (cvt.rna.tf32.f32) only");
+  if (in.mods & (kMFtz | kMSat)) fail(op, "'" + in.spelling + "': cvt to .tf32 takes no .ftz or .sat");
 }
 
 // cp.async [dst], [src], cp-size{, src-size | ignore-src}{, cache-policy}:

@@ -3,8 +3,10 @@
 // the fragment sizes their vector operands must have (the PTX ISA's
 // fragment tables), so the emulator (exec_mma.cpp) meets only well-formed
 // fragments.
+#include <algorithm>
 #include <functional>
 
+#include "ptx/mma_fragment.h"
 #include "ptx/parser.h"
 
 namespace accelsim::ptx {
@@ -15,9 +17,6 @@ bool is_mma(Op op) {
   return op == Op::kWmmaLoad || op == Op::kWmmaStore || op == Op::kWmmaMma || op == Op::kMma || op == Op::kLdmatrix;
 }
 
-// Registers of one fragment: 16-bit elements two to a register.
-int regs_of(Ty t, int elements) { return t == kF16 ? elements / 2 : elements; }
-
 }  // namespace
 
 bool Parser::decode_mma_mod(Inst& in, std::string_view m) {
@@ -27,8 +26,9 @@ bool Parser::decode_mma_mod(Inst& in, std::string_view m) {
     const char* name;
     MmaShape shape;
   };
-  static constexpr Shape kShapes[] = {
-      {"m16n16k16", kM16n16k16}, {"m16n8k16", kM16n8k16}, {"m16n8k8", kM16n8k8}, {"m8n8", kM8n8}};
+  static constexpr Shape kShapes[] = {{"m16n16k16", kM16n16k16}, {"m16n16k8", kM16n16k8}, {"m16n8k32", kM16n8k32},
+                                      {"m16n8k16", kM16n8k16},   {"m16n8k8", kM16n8k8},   {"m16n8k4", kM16n8k4},
+                                      {"m8n8", kM8n8}};
   for (const Shape& s : kShapes)
     if (m == s.name) return x.shape = s.shape, true;
   if (m == "row" || m == "col") {
@@ -39,13 +39,12 @@ bool Parser::decode_mma_mod(Inst& in, std::string_view m) {
   if (m.size() == 1 && m[0] >= 'a' && m[0] <= 'd') return x.matrix = uint8_t(m[0] - 'a'), true;
   if (m == "x1" || m == "x2" || m == "x4") return x.count = uint8_t(m[1] - '0'), true;
   if (m == "trans") return x.trans = true, true;
+  if (m == "satfinite") return x.satfinite = true, true;
   return false;
 }
 
 // Each form's required modifiers and the register count of each vector
-// operand, from the PTX ISA's fragment tables: wmma.m16n16k16's A and B
-// fragments are 8 .f16x2 registers, C and D 8 .f32 or 4 .f16x2;
-// mma.m16n8k16's A 4, B 2, C and D 4 .f32 or 2 .f16x2 (m16n8k8: A 2, B 1);
+// operand, from the PTX ISA's fragment tables (sizes in mma_fragment.h);
 // ldmatrix one register per 8x8 matrix. `fail` reports the first violation.
 namespace {
 
@@ -62,40 +61,117 @@ struct FormCheck {
          std::string(name) + " must be a vector of " + std::to_string(regs) + " registers");
     need(in.ops[k].kind == Operand::kVec || regs == 1, std::string(name) + " must be a vector {..}");
   }
-  bool f16_or_f32() const { return in.type == kF16 || in.type == kF32; }
+  // d, a, b, c of mma / wmma.mma, sized by the shape and the four types
+  void fragments() const {
+    const MmaShape s = MmaShape(in.mma.shape);
+    vec(0, frag_regs(s, 2, in.type2), "d"), vec(1, frag_regs(s, 0, in.mma.atype), "a"),
+        vec(2, frag_regs(s, 1, in.mma.btype), "b"), vec(3, frag_regs(s, 2, in.type), "c");
+  }
 };
+
+std::string dot(Ty t) { return std::string(".") + ty_name(t); }
+std::string shape_name(MmaShape s) {
+  const MmaDims d = mma_dims(s);
+  return ".m" + std::to_string(d.m) + "n" + std::to_string(d.n) + "k" + std::to_string(d.k);
+}
+bool is_int8(Ty t) { return t == kS8 || t == kU8; }
+
+// One multiplicand type's forms: the shapes it takes (mma's two, wmma's one)
+// and its accumulator types.
+struct MmaForm {
+  Ty ab;
+  MmaShape mma_shapes[2];
+  MmaShape wmma_shape;
+  const char* accumulators;  // for messages
+};
+constexpr MmaForm kForms[] = {
+    {kF16, {kM16n8k16, kM16n8k8}, kM16n16k16, ".f16 or .f32"},
+    {kBF16, {kM16n8k16, kM16n8k8}, kM16n16k16, ".f32"},
+    {kTF32, {kM16n8k8, kM16n8k4}, kM16n16k8, ".f32"},
+    {kS8, {kM16n8k32, kM16n8k16}, kM16n16k16, ".s32"},
+    {kU8, {kM16n8k32, kM16n8k16}, kM16n16k16, ".s32"},
+};
+
+const MmaForm* form_of(Ty ab) {
+  for (const MmaForm& f : kForms)
+    if (f.ab == ab) return &f;
+  return nullptr;
+}
+
+bool accumulator_ok(Ty ab, Ty t) { return ab == kF16 ? t == kF16 || t == kF32 : t == (is_int8(ab) ? kS32 : kF32); }
+
+// The element type of a wmma.load / wmma.store fragment: A and B take a
+// multiplicand type at its shape, C and D an accumulator type.
+void check_wmma_type(const FormCheck& c) {
+  const MmaMods& x = c.in.mma;
+  const Ty t = c.in.type;
+  if (x.matrix >= 2) {
+    c.need(t == kF16 || t == kF32 || t == kS32, dot(t) + " is not an accumulator type (.f16, .f32 or .s32)");
+    c.need(x.shape == kM16n16k16 || t == kF32, ".m16n16k8 accumulators are .f32");
+    return;
+  }
+  const MmaForm* f = form_of(t);
+  c.need(f != nullptr, dot(t) + " is not a multiplicand type (.f16, .bf16, .tf32, .s8 or .u8)");
+  c.need(f->wmma_shape == x.shape, dot(t) + " fragments take " + shape_name(f->wmma_shape) + ", not " +
+                                       shape_name(MmaShape(x.shape)));
+}
 
 void check_wmma_access(const FormCheck& c) {
   const MmaMods& x = c.in.mma;
   const bool load = c.in.op == Op::kWmmaLoad;
-  c.need(x.shape == kM16n16k16 && x.layouts == 1, "needs .m16n16k16 and one layout (.row or .col)");
+  c.need((x.shape == kM16n16k16 || x.shape == kM16n16k8) && x.layouts == 1,
+         "needs .m16n16k16 or .m16n16k8 and one layout (.row or .col)");
   c.need(load ? x.matrix != 3 : x.matrix == 3, load ? "loads .a, .b or .c" : "stores .d");
-  c.need(x.matrix >= 2 ? c.f16_or_f32() : c.in.type == kF16, ".a / .b are .f16; .c / .d .f16 or .f32");
-  c.vec(load ? 0 : 1, x.matrix >= 2 ? regs_of(c.in.type, 8) : 8, "the fragment");
+  check_wmma_type(c);
+  c.vec(load ? 0 : 1, frag_regs(MmaShape(x.shape), std::min<int>(x.matrix, 2), c.in.type), "the fragment");
 }
 
+// The multiplicand and accumulator types of mma / wmma.mma at their shape;
+// .satfinite only on integer forms.
+void check_mma_types(const FormCheck& c, bool wmma) {
+  Inst& in = c.in;
+  const MmaShape s = MmaShape(in.mma.shape);
+  const MmaForm* f = form_of(in.mma.atype);
+  c.need(f != nullptr, dot(in.mma.atype) + " is not a multiplicand type (.f16, .bf16, .tf32, .s8 or .u8)");
+  c.need(in.mma.btype == in.mma.atype || (!wmma && is_int8(in.mma.atype) && is_int8(in.mma.btype)),
+         "A and B must have the same type (mma mixes .s8 and .u8 only), not " + dot(in.mma.atype) + " and " +
+             dot(in.mma.btype));
+  const bool shape_ok = wmma ? s == f->wmma_shape : s == f->mma_shapes[0] || s == f->mma_shapes[1];
+  c.need(shape_ok, dot(f->ab) + " multiplicands take " +
+                       (wmma ? shape_name(f->wmma_shape)
+                             : shape_name(f->mma_shapes[0]) + " or " + shape_name(f->mma_shapes[1])) +
+                       ", not " + shape_name(s));
+  c.need(accumulator_ok(f->ab, in.type2) && accumulator_ok(f->ab, in.type),
+         dot(f->ab) + " multiplicands accumulate in " + f->accumulators + ", not " + dot(in.type2) + " / " +
+             dot(in.type));
+  c.need(!in.mma.satfinite || is_int8(f->ab), ".satfinite applies to integer (.s8 / .u8) multiplicands only");
+}
+
+// wmma.mma.sync.aligned.alayout.blayout.shape.dtype.ctype (f16) or
+// .dtype.atype.btype.ctype (bf16, tf32, s8, u8){.satfinite}
 void check_wmma_mma(const FormCheck& c) {
-  const Inst& in = c.in;
-  c.need(in.mma.shape == kM16n16k16 && in.mma.layouts == 2, "needs .m16n16k16 and two layouts (A's, B's)");
-  c.need(c.types.size() == 2 && (in.type2 == kF16 || in.type2 == kF32) && c.f16_or_f32(),
-         "takes .dtype.ctype, each .f16 or .f32 (f16 multiplicands)");
-  c.vec(0, regs_of(in.type2, 8), "d"), c.vec(1, 8, "a"), c.vec(2, 8, "b"), c.vec(3, regs_of(in.type, 8), "c");
+  Inst& in = c.in;
+  c.need((in.mma.shape == kM16n16k16 || in.mma.shape == kM16n16k8) && in.mma.layouts == 2,
+         "needs .m16n16k16 or .m16n16k8 and two layouts (A's, B's)");
+  c.need(c.types.size() == 2 || c.types.size() == 4,
+         "takes .dtype.ctype (f16 multiplicands) or .dtype.atype.btype.ctype");
+  in.mma.atype = c.types.size() == 4 ? c.types[1] : kF16;
+  in.mma.btype = c.types.size() == 4 ? c.types[2] : kF16;
+  check_mma_types(c, true);
+  c.fragments();
 }
 
+// mma.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype
 void check_mma(const FormCheck& c) {
   Inst& in = c.in;
   const MmaMods& x = in.mma;
-  const std::vector<Ty>& t = c.types;
-  c.need((x.shape == kM16n8k16 || x.shape == kM16n8k8) && x.layouts == 2 && x.col == 2,
-         "needs .m16n8k16 or .m16n8k8 and .row.col");
-  c.need(t.size() == 4 && t[1] == t[2] && (t[1] == kF16 || t[1] == kBF16) &&
-             (in.type2 == kF16 || in.type2 == kF32) && c.f16_or_f32(),
-         "takes .dtype.f16.f16.ctype (.dtype and .ctype each .f16 or .f32) or .f32.bf16.bf16.f32");
-  in.mma.bf16 = t[1] == kBF16;
-  c.need(!in.mma.bf16 || (in.type == kF32 && in.type2 == kF32), ".bf16 multiplicands accumulate in .f32");
-  const bool k16 = x.shape == kM16n8k16;
-  c.vec(0, regs_of(in.type2, 4), "d"), c.vec(1, k16 ? 4 : 2, "a"), c.vec(2, k16 ? 2 : 1, "b"),
-      c.vec(3, regs_of(in.type, 4), "c");
+  c.need(x.shape != kShapeNone && x.shape != kM8n8 && mma_dims(MmaShape(x.shape)).n == 8,
+         "needs a shape (.m16n8k4, .m16n8k8, .m16n8k16 or .m16n8k32)");
+  c.need(x.layouts == 2 && x.col == 2, "needs .row.col");
+  c.need(c.types.size() == 4, "takes .dtype.atype.btype.ctype");
+  in.mma.atype = c.types[1], in.mma.btype = c.types[2];
+  check_mma_types(c, false);
+  c.fragments();
 }
 
 void check_ldmatrix(const FormCheck& c) {

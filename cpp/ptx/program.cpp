@@ -7,6 +7,7 @@
 
 #include "isa/sass_latency.h"
 #include "ptx/lowering_context.h"
+#include "ptx/mma_fragment.h"
 #include "ptx/opcode_table.h"
 #include "ptx/ptx_error.h"
 #include "ptx/sass_guided.h"
@@ -345,8 +346,11 @@ isa::InstRecord operand_record(const Inst& in, const isa::IsaTable& isa, uint16_
     r.access_bytes = info.mem_space == isa::kMemConst ? 4 : uint8_t(std::max(1, ty_bytes(in.type)) * in.vec);
     if (in.mods & kMCg) r.flags |= isa::kFlagBypassL1;
     if (in.op == Op::kCpAsync) r.access_bytes = uint8_t(in.ops[2].imm);  // cp-size: the instruction has no type
-    // a lane's 8x8 row, or its part of a 16x16 fragment, taken as one 16-byte access
-    if (in.op == Op::kLdmatrix || in.op == Op::kWmmaLoad || in.op == Op::kWmmaStore) r.access_bytes = 16;
+    // a lane's 8x8 row (16 bytes), or its part of a wmma fragment as one access of its distinct
+    // elements' bytes (ptxas's loads and stores of it move as many: f32 D 32, f16 A 16, s8 A 8)
+    if (in.op == Op::kLdmatrix) r.access_bytes = 16;
+    if (in.op == Op::kWmmaLoad || in.op == Op::kWmmaStore)
+      r.access_bytes = uint8_t(frag_elements(MmaShape(in.mma.shape), std::min<int>(in.mma.matrix, 2)) * frag_bytes(in.type));
   }
   return r;
 }

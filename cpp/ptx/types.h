@@ -7,7 +7,10 @@ namespace accelsim::ptx {
 
 enum Ty : uint8_t {
   kTyNone, kB8, kB16, kB32, kB64, kU8, kU16, kU32, kU64, kS8, kS16, kS32, kS64,
-  kF16, kF16x2, kBF16, kF32, kF64, kPred, kTyCount
+  kF16, kF16x2, kBF16, kF32, kF64, kPred,
+  kTF32,  // tensor-core multiplicand: an f32 whose low 13 mantissa bits are ignored (a fragment
+          // element of 4 bytes: ptx/mma_fragment.h; no ld/st/arithmetic takes it)
+  kTyCount
 };
 
 inline int ty_bytes(Ty t) {
