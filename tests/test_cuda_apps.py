@@ -1,15 +1,18 @@
 """A few programs of the real suites (../shared/data/apps: Rodinia 3.1)
 built as they are with nvcc 13 and run unmodified under accelsim.run_cuda
-with small generated inputs (Rodinia bfs, pathfinder, lud), checked against references computed from the
-same inputs. The whole table is `python -m accelsim.bench.cuda_apps`
-(docs/cuda_apps.md)."""
+with small generated inputs (Rodinia bfs, pathfinder, lud, hotspot, hotspot3D,
+srad_v1, b+tree), checked against references computed from the same inputs or
+by the program's own check. The whole table is
+`python -m accelsim.bench.cuda_apps` (docs/cuda_apps.md)."""
 from __future__ import annotations
 
 import pytest
 
 from cuda_util import need_toolchain
 
-SMALL = ["bfs", "pathfinder", "lud"]  # nn calls cudaThreadSynchronize, gone from CUDA 13: it does not build
+SMALL = ["bfs", "pathfinder", "lud", "hotspot", "hotspot3D", "srad_v1", "b+tree"]
+# b+tree calls cudaThreadSynchronize, gone from CUDA 13: it builds with the bench's --compat define.
+COMPAT = {"b+tree"}
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +31,7 @@ def test_suite_program_runs_unmodified_and_is_correct(name, apps_root, tmp_path)
 
     nvcc = need_toolchain()
     app = next(a for a in APPS if a.name == name)
-    exe, why = build_app(app, apps_root, tmp_path, nvcc)
+    exe, why = build_app(app, apps_root, tmp_path, nvcc, compat=name in COMPAT)
     assert exe is not None, why
     row = run_app(app, exe, apps_root, "small", "QV100", timeout=300)
     assert row["ran"], row["why"]
@@ -46,3 +49,25 @@ def test_table_rows_say_why_a_program_did_not_build(apps_root, tmp_path):
     row = {"suite": "rodinia", "program": "gaussian", "built": False, "ran": False, "correct": None,
            "kernels": None, "cycles": None, "wall_s": None, "why": why}
     assert "| rodinia | gaussian | no | – | – |" in table([row])
+
+
+def test_references_reject_a_wrong_output(tmp_path):
+    """The hotspot reference accepts its own result written as the program
+    writes it, and rejects it with one cell off by 0.01 degrees."""
+    from accelsim.bench import cuda_apps_rodinia as rodinia
+
+    temp, power = rodinia.hotspot_inputs(tmp_path, 16)
+    want = rodinia._hotspot_reference(rodinia._read_column(temp), rodinia._read_column(power), 16, 20)
+    out = tmp_path / "output.txt"
+    out.write_text("".join(f"{i}\t{v:g}\n" for i, v in enumerate(want)))
+    assert rodinia.hotspot_check(tmp_path, 16, 20)
+    want[37] += 0.01
+    out.write_text("".join(f"{i}\t{v:g}\n" for i, v in enumerate(want)))
+    assert not rodinia.hotspot_check(tmp_path, 16, 20)
+
+
+def test_glibc_rand_sequence():
+    """b+tree's query keys come from rand() without srand: glibc's first values."""
+    from accelsim.bench.cuda_apps_rodinia import glibc_rand
+
+    assert glibc_rand(3) == [1804289383, 846930886, 1681692777]

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Callable
 
 from accelsim.bench import cuda_apps_inputs as inputs
+from accelsim.bench import cuda_apps_rodinia as rodinia
 
 __all__ = ["App", "APPS", "apps_folder", "build_app", "run_app", "main"]
 
@@ -41,6 +42,7 @@ class App:
     prepare: Callable | None = None
     check: Callable | None = None
     note: str = ""
+    workdir: str = ""                    # where it runs, under the input folder (paths fixed in its source)
 
 
 def _bfs_prepare(folder: Path, size: str):
@@ -62,6 +64,15 @@ def _sgemm_prepare(folder: Path, size: str):
     return inputs.parboil_sgemm_inputs(folder, *((64, 32, 48) if size == "small" else (128, 96, 160)))
 
 
+def _sized(make: Callable, sizes: dict[str, tuple], used: int | None = None) -> Callable:
+    """A prepare step: ``make(folder, *first used parameters of the size)``
+    writes the inputs; the size's parameters go on to the check."""
+    def prepare(folder: Path, size: str) -> tuple:
+        make(folder, *sizes[size][:used])
+        return sizes[size]
+    return prepare
+
+
 def _polybench(name: str, source: str) -> App:
     return App("polybench", name, f"polybench-gpu-1.0/CUDA/{name}", [source],
                {"small": None, "full": []}, flags=["-I{root}/polybench-gpu-1.0/common"],
@@ -70,6 +81,10 @@ def _polybench(name: str, source: str) -> App:
 
 
 R = "rodinia/3.1/cuda"
+HOTSPOT = {"small": (64, 20), "full": (512, 60)}            # grid side, steps (pyramid height 2)
+HOTSPOT3D = {"small": (128, 4, 10), "full": (512, 8, 100)}  # grid side, layers, steps
+SRAD_V1 = {"small": (2, 0.5, 64, 64), "full": (100, 0.5, 502, 458)}  # steps, lambda, rows, columns
+BTREE = {"small": (4096, 256, 128), "full": (1000000, 10000, 6000)}  # keys, finds, range searches
 APPS: list[App] = [
     App("rodinia", "bfs", f"{R}/bfs", ["bfs.cu"], {"small": ["{input}"], "full": ["{input}"]},
         prepare=_bfs_prepare, check=lambda folder, out, graph: inputs.bfs_check(folder, out, graph)),
@@ -84,8 +99,10 @@ APPS: list[App] = [
     App("rodinia", "lud", f"{R}/lud", ["cuda/lud.cu", "cuda/lud_kernel.cu", "common/common.c"],
         {"small": ["-s", "64", "-v"], "full": ["-s", "256", "-v"]}, flags=["-I{dir}/common"],
         check=lambda folder, out, extra: inputs.lud_check(folder, out)),
-    App("rodinia", "hotspot", f"{R}/hotspot", ["hotspot.cu"], {"small": None, "full": None},
-        note="needs temperature and power input files (not generated yet)"),
+    App("rodinia", "hotspot", f"{R}/hotspot", ["hotspot.cu"],
+        {z: [str(HOTSPOT[z][0]), "2", str(HOTSPOT[z][1]), "temp.txt", "power.txt", "output.txt"] for z in HOTSPOT},
+        prepare=_sized(rodinia.hotspot_inputs, HOTSPOT, 1),
+        check=lambda folder, out, extra: rodinia.hotspot_check(folder, *extra)),
     App("rodinia", "nw", f"{R}/nw", ["needle.cu"], {"small": ["64", "10"], "full": ["2048", "10"]}),
     App("rodinia", "srad_v2", f"{R}/srad/srad_v2", ["srad.cu"],
         {"small": ["64", "64", "0", "31", "0", "31", "0.5", "2"], "full": ["2048", "2048", "0", "127", "0", "127",
@@ -102,20 +119,25 @@ APPS: list[App] = [
     App("rodinia", "lavaMD", f"{R}/lavaMD", ["main.c", "kernel/kernel_gpu_cuda_wrapper.cu", "util/timer/timer.c",
                                              "util/num/num.c", "util/device/device.cu"],
         {"small": ["-boxes1d", "2"], "full": ["-boxes1d", "10"]}),
-    App("rodinia", "hotspot3D", f"{R}/hotspot3D", ["3D.cu"], {"small": None, "full": None},
-        note="needs power and temperature input files (not generated yet)"),
+    App("rodinia", "hotspot3D", f"{R}/hotspot3D", ["3D.cu"],
+        {z: [*map(str, HOTSPOT3D[z]), "power3d.txt", "temp3d.txt", "output.txt"] for z in HOTSPOT3D},
+        prepare=_sized(rodinia.hotspot3d_inputs, HOTSPOT3D, 2),
+        check=lambda folder, out, extra: rodinia.hotspot3d_check(out)),
     App("rodinia", "particlefilter_float", f"{R}/particlefilter", ["ex_particle_CUDA_float_seq.cu"],
         {"small": ["-x", "32", "-y", "32", "-z", "2", "-np", "100"],
          "full": ["-x", "128", "-y", "128", "-z", "10", "-np", "1000"]}),
-    App("rodinia", "srad_v1", f"{R}/srad/srad_v1", ["main.cu"], {"small": None, "full": None},
-        note="reads an image file (not generated yet)"),
+    App("rodinia", "srad_v1", f"{R}/srad/srad_v1", ["main.cu"], {z: [*map(str, SRAD_V1[z])] for z in SRAD_V1},
+        prepare=_sized(rodinia.srad_v1_image, SRAD_V1, 0),
+        check=lambda folder, out, extra: rodinia.srad_v1_check(folder, *extra), workdir=rodinia.SRAD_WORKDIR),
     App("rodinia", "kmeans", f"{R}/kmeans", ["cluster.c", "getopt.c", "kmeans.c", "kmeans_clustering.c",
                                              "kmeans_cuda.cu", "rmse.c"], {"small": None, "full": None},
         note="needs a points file (not generated yet)"),
     App("rodinia", "b+tree", f"{R}/b+tree", ["main.c", "kernel/kernel_gpu_cuda_wrapper.cu",
                                              "kernel/kernel_gpu_cuda_wrapper_2.cu", "util/timer/timer.c",
-                                             "util/num/num.c", "util/cuda/cuda.cu"], {"small": None, "full": None},
-        note="needs a tree file and a command file (not generated yet)"),
+                                             "util/num/num.c", "util/cuda/cuda.cu"],
+        {z: ["file", "tree.txt", "command", "command.txt"] for z in BTREE},
+        prepare=_sized(rodinia.btree_inputs, BTREE),
+        check=lambda folder, out, extra: rodinia.btree_check(folder, *extra)),
     App("rodinia", "cfd", f"{R}/cfd", ["euler3d.cu"], {"small": None, "full": None}),
     App("rodinia", "dwt2d", f"{R}/dwt2d", ["main.cu", "dwt.cu", "components.cu", "dwt_cuda/fdwt53.cu",
                                            "dwt_cuda/fdwt97.cu", "dwt_cuda/rdwt53.cu", "dwt_cuda/rdwt97.cu",
@@ -211,8 +233,8 @@ def run_app(app: App, exe: Path, root: Path, size: str, config: str, timeout: fl
         extra = app.prepare(folder, size) if app.prepare else None
         start = time.perf_counter()
         try:
-            r = run_cuda([str(exe), *_expand(args, root, app, extra)], config, capture_output=True, cwd=folder,
-                         timeout=timeout)
+            r = run_cuda([str(exe), *_expand(args, root, app, extra)], config, capture_output=True,
+                         cwd=folder / app.workdir, timeout=timeout)
         except Exception as e:  # a stop of the launcher (timeout, ...) is the row's explanation
             row["why"] = str(e).splitlines()[0][:160]
             row["wall_s"] = time.perf_counter() - start
