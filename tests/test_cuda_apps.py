@@ -1,7 +1,7 @@
 """A few programs of the real suites (../shared/data/apps: Rodinia 3.1)
 built as they are with nvcc 13 and run unmodified under accelsim.run_cuda
 with small generated inputs (Rodinia bfs, pathfinder, lud, hotspot, hotspot3D,
-srad_v1, b+tree), checked against references computed from the same inputs or
+srad_v1, b+tree; Parboil stencil, histo, cutcp, tpacf), checked against references computed from the same inputs or
 by the program's own check. The whole table is
 `python -m accelsim.bench.cuda_apps` (docs/cuda_apps.md)."""
 from __future__ import annotations
@@ -10,9 +10,9 @@ import pytest
 
 from cuda_util import need_toolchain
 
-SMALL = ["bfs", "pathfinder", "lud", "hotspot", "hotspot3D", "srad_v1", "b+tree"]
-# b+tree calls cudaThreadSynchronize, gone from CUDA 13: it builds with the bench's --compat define.
-COMPAT = {"b+tree"}
+SMALL = ["bfs", "pathfinder", "lud", "hotspot", "hotspot3D", "srad_v1", "b+tree", "stencil", "histo", "cutcp", "tpacf"]
+# These call cudaThreadSynchronize, gone from CUDA 13: they build with the bench's --compat define.
+COMPAT = {"b+tree", "cutcp"}
 
 
 @pytest.fixture(scope="module")
@@ -71,3 +71,25 @@ def test_glibc_rand_sequence():
     from accelsim.bench.cuda_apps_rodinia import glibc_rand
 
     assert glibc_rand(3) == [1804289383, 846930886, 1681692777]
+
+
+def test_stencil_reference_rejects_a_wrong_cell(tmp_path):
+    """Parboil stencil's reference: the program's output layout (u32 count,
+    then the grid) passes when it holds the reference, fails with one
+    interior cell changed."""
+    import numpy as np
+
+    from accelsim.bench import cuda_apps_parboil as parboil
+
+    parboil.stencil_input(tmp_path, 8, 6, 5)
+    a = np.fromfile(tmp_path / "input.bin", dtype=np.float32).reshape(5, 6, 8)
+    want = parboil._stencil_reference(a, 3).ravel()
+
+    def write(v):
+        (tmp_path / "output.bin").write_bytes(np.uint32(v.size).tobytes() + v.astype(np.float32).tobytes())
+
+    write(want)
+    assert parboil.stencil_check(tmp_path, 8, 6, 5, 3)
+    want[8 * 6 * 2 + 8 * 2 + 3] += 1e-3
+    write(want)
+    assert not parboil.stencil_check(tmp_path, 8, 6, 5, 3)

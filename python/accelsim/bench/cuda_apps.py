@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Callable
 
 from accelsim.bench import cuda_apps_inputs as inputs
+from accelsim.bench import cuda_apps_parboil as parboil
 from accelsim.bench import cuda_apps_rodinia as rodinia
 
 __all__ = ["App", "APPS", "apps_folder", "build_app", "run_app", "main"]
@@ -43,6 +44,7 @@ class App:
     check: Callable | None = None
     note: str = ""
     workdir: str = ""                    # where it runs, under the input folder (paths fixed in its source)
+    fault: str = ""                      # why its own out-of-bounds access stops it here (row note)
 
 
 def _bfs_prepare(folder: Path, size: str):
@@ -84,6 +86,13 @@ R = "rodinia/3.1/cuda"
 HOTSPOT = {"small": (64, 20), "full": (512, 60)}            # grid side, steps (pyramid height 2)
 HOTSPOT3D = {"small": (128, 4, 10), "full": (512, 8, 100)}  # grid side, layers, steps
 SRAD_V1 = {"small": (2, 0.5, 64, 64), "full": (100, 0.5, 502, 458)}  # steps, lambda, rows, columns
+STENCIL = {"small": (128, 32, 16, 4), "full": (512, 512, 64, 100)}  # nx, ny, nz, steps
+MRIQ = {"small": (512, 2048), "full": (3072, 32768)}                 # k-space samples, voxels
+HISTO = {"small": (256, 64, 256, 192, 1), "full": (1024, 1024, 1024, 96, 20)}  # image, bins, iterations
+TPACF = {"small": (256, 2), "full": (4096, 20)}                    # points a set, random sets
+CUTCP = {"small": (200, 12.0), "full": (4000, 40.0)}               # atoms, box side (Angstroms)
+MRI_GRIDDING = {"small": (2048, 16), "full": (65536, 64)}       # samples, reconstruction matrix side
+LBM = {"small": (12, 1), "full": (12, 100)}                       # obstacle spheres, time steps
 BTREE = {"small": (4096, 256, 128), "full": (1000000, 10000, 6000)}  # keys, finds, range searches
 APPS: list[App] = [
     App("rodinia", "bfs", f"{R}/bfs", ["bfs.cu"], {"small": ["{input}"], "full": ["{input}"]},
@@ -106,7 +115,12 @@ APPS: list[App] = [
     App("rodinia", "nw", f"{R}/nw", ["needle.cu"], {"small": ["64", "10"], "full": ["2048", "10"]}),
     App("rodinia", "srad_v2", f"{R}/srad/srad_v2", ["srad.cu"],
         {"small": ["64", "64", "0", "31", "0", "31", "0.5", "2"], "full": ["2048", "2048", "0", "127", "0", "127",
-                                                                             "0.5", "2"]}),
+                                                                             "0.5", "2"]},
+        fault="the program's own out-of-bounds read: srad_cuda_1 loads J_cuda[index_n] in every block and "
+              "only then replaces it for the top block row, so block row 0 reads the row above the image and "
+              "discards it. A GPU faults only on unmapped pages and cudaMalloc carves buffers out of larger "
+              "mapped regions, so on NVIDIA's GPU the read usually returns stale bytes; the simulator stops "
+              "at any access outside every allocation"),
     App("rodinia", "backprop", f"{R}/backprop", ["backprop.c", "facetrain.c", "imagenet.c", "backprop_cuda.cu"],
         {"small": ["1024"], "full": ["65536"]}),
     App("rodinia", "gaussian", f"{R}/gaussian", ["gaussian.cu"], {"small": ["-s", "16"], "full": ["-s", "256"]}),
@@ -164,16 +178,35 @@ APPS: list[App] = [
                         # too: io.cc's readColMajorMatrixFile ends without a return (undefined behaviour)
     _parboil("bfs", ["main"], {}),
     _parboil("cutcp", ["main", "readatom", "output", "excl", "cutcpu", "cutoff6overlap"],
-             {"main": ".c", "readatom": ".c", "output": ".c", "excl": ".c", "cutcpu": ".c"}),
-    _parboil("histo", ["main", "histo_final", "histo_intermediates", "histo_main", "histo_prescan", "util"], {}),
-    _parboil("lbm", ["main", "lbm"], {"main": ".cc"}),
+             {"main": ".c", "readatom": ".c", "output": ".c", "excl": ".c", "cutcpu": ".c"},
+             {z: ["-i", "input.pqr", "-o", "output.bin"] for z in CUTCP}, prepare=_sized(parboil.cutcp_input, CUTCP),
+             check=lambda folder, out, extra: parboil.cutcp_check(folder), note=""),
+    _parboil("histo", ["main", "histo_final", "histo_intermediates", "histo_main", "histo_prescan", "util"], {},
+             {z: ["-i", "input.bin", "-o", "output.bmp", str(HISTO[z][4])] for z in HISTO},
+             prepare=_sized(parboil.histo_input, HISTO, 4),
+             check=lambda folder, out, extra: parboil.histo_check(folder), note=""),
+    _parboil("lbm", ["main", "lbm"], {"main": ".cc"},
+             {z: ["-i", "obstacles.txt", "-o", "output.bin", "--", str(LBM[z][1])] for z in LBM},
+             prepare=_sized(parboil.lbm_obstacles, LBM, 1),
+             note="the program has no check (its grid, 120 x 120 x 150, is fixed at compile time: one step)"),
     _parboil("mri-gridding", ["CPU_kernels", "CUDA_interface", "scanLargeArray", "sort", "main"],
-             {"CPU_kernels": ".c"}),
-    _parboil("mri-q", ["file", "main"], {"file": ".cc"}),
+             {"CPU_kernels": ".c"}, {z: ["-i", "input.txt", "-o", "output.bin"] for z in MRI_GRIDDING},
+             prepare=_sized(parboil.mri_gridding_input, MRI_GRIDDING),
+             check=lambda folder, out, extra: parboil.mri_gridding_check(folder), note=""),
+    _parboil("mri-q", ["file", "main"], {"file": ".cc"}, {z: ["-i", "input.bin", "-o", "output.bin"] for z in MRIQ},
+             prepare=_sized(parboil.mriq_input, MRIQ), check=lambda folder, out, extra: parboil.mriq_check(folder),
+             note=""),
     _parboil("sad", ["file", "image", "sad4", "largerBlocks", "main"], {"file": ".c", "image": ".c"}),
     _parboil("spmv", ["main", "file", "gpu_info"], {"file": ".cc", "gpu_info": ".cc"}),
-    _parboil("stencil", ["main", "file"], {"file": ".cc"}),
-    _parboil("tpacf", ["args", "model_io", "main"], {"args": ".cc", "model_io": ".cc"}),
+    _parboil("stencil", ["main", "file"], {"file": ".cc"},
+             {z: ["-i", "input.bin", "-o", "output.bin", *map(str, STENCIL[z])] for z in STENCIL},
+             prepare=_sized(parboil.stencil_input, STENCIL, 3),
+             check=lambda folder, out, extra: parboil.stencil_check(folder, *extra), note=""),
+    _parboil("tpacf", ["args", "model_io", "main"], {"args": ".cc", "model_io": ".cc"},
+             {z: ["-i", "{input}", "-o", "output.txt", "--", "-n", str(TPACF[z][1]), "-p", str(TPACF[z][0])]
+              for z in TPACF},
+             prepare=lambda folder, size: parboil.tpacf_inputs(folder, *TPACF[size]),
+             check=lambda folder, out, files: parboil.tpacf_check(folder, files), note=""),
     *[_polybench(n, s) for n, s in [
         ("2DCONV", "2DConvolution.cu"), ("2MM", "2mm.cu"), ("3DCONV", "3DConvolution.cu"), ("3MM", "3mm.cu"),
         ("ATAX", "atax.cu"), ("BICG", "bicg.cu"), ("CORR", "correlation.cu"), ("COVAR", "covariance.cu"),
@@ -244,9 +277,14 @@ def run_app(app: App, exe: Path, root: Path, size: str, config: str, timeout: fl
         if not row["ran"]:
             last = (r.stderr or "").strip().splitlines()[-1:]
             row["why"] = (r.error or f"exit status {r.returncode}: {last[0] if last else ''}")[:200]
+            if app.fault and "outside every allocation" in row["why"]:
+                row["why"] = f"{app.fault} ({row['why'][:160]})"
         elif app.check is not None:
-            row["correct"] = bool(app.check(folder, r.stdout or "", extra))
-            if not row["correct"]:
+            try:
+                row["correct"] = bool(app.check(folder, r.stdout or "", extra))
+            except (OSError, ValueError) as e:  # an output file missing or malformed is a wrong result
+                row["correct"], row["why"] = False, f"its output cannot be read: {e}"[:200]
+            if not row["correct"] and not row["why"]:
                 row["why"] = "result differs from the reference"
         else:
             row["why"] = "the program has no check"
