@@ -92,7 +92,9 @@ HISTO = {"small": (256, 64, 256, 192, 1), "full": (1024, 1024, 1024, 96, 20)}  #
 TPACF = {"small": (256, 2), "full": (4096, 20)}                    # points a set, random sets
 CUTCP = {"small": (200, 12.0), "full": (4000, 40.0)}               # atoms, box side (Angstroms)
 MRI_GRIDDING = {"small": (2048, 16), "full": (65536, 64)}       # samples, reconstruction matrix side
-LBM = {"small": (12, 1), "full": (12, 100)}                       # obstacle spheres, time steps
+LBM_STEPS = 100                                                     # full size only (fixed grid)
+DWT2D = {"small": 64, "full": 1024}                                 # image side (3 levels, 5/3 forward)
+HEARTWALL = {"small": 1, "full": 20}                                # video frames tracked
 BTREE = {"small": (4096, 256, 128), "full": (1000000, 10000, 6000)}  # keys, finds, range searches
 APPS: list[App] = [
     App("rodinia", "bfs", f"{R}/bfs", ["bfs.cu"], {"small": ["{input}"], "full": ["{input}"]},
@@ -155,10 +157,15 @@ APPS: list[App] = [
     App("rodinia", "cfd", f"{R}/cfd", ["euler3d.cu"], {"small": None, "full": None}),
     App("rodinia", "dwt2d", f"{R}/dwt2d", ["main.cu", "dwt.cu", "components.cu", "dwt_cuda/fdwt53.cu",
                                            "dwt_cuda/fdwt97.cu", "dwt_cuda/rdwt53.cu", "dwt_cuda/rdwt97.cu",
-                                           "dwt_cuda/common.cu"], {"small": None, "full": None}),
-    App("rodinia", "myocyte", f"{R}/myocyte", ["main.cu"], {"small": None, "full": None}),
+                                           "dwt_cuda/common.cu"],
+        {z: ["image.rgb", "-d", f"{DWT2D[z]}x{DWT2D[z]}", "-f", "-5", "-l", "3"] for z in DWT2D},
+        prepare=_sized(rodinia.dwt2d_image, {z: (DWT2D[z],) for z in DWT2D})),
+    App("rodinia", "myocyte", f"{R}/myocyte", ["main.cu"], {"small": None, "full": None},
+        note="reads the cell model's measured initial state and parameters (../../data/myocyte/y.txt, params.txt: "
+             "not in the copy); random values would not be a meaningful stiff ODE system"),
     App("rodinia", "heartwall", f"{R}/heartwall", ["main.cu", "AVI/avilib.c", "AVI/avimod.c"],
-        {"small": None, "full": None}, flags=["-I{dir}/AVI"], note="reads a video file (not in the copy)"),
+        {z: ["video.avi", str(HEARTWALL[z])] for z in HEARTWALL}, flags=["-I{dir}/AVI"],
+        prepare=_sized(rodinia.heartwall_video, {z: (HEARTWALL[z],) for z in HEARTWALL})),
     App("rodinia", "leukocyte", f"{R}/leukocyte/CUDA", ["detect_main.c", "avilib.c", "find_ellipse.c",
                                                           "find_ellipse_kernel.cu", "track_ellipse.c",
                                                           "track_ellipse_kernel.cu", "misc_math.c"],
@@ -186,9 +193,10 @@ APPS: list[App] = [
              prepare=_sized(parboil.histo_input, HISTO, 4),
              check=lambda folder, out, extra: parboil.histo_check(folder), note=""),
     _parboil("lbm", ["main", "lbm"], {"main": ".cc"},
-             {z: ["-i", "obstacles.txt", "-o", "output.bin", "--", str(LBM[z][1])] for z in LBM},
-             prepare=_sized(parboil.lbm_obstacles, LBM, 1),
-             note="the program has no check (its grid, 120 x 120 x 150, is fixed at compile time: one step)"),
+             {"small": None, "full": ["-i", "obstacles.txt", "-o", "output.bin", "--", str(LBM_STEPS)]},
+             prepare=lambda folder, size: parboil.lbm_obstacles(folder, 12),
+             note="its grid is fixed at compile time (120 x 120 x 150 cells): one time step ran over 600 s "
+                  "simulated here, so it runs at full size only (generated obstacles; the program has no check)"),
     _parboil("mri-gridding", ["CPU_kernels", "CUDA_interface", "scanLargeArray", "sort", "main"],
              {"CPU_kernels": ".c"}, {z: ["-i", "input.txt", "-o", "output.bin"] for z in MRI_GRIDDING},
              prepare=_sized(parboil.mri_gridding_input, MRI_GRIDDING),
@@ -251,6 +259,27 @@ def build_app(app: App, root: Path, out: Path, nvcc=None, compat: bool = False) 
     return exe, ""
 
 
+def _why_stopped(app: App, r, exe: Path) -> str:
+    """The row's note for a run that did not end normally (without the
+    temporary build folder in the program's path)."""
+    last = (r.stderr or "").strip().splitlines()[-1:]
+    why: str = (r.error or f"exit status {r.returncode}: {last[0] if last else ''}").replace(f"{exe.parent}/", "")[:200]
+    if app.fault and ("out of bounds" in why or "outside every allocation" in why):
+        why = f"{app.fault} ({why[:160]})"
+    return why
+
+
+def _verdict(app: App, r, folder: Path, extra) -> dict:
+    """correct and note of a run that ended normally."""
+    if app.check is None:
+        return {"why": app.note or "the program has no check"}
+    try:
+        ok = bool(app.check(folder, r.stdout or "", extra))
+    except (OSError, ValueError) as e:  # an output file missing or malformed is a wrong result
+        return {"correct": False, "why": f"its output cannot be read: {e}"[:200]}
+    return {"correct": ok, "why": "" if ok else "result differs from the reference"}
+
+
 def run_app(app: App, exe: Path, root: Path, size: str, config: str, timeout: float) -> dict:
     """Runs the built program at ``size``; the table row."""
     from accelsim.cuda import run_cuda
@@ -269,25 +298,12 @@ def run_app(app: App, exe: Path, root: Path, size: str, config: str, timeout: fl
             r = run_cuda([str(exe), *_expand(args, root, app, extra)], config, capture_output=True,
                          cwd=folder / app.workdir, timeout=timeout)
         except Exception as e:  # a stop of the launcher (timeout, ...) is the row's explanation
-            row["why"] = str(e).splitlines()[0][:160]
+            row["why"] = str(e).splitlines()[0].replace(f"{exe.parent}/", "")[:160]
             row["wall_s"] = time.perf_counter() - start
             return row
         row.update(wall_s=r.wall_time_s, kernels=r.num_kernels, cycles=r.total_cycles,
                    ran=r.returncode == 0 and r.status == "exited")
-        if not row["ran"]:
-            last = (r.stderr or "").strip().splitlines()[-1:]
-            row["why"] = (r.error or f"exit status {r.returncode}: {last[0] if last else ''}")[:200]
-            if app.fault and "outside every allocation" in row["why"]:
-                row["why"] = f"{app.fault} ({row['why'][:160]})"
-        elif app.check is not None:
-            try:
-                row["correct"] = bool(app.check(folder, r.stdout or "", extra))
-            except (OSError, ValueError) as e:  # an output file missing or malformed is a wrong result
-                row["correct"], row["why"] = False, f"its output cannot be read: {e}"[:200]
-            if not row["correct"] and not row["why"]:
-                row["why"] = "result differs from the reference"
-        else:
-            row["why"] = "the program has no check"
+        row.update(_verdict(app, r, folder, extra) if row["ran"] else {"why": _why_stopped(app, r, exe)})
     return row
 
 

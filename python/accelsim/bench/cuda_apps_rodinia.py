@@ -1,7 +1,8 @@
 """Generated inputs and references for Rodinia programs that read data files
-(hotspot, hotspot3D, srad_v1, b+tree). Each format is the one the program's
-own reader parses; every generator takes a seed, so a size gives the same
-files on every run. References are computed with NumPy from the same files."""
+(hotspot, hotspot3D, srad_v1, b+tree; dwt2d and heartwall, which have no
+check). Each format is the one the program's own reader parses; every
+generator takes a seed, so a size gives the same files on every run.
+References are computed with NumPy from the same files."""
 from __future__ import annotations
 
 import re
@@ -10,7 +11,8 @@ from pathlib import Path
 import numpy as np
 
 __all__ = ["hotspot_inputs", "hotspot_check", "hotspot3d_inputs", "hotspot3d_check", "srad_v1_image",
-           "srad_v1_check", "btree_inputs", "btree_check", "glibc_rand"]
+           "srad_v1_check", "btree_inputs", "btree_check", "glibc_rand", "dwt2d_image",
+           "heartwall_video"]
 
 
 def _column_file(path: Path, values: np.ndarray) -> None:
@@ -208,3 +210,56 @@ def btree_check(folder: Path, records: int, queries: int, ranges: int) -> bool:
     rng = [(int(a), int(b)) for _, a, b in re.findall(r"^(\d+)\s+(-?\d+)\s+(-?\d+)\s*$", j_part, re.M)]
     want_k = [k if k < records else -1 for k in keys]
     return found == want_k and rng == [(s, e - s + 1) for s, e in spans]
+
+
+def dwt2d_image(folder: Path, side: int, seed: int = 1) -> Path:
+    """dwt2d's getImg reads width x height x 3 raw bytes (interleaved RGB,
+    no header) from the file it is given: smooth colour gradients with
+    noise, so the transform has structure at every level."""
+    rng = np.random.default_rng(seed)
+    y, x = np.mgrid[0:side, 0:side] / side
+    rgb = np.stack([128 + 100 * np.sin(6 * x), 128 + 100 * np.cos(5 * y), 255 * x * y], axis=2)
+    img = np.clip(rgb + rng.normal(0, 8, rgb.shape), 0, 255).astype(np.uint8)
+    path = folder / "image.rgb"
+    path.write_bytes(img.tobytes())
+    return path
+
+
+def _riff_chunk(tag: bytes, data: bytes) -> bytes:
+    return tag + len(data).to_bytes(4, "little") + data + b"\0" * (len(data) % 2)
+
+
+def _riff_list(kind: bytes, body: bytes) -> bytes:
+    return b"LIST" + (len(body) + 4).to_bytes(4, "little") + kind + body
+
+
+def _u32(*values: int) -> bytes:
+    return b"".join(v.to_bytes(4, "little") for v in values)
+
+
+def heartwall_video(folder: Path, frames: int, width: int = 609, height: int = 590, seed: int = 1) -> Path:
+    """An uncompressed AVI of 8-bit grey frames as avilib reads it (RIFF
+    'AVI ', hdrl with avih and one 'vids' stream whose strf gives the size,
+    a movi list of '00db' chunks; no idx1, so avilib indexes the chunks
+    itself). The size is the suite's video's, since heartwall's initial
+    wall points are fixed in its source. The frames show two bright rings
+    (the heart walls) in speckle that move a little from frame to frame."""
+    rng = np.random.default_rng(seed)
+    y, x = np.mgrid[0:height, 0:width].astype(np.float64)
+    chunks = []
+    for f in range(frames):
+        cy, cx = 300 + 2 * np.sin(f / 3), 300 + 2 * np.cos(f / 3)
+        r = np.hypot(y - cy, x - cx)
+        walls = 150 * np.exp(-((r - 150) / 12) ** 2) + 110 * np.exp(-((r - 230) / 15) ** 2)
+        img = np.clip((30 + walls) * rng.gamma(6.0, 1 / 6.0, walls.shape), 0, 255).astype(np.uint8)
+        chunks.append(_riff_chunk(b"00db", img.tobytes()))
+    size = width * height
+    avih = _u32(40000, size * 25, 0, 0, frames, 0, 1, size, width, height, 0, 0, 0, 0)
+    strh = b"vids" + b"\0\0\0\0" + _u32(0, 0, 0, 1, 25, 0, frames, size, 0, 0) + b"\0" * 8
+    strf = _u32(40, width, height) + (1).to_bytes(2, "little") + (8).to_bytes(2, "little") + _u32(0, size, 0, 0, 0, 0)
+    hdrl = _riff_list(b"hdrl", _riff_chunk(b"avih", avih)
+                      + _riff_list(b"strl", _riff_chunk(b"strh", strh) + _riff_chunk(b"strf", strf)))
+    body = b"AVI " + hdrl + _riff_list(b"movi", b"".join(chunks))
+    path = folder / "video.avi"
+    path.write_bytes(b"RIFF" + len(body).to_bytes(4, "little") + body)
+    return path
