@@ -1,7 +1,7 @@
 """A few programs of the real suites (../shared/data/apps: Rodinia 3.1)
 built as they are with nvcc 13 and run unmodified under accelsim.run_cuda
-with small generated inputs (Rodinia bfs, pathfinder, lud, hotspot, hotspot3D,
-srad_v1, b+tree; Parboil stencil, histo, cutcp, tpacf), checked against references computed from the same inputs or
+with small generated inputs (Rodinia bfs, pathfinder, lud, nw, hotspot,
+hotspot3D, srad_v1, b+tree; Parboil stencil, histo, cutcp, tpacf), checked against references computed from the same inputs or
 by the program's own check. The whole table is
 `python -m accelsim.bench.cuda_apps` (docs/cuda_apps.md)."""
 from __future__ import annotations
@@ -10,7 +10,8 @@ import pytest
 
 from cuda_util import need_toolchain
 
-SMALL = ["bfs", "pathfinder", "lud", "hotspot", "hotspot3D", "srad_v1", "b+tree", "stencil", "histo", "cutcp", "tpacf"]
+SMALL = ["bfs", "pathfinder", "lud", "nw", "hotspot", "hotspot3D", "srad_v1", "b+tree", "stencil", "histo", "cutcp",
+         "tpacf"]
 # These call cudaThreadSynchronize, gone from CUDA 13: they build with the bench's --compat define.
 COMPAT = {"b+tree", "cutcp"}
 

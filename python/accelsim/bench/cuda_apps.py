@@ -75,6 +75,14 @@ def _sized(make: Callable, sizes: dict[str, tuple], used: int | None = None) -> 
     return prepare
 
 
+def _source(relative: str) -> Path:
+    """A file of the suites' sources (a reference reads a table from it)."""
+    root = apps_folder()
+    if root is None:
+        raise FileNotFoundError("the CUDA suites (../shared/data/apps) are not present")
+    return root / relative
+
+
 def _polybench(name: str, source: str) -> App:
     return App("polybench", name, f"polybench-gpu-1.0/CUDA/{name}", [source],
                {"small": None, "full": []}, flags=["-I{root}/polybench-gpu-1.0/common"],
@@ -95,6 +103,7 @@ MRI_GRIDDING = {"small": (2048, 16), "full": (65536, 64)}       # samples, recon
 LBM_STEPS = 100                                                     # full size only (fixed grid)
 DWT2D = {"small": 64, "full": 1024}                                 # image side (3 levels, 5/3 forward)
 HEARTWALL = {"small": 1, "full": 20}                                # video frames tracked
+NW = {"small": 64, "full": 2048}                                    # sequence length (penalty 10)
 BTREE = {"small": (4096, 256, 128), "full": (1000000, 10000, 6000)}  # keys, finds, range searches
 APPS: list[App] = [
     App("rodinia", "bfs", f"{R}/bfs", ["bfs.cu"], {"small": ["{input}"], "full": ["{input}"]},
@@ -114,7 +123,9 @@ APPS: list[App] = [
         {z: [str(HOTSPOT[z][0]), "2", str(HOTSPOT[z][1]), "temp.txt", "power.txt", "output.txt"] for z in HOTSPOT},
         prepare=_sized(rodinia.hotspot_inputs, HOTSPOT, 1),
         check=lambda folder, out, extra: rodinia.hotspot_check(folder, *extra)),
-    App("rodinia", "nw", f"{R}/nw", ["needle.cu"], {"small": ["64", "10"], "full": ["2048", "10"]}),
+    App("rodinia", "nw", f"{R}/nw", ["needle.cu"], {z: [str(NW[z]), "10"] for z in NW}, flags=["-DTRACEBACK"],
+        prepare=lambda folder, size: NW[size],
+        check=lambda folder, out, n: rodinia.nw_check(folder, n, 10, _source(f"{R}/nw/needle.cu"))),
     App("rodinia", "srad_v2", f"{R}/srad/srad_v2", ["srad.cu"],
         {"small": ["64", "64", "0", "31", "0", "31", "0.5", "2"], "full": ["2048", "2048", "0", "127", "0", "127",
                                                                              "0.5", "2"]},

@@ -1,5 +1,5 @@
 """Generated inputs and references for Rodinia programs that read data files
-(hotspot, hotspot3D, srad_v1, b+tree; dwt2d and heartwall, which have no
+(hotspot, hotspot3D, srad_v1, b+tree, nw; dwt2d and heartwall, which have no
 check). Each format is the one the program's own reader parses; every
 generator takes a seed, so a size gives the same files on every run.
 References are computed with NumPy from the same files."""
@@ -12,7 +12,7 @@ import numpy as np
 
 __all__ = ["hotspot_inputs", "hotspot_check", "hotspot3d_inputs", "hotspot3d_check", "srad_v1_image",
            "srad_v1_check", "btree_inputs", "btree_check", "glibc_rand", "dwt2d_image",
-           "heartwall_video"]
+           "heartwall_video", "nw_check"]
 
 
 def _column_file(path: Path, values: np.ndarray) -> None:
@@ -263,3 +263,59 @@ def heartwall_video(folder: Path, frames: int, width: int = 609, height: int = 5
     path = folder / "video.avi"
     path.write_bytes(b"RIFF" + len(body).to_bytes(4, "little") + body)
     return path
+
+
+def _nw_scores(n: int, penalty: int, blosum: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """needle.cu's matrices: both sequences from rand() % 10 + 1 after
+    srand(7) (rows first), the BLOSUM62 reference, and the Needleman-Wunsch
+    scores with the gap penalty on the first row and column."""
+    m = n + 1
+    draws = [v % 10 + 1 for v in glibc_rand(2 * n, seed=7)]
+    rows, cols = [0] + draws[:n], [0] + draws[n:]
+    ref = np.zeros((m, m), dtype=np.int64)
+    for i in range(1, m):
+        for j in range(1, m):
+            ref[i, j] = blosum[rows[i]][cols[j]]
+    f = np.zeros((m, m), dtype=np.int64)
+    f[0, :] = -np.arange(m) * penalty
+    f[:, 0] = -np.arange(m) * penalty
+    for i in range(1, m):
+        for j in range(1, m):
+            f[i, j] = max(f[i - 1, j - 1] + ref[i, j], f[i, j - 1] - penalty, f[i - 1, j] - penalty)
+    return f, ref
+
+
+def _nw_traceback(f: np.ndarray, ref: np.ndarray, penalty: int) -> list[int]:
+    """The values needle.cu's TRACEBACK block prints, walked the same way
+    (it starts at (n-1, n-1) and prefers the diagonal, then left, then up,
+    the last match winning)."""
+    limit, i = -999, len(f) - 2
+    j, out = i, [int(f[i, i])]
+    while not (i == 0 and j == 0):
+        nw = f[i - 1, j - 1] if i > 0 and j > 0 else limit
+        w = f[i, j - 1] if j > 0 else limit
+        n = f[i - 1, j] if i > 0 else limit
+        new = (nw + ref[i, j], w - penalty, n - penalty)
+        t = max(new)
+        t = nw if t == new[0] else t
+        t = w if t == new[1] else t
+        t = n if t == new[2] else t
+        out.append(int(t))
+        if t == nw:
+            i, j = i - 1, j - 1
+        elif t == w:
+            j -= 1
+        else:
+            i -= 1
+    return out
+
+
+def nw_check(folder: Path, n: int, penalty: int, source: Path) -> bool:
+    """result.txt (built with -DTRACEBACK) against the traceback of the
+    scores computed here; BLOSUM62 is read from the program's source."""
+    table = source.read_text(errors="replace").split("blosum62[24][24] = {", 1)[1].split("};", 1)[0]
+    nums = [int(v) for v in re.findall(r"-?\d+", table)]
+    blosum = [nums[24 * r:24 * r + 24] for r in range(24)]
+    f, ref = _nw_scores(n, penalty, blosum)
+    got = [int(v) for v in (folder / "result.txt").read_text().split(":", 1)[1].split()]
+    return got == _nw_traceback(f, ref, penalty)
