@@ -1,9 +1,10 @@
-"""A few programs of the real suites (../shared/data/apps: Rodinia 3.1)
-built as they are with nvcc 13 and run unmodified under accelsim.run_cuda
-with small generated inputs (Rodinia bfs, pathfinder, lud, nw, hotspot,
-hotspot3D, srad_v1, b+tree; Parboil stencil, histo, cutcp, tpacf), checked against references computed from the same inputs or
-by the program's own check. The whole table is
-`python -m accelsim.bench.cuda_apps` (docs/cuda_apps.md)."""
+"""A few programs of the real suites (../shared/data/apps: Rodinia 3.1,
+Parboil) built as they are with nvcc 13 and run unmodified under
+accelsim.run_cuda with small generated inputs (Rodinia bfs, pathfinder, lud,
+nw, hotspot, hotspot3D, srad_v1, b+tree; Parboil stencil, histo, cutcp,
+tpacf), checked against references computed from the same inputs or by the
+program's own check. The whole table is `python -m accelsim.bench.cuda_apps`
+(docs/cuda_apps.md)."""
 from __future__ import annotations
 
 import pytest
