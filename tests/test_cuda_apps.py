@@ -95,3 +95,19 @@ def test_stencil_reference_rejects_a_wrong_cell(tmp_path):
     want[8 * 6 * 2 + 8 * 2 + 3] += 1e-3
     write(want)
     assert not parboil.stencil_check(tmp_path, 8, 6, 5, 3)
+
+
+def test_srad_v2_row_explains_its_own_out_of_bounds_read(apps_root, tmp_path):
+    """srad_v2 reads the image row above its buffer (its own bug: the value
+    is loaded, then replaced for the top block row). The simulator stops at
+    the read and the row says whose bug it is and why a GPU runs it."""
+    from accelsim.bench.cuda_apps import APPS, build_app, run_app
+
+    nvcc = need_toolchain()
+    app = next(a for a in APPS if a.name == "srad_v2")
+    exe, why = build_app(app, apps_root, tmp_path, nvcc, compat=True)
+    assert exe is not None, why
+    row = run_app(app, exe, apps_root, "small", "QV100", timeout=300)
+    assert not row["ran"]
+    assert row["why"].startswith("the program's own out-of-bounds read") and "0xffffff00" in row["why"]
+    assert str(tmp_path) not in row["why"]

@@ -44,7 +44,7 @@ class App:
     check: Callable | None = None
     note: str = ""
     workdir: str = ""                    # where it runs, under the input folder (paths fixed in its source)
-    fault: str = ""                      # why its own out-of-bounds access stops it here (row note)
+    stops: dict[str, str] = field(default_factory=dict)  # a stop whose message holds the key: why (row note)
 
 
 def _bfs_prepare(folder: Path, size: str):
@@ -56,10 +56,11 @@ def _nn_prepare(folder: Path, size: str):
 
 
 def _parboil(name: str, stems: list[str], exts: dict[str, str], args=None, prepare=None, check=None,
-             note: str = "its data sets are not in the copy (not generated yet)") -> App:
+             note: str = "its data sets are not in the copy (not generated yet)", stops=None) -> App:
     srcs = [f"src/cuda/{s}{exts.get(s, '.cu')}" for s in stems] + ["../../common/src/parboil_cuda.c"]
     return App("parboil", name, f"parboil/benchmarks/{name}", srcs, args or {"small": None, "full": None},
-               flags=["-I{root}/parboil/common/include", "-I{dir}/src/cuda"], prepare=prepare, check=check, note=note)
+               flags=["-I{root}/parboil/common/include", "-I{dir}/src/cuda"], prepare=prepare, check=check, note=note,
+               stops=stops or {})
 
 
 def _sgemm_prepare(folder: Path, size: str):
@@ -73,6 +74,14 @@ def _sized(make: Callable, sizes: dict[str, tuple], used: int | None = None) -> 
         make(folder, *sizes[size][:used])
         return sizes[size]
     return prepare
+
+
+# srad_v2 stops at its own out-of-bounds read; the row says why a GPU runs it.
+SRAD_V2_READ = ("the program's own out-of-bounds read: srad_cuda_1 loads J_cuda[index_n] in every block and only "
+                "then replaces it for the top block row, so block row 0 reads the row above the image and discards "
+                "it. A GPU faults only on unmapped pages and cudaMalloc carves buffers out of larger mapped regions, "
+                "so on NVIDIA's GPU the read usually returns stale bytes; the simulator stops at any access outside "
+                "every allocation")
 
 
 def _source(relative: str) -> Path:
@@ -129,11 +138,7 @@ APPS: list[App] = [
     App("rodinia", "srad_v2", f"{R}/srad/srad_v2", ["srad.cu"],
         {"small": ["64", "64", "0", "31", "0", "31", "0.5", "2"], "full": ["2048", "2048", "0", "127", "0", "127",
                                                                              "0.5", "2"]},
-        fault="the program's own out-of-bounds read: srad_cuda_1 loads J_cuda[index_n] in every block and "
-              "only then replaces it for the top block row, so block row 0 reads the row above the image and "
-              "discards it. A GPU faults only on unmapped pages and cudaMalloc carves buffers out of larger "
-              "mapped regions, so on NVIDIA's GPU the read usually returns stale bytes; the simulator stops "
-              "at any access outside every allocation"),
+        stops={"out of bounds": SRAD_V2_READ}),
     App("rodinia", "backprop", f"{R}/backprop", ["backprop.c", "facetrain.c", "imagenet.c", "backprop_cuda.cu"],
         {"small": ["1024"], "full": ["65536"]}),
     App("rodinia", "gaussian", f"{R}/gaussian", ["gaussian.cu"], {"small": ["-s", "16"], "full": ["-s", "256"]}),
@@ -192,8 +197,9 @@ APPS: list[App] = [
     _parboil("sgemm", ["main", "io"], {"io": ".cc"},
              {"small": ["-i", "{input}", "-o", "C.txt"], "full": ["-i", "{input}", "-o", "C.txt"]},
              prepare=_sgemm_prepare, check=lambda folder, out, extra: inputs.parboil_sgemm_check(folder, extra),
-             note=""),  # aborts (std::bad_cast) reading its input before any CUDA call, with NVIDIA's runtime
-                        # too: io.cc's readColMajorMatrixFile ends without a return (undefined behaviour)
+             stops={"SIGABRT": "aborts (std::bad_cast) reading its input, before any CUDA call and with "
+                                "NVIDIA's runtime too: io.cc's readColMajorMatrixFile ends without a return "
+                                "(undefined behaviour at -O3)"}, note=""),
     _parboil("bfs", ["main"], {}),
     _parboil("cutcp", ["main", "readatom", "output", "excl", "cutcpu", "cutoff6overlap"],
              {"main": ".c", "readatom": ".c", "output": ".c", "excl": ".c", "cutcpu": ".c"},
@@ -274,10 +280,9 @@ def _why_stopped(app: App, r, exe: Path) -> str:
     """The row's note for a run that did not end normally (without the
     temporary build folder in the program's path)."""
     last = (r.stderr or "").strip().splitlines()[-1:]
-    why: str = (r.error or f"exit status {r.returncode}: {last[0] if last else ''}").replace(f"{exe.parent}/", "")[:200]
-    if app.fault and ("out of bounds" in why or "outside every allocation" in why):
-        why = f"{app.fault} ({why[:160]})"
-    return why
+    why: str = (r.error or f"exit status {r.returncode}: {last[0] if last else ''}").replace(f"{exe.parent}/", "")
+    known = next((v for k, v in app.stops.items() if k in why), None)
+    return f"{known} ({why[:240]})" if known else why[:200]
 
 
 def _verdict(app: App, r, folder: Path, extra) -> dict:
