@@ -96,7 +96,7 @@ def _polybench(name: str, source: str) -> App:
     return App("polybench", name, f"polybench-gpu-1.0/CUDA/{name}", [source],
                {"small": None, "full": []}, flags=["-I{root}/polybench-gpu-1.0/common"],
                check=lambda folder, out, extra: inputs.polybench_check(folder, out),
-               note="sizes are compile-time constants of the source: full size only")
+               note="sizes are plain #defines of the source (no #ifndef: -D cannot change them): full size only")
 
 
 R = "rodinia/3.1/cuda"
@@ -181,7 +181,8 @@ APPS: list[App] = [
              "not in the copy); random values would not be a meaningful stiff ODE system"),
     App("rodinia", "heartwall", f"{R}/heartwall", ["main.cu", "AVI/avilib.c", "AVI/avimod.c"],
         {z: ["video.avi", str(HEARTWALL[z])] for z in HEARTWALL}, flags=["-I{dir}/AVI"],
-        prepare=_sized(rodinia.heartwall_video, {z: (HEARTWALL[z],) for z in HEARTWALL})),
+        prepare=_sized(rodinia.heartwall_video, {z: (HEARTWALL[z],) for z in HEARTWALL}),
+        note="the program has no check; one frame (a second frame's tracking kernel ran over 600 s simulated here)"),
     App("rodinia", "leukocyte", f"{R}/leukocyte/CUDA", ["detect_main.c", "avilib.c", "find_ellipse.c",
                                                           "find_ellipse_kernel.cu", "track_ellipse.c",
                                                           "track_ellipse_kernel.cu", "misc_math.c"],
