@@ -281,7 +281,13 @@ def _why_stopped(app: App, r, exe: Path) -> str:
     """The row's note for a run that did not end normally (without the
     temporary build folder in the program's path)."""
     last = (r.stderr or "").strip().splitlines()[-1:]
-    why: str = (r.error or f"exit status {r.returncode}: {last[0] if last else ''}").replace(f"{exe.parent}/", "")
+    return _explained(app, r.error or f"exit status {r.returncode}: {last[0] if last else ''}", exe)
+
+
+def _explained(app: App, message: str, exe: Path) -> str:
+    """A stop's message without the temporary build folder, after the
+    program's known reason for it when it has one."""
+    why = message.replace(f"{exe.parent}/", "")
     known = next((v for k, v in app.stops.items() if k in why), None)
     return f"{known} ({why[:240]})" if known else why[:200]
 
@@ -315,7 +321,7 @@ def run_app(app: App, exe: Path, root: Path, size: str, config: str, timeout: fl
             r = run_cuda([str(exe), *_expand(args, root, app, extra)], config, capture_output=True,
                          cwd=folder / app.workdir, timeout=timeout)
         except Exception as e:  # a stop of the launcher (timeout, ...) is the row's explanation
-            row["why"] = str(e).splitlines()[0].replace(f"{exe.parent}/", "")[:160]
+            row["why"] = _explained(app, str(e).splitlines()[0], exe)
             row["wall_s"] = time.perf_counter() - start
             return row
         row.update(wall_s=r.wall_time_s, kernels=r.num_kernels, cycles=r.total_cycles,
