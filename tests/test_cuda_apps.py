@@ -1,7 +1,7 @@
 """A few programs of the real suites (../shared/data/apps: Rodinia 3.1,
 Parboil) built as they are with nvcc 13 and run unmodified under
 accelsim.run_cuda with small generated inputs (Rodinia bfs, pathfinder, lud,
-nw, hotspot, hotspot3D, srad_v1, b+tree; Parboil stencil, histo, cutcp,
+nw, hotspot, hotspot3D, srad_v1, b+tree, dwt2d; Parboil stencil, histo, cutcp,
 tpacf), checked against references computed from the same inputs or by the
 program's own check. The whole table is `python -m accelsim.bench.cuda_apps`
 (docs/cuda_apps.md)."""
@@ -11,10 +11,10 @@ import pytest
 
 from cuda_util import need_toolchain
 
-SMALL = ["bfs", "pathfinder", "lud", "nw", "hotspot", "hotspot3D", "srad_v1", "b+tree", "stencil", "histo", "cutcp",
-         "tpacf"]
+SMALL = ["bfs", "pathfinder", "lud", "nw", "hotspot", "hotspot3D", "srad_v1", "b+tree", "dwt2d", "stencil", "histo",
+         "cutcp", "tpacf"]
 # These call cudaThreadSynchronize, gone from CUDA 13: they build with the bench's --compat define.
-COMPAT = {"b+tree", "cutcp"}
+COMPAT = {"b+tree", "cutcp", "dwt2d"}
 
 
 @pytest.fixture(scope="module")
@@ -111,3 +111,14 @@ def test_srad_v2_row_explains_its_own_out_of_bounds_read(apps_root, tmp_path):
     assert not row["ran"]
     assert row["why"].startswith("the program's own out-of-bounds read") and "0xffffff00" in row["why"]
     assert str(tmp_path) not in row["why"]
+
+
+def test_dwt53_lifting_divides_as_c_does():
+    """dwt2d's reference lifting: mirrored edges and division toward zero
+    (-5 / 2 is -2, not floor's -3), worked by hand."""
+    import numpy as np
+
+    from accelsim.bench.cuda_apps_rodinia import _lift53
+
+    assert _lift53(np.array([1, 2, 3, 4])).tolist() == [1, 3, 0, 1]
+    assert _lift53(np.array([-5, 0, 0, 0])).tolist() == [-4, 1, 2, 0]

@@ -175,7 +175,8 @@ APPS: list[App] = [
                                            "dwt_cuda/fdwt97.cu", "dwt_cuda/rdwt53.cu", "dwt_cuda/rdwt97.cu",
                                            "dwt_cuda/common.cu"],
         {z: ["image.rgb", "-d", f"{DWT2D[z]}x{DWT2D[z]}", "-f", "-5", "-l", "3"] for z in DWT2D},
-        prepare=_sized(rodinia.dwt2d_image, {z: (DWT2D[z],) for z in DWT2D})),
+        flags=["-DOUTPUT"], prepare=_sized(rodinia.dwt2d_image, {z: (DWT2D[z],) for z in DWT2D}),
+        check=lambda folder, out, extra: rodinia.dwt2d_check(folder, extra[0], 3)),
     App("rodinia", "myocyte", f"{R}/myocyte", ["main.cu"], {"small": None, "full": None},
         note="reads the cell model's measured initial state and parameters (../../data/myocyte/y.txt, params.txt: "
              "not in the copy); random values would not be a meaningful stiff ODE system"),

@@ -1,8 +1,8 @@
 """Generated inputs and references for Rodinia programs that read data files
-(hotspot, hotspot3D, srad_v1, b+tree, nw; dwt2d and heartwall, which have no
-check). Each format is the one the program's own reader parses; every
-generator takes a seed, so a size gives the same files on every run.
-References are computed with NumPy from the same files."""
+or draw their own (hotspot, hotspot3D, srad_v1, b+tree, nw, dwt2d; heartwall,
+which has no check). Each format is the one the program's own reader
+parses; every generator takes a seed, so a size gives the same files on
+every run. References are computed with NumPy from the same inputs."""
 from __future__ import annotations
 
 import re
@@ -12,7 +12,7 @@ import numpy as np
 
 __all__ = ["hotspot_inputs", "hotspot_check", "hotspot3d_inputs", "hotspot3d_check", "srad_v1_image",
            "srad_v1_check", "btree_inputs", "btree_check", "glibc_rand", "dwt2d_image",
-           "heartwall_video", "nw_check"]
+           "heartwall_video", "nw_check", "dwt2d_check"]
 
 
 def _column_file(path: Path, values: np.ndarray) -> None:
@@ -319,3 +319,44 @@ def nw_check(folder: Path, n: int, penalty: int, source: Path) -> bool:
     f, ref = _nw_scores(n, penalty, blosum)
     got = [int(v) for v in (folder / "result.txt").read_text().split(":", 1)[1].split()]
     return got == _nw_traceback(f, ref, penalty)
+
+
+def _lift53(x: np.ndarray) -> np.ndarray:
+    """One forward 5/3 lifting pass along axis 0 (even length): predict
+    c -= (p + n) / 2, update c += (p + n + 2) / 4, C division (toward
+    zero), mirrored edges; low-pass rows first, then high-pass."""
+    even, odd = x[0::2].copy(), x[1::2].copy()
+    right = np.concatenate([even[1:], even[-1:]])           # x[2k+2], mirrored to x[n-2] at the end
+    odd -= np.fix((even + right) / 2).astype(np.int64)
+    left = np.concatenate([odd[:1], odd[:-1]])              # d[k-1], mirrored to d[0] at the start
+    even += np.fix((left + odd + 2) / 4).astype(np.int64)
+    return np.concatenate([even, odd])
+
+
+def _dwt53_linear(img: np.ndarray, levels: int) -> np.ndarray:
+    """fdwt53's result in the order writeLinear stores it: per level, the
+    bands LL, HL, LH, HH one after another (each row-major at its own
+    width), the next level transforming the LL band in place."""
+    out = np.zeros(img.size, dtype=np.int64)
+    cur = img.astype(np.int64)
+    for _ in range(levels):
+        h, w = cur.shape
+        t = _lift53(_lift53(cur).T).T                        # vertical pass, then horizontal
+        hl, wl = h // 2, w // 2
+        bands = [t[:hl, :wl], t[:hl, wl:], t[hl:, :wl], t[hl:, wl:]]
+        flat = np.concatenate([b.ravel() for b in bands])
+        out[:flat.size] = flat
+        cur = t[:hl, :wl]
+    return out
+
+
+def dwt2d_check(folder: Path, side: int, levels: int) -> bool:
+    """image.rgb.dwt.r/.g/.b (built with -DOUTPUT: coefficients + 128,
+    clamped to bytes) against the transform of each colour computed here."""
+    img = np.frombuffer((folder / "image.rgb").read_bytes(), np.uint8).reshape(side, side, 3).astype(np.int64) - 128
+    for c, suffix in enumerate("rgb"):
+        want = np.clip(_dwt53_linear(img[:, :, c], levels) + 128, 0, 255)
+        got = np.frombuffer((folder / f"image.rgb.dwt.{suffix}").read_bytes(), np.uint8)
+        if got.shape != want.shape or not np.array_equal(got, want):
+            return False
+    return True
