@@ -1,7 +1,9 @@
-"""A few programs of the real suites (../shared/data/apps: Rodinia 3.1)
-built as they are with nvcc 13 and run unmodified under accelsim.run_cuda
-with small generated inputs (Rodinia bfs, pathfinder, lud), checked against references computed from the
-same inputs. The whole table is `python -m accelsim.bench.cuda_apps`
+"""A few programs of the real suites (../shared/data/apps: Rodinia 3.1,
+Parboil) built as they are with nvcc 13 and run unmodified under
+accelsim.run_cuda with small generated inputs (Rodinia bfs, pathfinder, lud,
+nw, hotspot, hotspot3D, srad_v1, b+tree, dwt2d; Parboil stencil, histo, cutcp,
+tpacf), checked against references computed from the same inputs or by the
+program's own check. The whole table is `python -m accelsim.bench.cuda_apps`
 (docs/cuda_apps.md)."""
 from __future__ import annotations
 
@@ -9,7 +11,10 @@ import pytest
 
 from cuda_util import need_toolchain
 
-SMALL = ["bfs", "pathfinder", "lud"]  # nn calls cudaThreadSynchronize, gone from CUDA 13: it does not build
+SMALL = ["bfs", "pathfinder", "lud", "nw", "hotspot", "hotspot3D", "srad_v1", "b+tree", "dwt2d", "stencil", "histo",
+         "cutcp", "tpacf"]
+# These call cudaThreadSynchronize, gone from CUDA 13: they build with the bench's --compat define.
+COMPAT = {"b+tree", "cutcp", "dwt2d"}
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +33,7 @@ def test_suite_program_runs_unmodified_and_is_correct(name, apps_root, tmp_path)
 
     nvcc = need_toolchain()
     app = next(a for a in APPS if a.name == name)
-    exe, why = build_app(app, apps_root, tmp_path, nvcc)
+    exe, why = build_app(app, apps_root, tmp_path, nvcc, compat=name in COMPAT)
     assert exe is not None, why
     row = run_app(app, exe, apps_root, "small", "QV100", timeout=300)
     assert row["ran"], row["why"]
@@ -46,3 +51,74 @@ def test_table_rows_say_why_a_program_did_not_build(apps_root, tmp_path):
     row = {"suite": "rodinia", "program": "gaussian", "built": False, "ran": False, "correct": None,
            "kernels": None, "cycles": None, "wall_s": None, "why": why}
     assert "| rodinia | gaussian | no | – | – |" in table([row])
+
+
+def test_references_reject_a_wrong_output(tmp_path):
+    """The hotspot reference accepts its own result written as the program
+    writes it, and rejects it with one cell off by 0.01 degrees."""
+    from accelsim.bench import cuda_apps_rodinia as rodinia
+
+    temp, power = rodinia.hotspot_inputs(tmp_path, 16)
+    want = rodinia._hotspot_reference(rodinia._read_column(temp), rodinia._read_column(power), 16, 20)
+    out = tmp_path / "output.txt"
+    out.write_text("".join(f"{i}\t{v:g}\n" for i, v in enumerate(want)))
+    assert rodinia.hotspot_check(tmp_path, 16, 20)
+    want[37] += 0.01
+    out.write_text("".join(f"{i}\t{v:g}\n" for i, v in enumerate(want)))
+    assert not rodinia.hotspot_check(tmp_path, 16, 20)
+
+
+def test_glibc_rand_sequence():
+    """b+tree's query keys come from rand() without srand: glibc's first values."""
+    from accelsim.bench.cuda_apps_rodinia import glibc_rand
+
+    assert glibc_rand(3) == [1804289383, 846930886, 1681692777]
+
+
+def test_stencil_reference_rejects_a_wrong_cell(tmp_path):
+    """Parboil stencil's reference: the program's output layout (u32 count,
+    then the grid) passes when it holds the reference, fails with one
+    interior cell changed."""
+    import numpy as np
+
+    from accelsim.bench import cuda_apps_parboil as parboil
+
+    parboil.stencil_input(tmp_path, 8, 6, 5)
+    a = np.fromfile(tmp_path / "input.bin", dtype=np.float32).reshape(5, 6, 8)
+    want = parboil._stencil_reference(a, 3).ravel()
+
+    def write(v):
+        (tmp_path / "output.bin").write_bytes(np.uint32(v.size).tobytes() + v.astype(np.float32).tobytes())
+
+    write(want)
+    assert parboil.stencil_check(tmp_path, 8, 6, 5, 3)
+    want[8 * 6 * 2 + 8 * 2 + 3] += 1e-3
+    write(want)
+    assert not parboil.stencil_check(tmp_path, 8, 6, 5, 3)
+
+
+def test_srad_v2_row_explains_its_own_out_of_bounds_read(apps_root, tmp_path):
+    """srad_v2 reads the image row above its buffer (its own bug: the value
+    is loaded, then replaced for the top block row). The simulator stops at
+    the read and the row says whose bug it is and why a GPU runs it."""
+    from accelsim.bench.cuda_apps import APPS, build_app, run_app
+
+    nvcc = need_toolchain()
+    app = next(a for a in APPS if a.name == "srad_v2")
+    exe, why = build_app(app, apps_root, tmp_path, nvcc, compat=True)
+    assert exe is not None, why
+    row = run_app(app, exe, apps_root, "small", "QV100", timeout=300)
+    assert not row["ran"]
+    assert row["why"].startswith("the program's own out-of-bounds read") and "0xffffff00" in row["why"]
+    assert str(tmp_path) not in row["why"]
+
+
+def test_dwt53_lifting_divides_as_c_does():
+    """dwt2d's reference lifting: mirrored edges and division toward zero
+    (-5 / 2 is -2, not floor's -3), worked by hand."""
+    import numpy as np
+
+    from accelsim.bench.cuda_apps_rodinia import _lift53
+
+    assert _lift53(np.array([1, 2, 3, 4])).tolist() == [1, 3, 0, 1]
+    assert _lift53(np.array([-5, 0, 0, 0])).tolist() == [-4, 1, 2, 0]

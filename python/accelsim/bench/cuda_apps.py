@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import Callable
 
 from accelsim.bench import cuda_apps_inputs as inputs
+from accelsim.bench import cuda_apps_parboil as parboil
+from accelsim.bench import cuda_apps_rodinia as rodinia
 
 __all__ = ["App", "APPS", "apps_folder", "build_app", "run_app", "main"]
 
@@ -41,6 +43,8 @@ class App:
     prepare: Callable | None = None
     check: Callable | None = None
     note: str = ""
+    workdir: str = ""                    # where it runs, under the input folder (paths fixed in its source)
+    stops: dict[str, str] = field(default_factory=dict)  # a stop whose message holds the key: why (row note)
 
 
 def _bfs_prepare(folder: Path, size: str):
@@ -52,24 +56,64 @@ def _nn_prepare(folder: Path, size: str):
 
 
 def _parboil(name: str, stems: list[str], exts: dict[str, str], args=None, prepare=None, check=None,
-             note: str = "its data sets are not in the copy (not generated yet)") -> App:
+             note: str = "its data sets are not in the copy (not generated yet)", stops=None) -> App:
     srcs = [f"src/cuda/{s}{exts.get(s, '.cu')}" for s in stems] + ["../../common/src/parboil_cuda.c"]
     return App("parboil", name, f"parboil/benchmarks/{name}", srcs, args or {"small": None, "full": None},
-               flags=["-I{root}/parboil/common/include", "-I{dir}/src/cuda"], prepare=prepare, check=check, note=note)
+               flags=["-I{root}/parboil/common/include", "-I{dir}/src/cuda"], prepare=prepare, check=check, note=note,
+               stops=stops or {})
 
 
 def _sgemm_prepare(folder: Path, size: str):
     return inputs.parboil_sgemm_inputs(folder, *((64, 32, 48) if size == "small" else (128, 96, 160)))
 
 
+def _sized(make: Callable, sizes: dict[str, tuple], used: int | None = None) -> Callable:
+    """A prepare step: ``make(folder, *first used parameters of the size)``
+    writes the inputs; the size's parameters go on to the check."""
+    def prepare(folder: Path, size: str) -> tuple:
+        make(folder, *sizes[size][:used])
+        return sizes[size]
+    return prepare
+
+
+# srad_v2 stops at its own out-of-bounds read; the row says why a GPU runs it.
+SRAD_V2_READ = ("the program's own out-of-bounds read: srad_cuda_1 loads J_cuda[index_n] in every block and only "
+                "then replaces it for the top block row, so block row 0 reads the row above the image and discards "
+                "it. A GPU faults only on unmapped pages and cudaMalloc carves buffers out of larger mapped regions, "
+                "so on NVIDIA's GPU the read usually returns stale bytes; the simulator stops at any access outside "
+                "every allocation")
+
+
+def _source(relative: str) -> Path:
+    """A file of the suites' sources (a reference reads a table from it)."""
+    root = apps_folder()
+    if root is None:
+        raise FileNotFoundError("the CUDA suites (../shared/data/apps) are not present")
+    return root / relative
+
+
 def _polybench(name: str, source: str) -> App:
     return App("polybench", name, f"polybench-gpu-1.0/CUDA/{name}", [source],
                {"small": None, "full": []}, flags=["-I{root}/polybench-gpu-1.0/common"],
                check=lambda folder, out, extra: inputs.polybench_check(folder, out),
-               note="sizes are compile-time constants of the source: full size only")
+               note="sizes are plain #defines of the source (no #ifndef: -D cannot change them): full size only")
 
 
 R = "rodinia/3.1/cuda"
+HOTSPOT = {"small": (64, 20), "full": (512, 60)}            # grid side, steps (pyramid height 2)
+HOTSPOT3D = {"small": (128, 4, 10), "full": (512, 8, 100)}  # grid side, layers, steps
+SRAD_V1 = {"small": (2, 0.5, 64, 64), "full": (100, 0.5, 502, 458)}  # steps, lambda, rows, columns
+STENCIL = {"small": (128, 32, 16, 4), "full": (512, 512, 64, 100)}  # nx, ny, nz, steps
+MRIQ = {"small": (512, 2048), "full": (3072, 32768)}                 # k-space samples, voxels
+HISTO = {"small": (256, 64, 256, 192, 1), "full": (1024, 1024, 1024, 96, 20)}  # image, bins, iterations
+TPACF = {"small": (256, 2), "full": (4096, 20)}                    # points a set, random sets
+CUTCP = {"small": (200, 12.0), "full": (4000, 40.0)}               # atoms, box side (Angstroms)
+MRI_GRIDDING = {"small": (2048, 16), "full": (65536, 64)}       # samples, reconstruction matrix side
+LBM_STEPS = 100                                                     # full size only (fixed grid)
+DWT2D = {"small": 64, "full": 1024}                                 # image side (3 levels, 5/3 forward)
+HEARTWALL = {"small": 1, "full": 20}                                # video frames tracked
+NW = {"small": 64, "full": 2048}                                    # sequence length (penalty 10)
+BTREE = {"small": (4096, 256, 128), "full": (1000000, 10000, 6000)}  # keys, finds, range searches
 APPS: list[App] = [
     App("rodinia", "bfs", f"{R}/bfs", ["bfs.cu"], {"small": ["{input}"], "full": ["{input}"]},
         prepare=_bfs_prepare, check=lambda folder, out, graph: inputs.bfs_check(folder, out, graph)),
@@ -84,12 +128,17 @@ APPS: list[App] = [
     App("rodinia", "lud", f"{R}/lud", ["cuda/lud.cu", "cuda/lud_kernel.cu", "common/common.c"],
         {"small": ["-s", "64", "-v"], "full": ["-s", "256", "-v"]}, flags=["-I{dir}/common"],
         check=lambda folder, out, extra: inputs.lud_check(folder, out)),
-    App("rodinia", "hotspot", f"{R}/hotspot", ["hotspot.cu"], {"small": None, "full": None},
-        note="needs temperature and power input files (not generated yet)"),
-    App("rodinia", "nw", f"{R}/nw", ["needle.cu"], {"small": ["64", "10"], "full": ["2048", "10"]}),
+    App("rodinia", "hotspot", f"{R}/hotspot", ["hotspot.cu"],
+        {z: [str(HOTSPOT[z][0]), "2", str(HOTSPOT[z][1]), "temp.txt", "power.txt", "output.txt"] for z in HOTSPOT},
+        prepare=_sized(rodinia.hotspot_inputs, HOTSPOT, 1),
+        check=lambda folder, out, extra: rodinia.hotspot_check(folder, *extra)),
+    App("rodinia", "nw", f"{R}/nw", ["needle.cu"], {z: [str(NW[z]), "10"] for z in NW}, flags=["-DTRACEBACK"],
+        prepare=lambda folder, size: NW[size],
+        check=lambda folder, out, n: rodinia.nw_check(folder, n, 10, _source(f"{R}/nw/needle.cu"))),
     App("rodinia", "srad_v2", f"{R}/srad/srad_v2", ["srad.cu"],
         {"small": ["64", "64", "0", "31", "0", "31", "0.5", "2"], "full": ["2048", "2048", "0", "127", "0", "127",
-                                                                             "0.5", "2"]}),
+                                                                             "0.5", "2"]},
+        stops={"out of bounds": SRAD_V2_READ}),
     App("rodinia", "backprop", f"{R}/backprop", ["backprop.c", "facetrain.c", "imagenet.c", "backprop_cuda.cu"],
         {"small": ["1024"], "full": ["65536"]}),
     App("rodinia", "gaussian", f"{R}/gaussian", ["gaussian.cu"], {"small": ["-s", "16"], "full": ["-s", "256"]}),
@@ -102,27 +151,39 @@ APPS: list[App] = [
     App("rodinia", "lavaMD", f"{R}/lavaMD", ["main.c", "kernel/kernel_gpu_cuda_wrapper.cu", "util/timer/timer.c",
                                              "util/num/num.c", "util/device/device.cu"],
         {"small": ["-boxes1d", "2"], "full": ["-boxes1d", "10"]}),
-    App("rodinia", "hotspot3D", f"{R}/hotspot3D", ["3D.cu"], {"small": None, "full": None},
-        note="needs power and temperature input files (not generated yet)"),
+    App("rodinia", "hotspot3D", f"{R}/hotspot3D", ["3D.cu"],
+        {z: [*map(str, HOTSPOT3D[z]), "power3d.txt", "temp3d.txt", "output.txt"] for z in HOTSPOT3D},
+        prepare=_sized(rodinia.hotspot3d_inputs, HOTSPOT3D, 2),
+        check=lambda folder, out, extra: rodinia.hotspot3d_check(out)),
     App("rodinia", "particlefilter_float", f"{R}/particlefilter", ["ex_particle_CUDA_float_seq.cu"],
         {"small": ["-x", "32", "-y", "32", "-z", "2", "-np", "100"],
          "full": ["-x", "128", "-y", "128", "-z", "10", "-np", "1000"]}),
-    App("rodinia", "srad_v1", f"{R}/srad/srad_v1", ["main.cu"], {"small": None, "full": None},
-        note="reads an image file (not generated yet)"),
+    App("rodinia", "srad_v1", f"{R}/srad/srad_v1", ["main.cu"], {z: [*map(str, SRAD_V1[z])] for z in SRAD_V1},
+        prepare=_sized(rodinia.srad_v1_image, SRAD_V1, 0),
+        check=lambda folder, out, extra: rodinia.srad_v1_check(folder, *extra), workdir=rodinia.SRAD_WORKDIR),
     App("rodinia", "kmeans", f"{R}/kmeans", ["cluster.c", "getopt.c", "kmeans.c", "kmeans_clustering.c",
                                              "kmeans_cuda.cu", "rmse.c"], {"small": None, "full": None},
         note="needs a points file (not generated yet)"),
     App("rodinia", "b+tree", f"{R}/b+tree", ["main.c", "kernel/kernel_gpu_cuda_wrapper.cu",
                                              "kernel/kernel_gpu_cuda_wrapper_2.cu", "util/timer/timer.c",
-                                             "util/num/num.c", "util/cuda/cuda.cu"], {"small": None, "full": None},
-        note="needs a tree file and a command file (not generated yet)"),
+                                             "util/num/num.c", "util/cuda/cuda.cu"],
+        {z: ["file", "tree.txt", "command", "command.txt"] for z in BTREE},
+        prepare=_sized(rodinia.btree_inputs, BTREE),
+        check=lambda folder, out, extra: rodinia.btree_check(folder, *extra)),
     App("rodinia", "cfd", f"{R}/cfd", ["euler3d.cu"], {"small": None, "full": None}),
     App("rodinia", "dwt2d", f"{R}/dwt2d", ["main.cu", "dwt.cu", "components.cu", "dwt_cuda/fdwt53.cu",
                                            "dwt_cuda/fdwt97.cu", "dwt_cuda/rdwt53.cu", "dwt_cuda/rdwt97.cu",
-                                           "dwt_cuda/common.cu"], {"small": None, "full": None}),
-    App("rodinia", "myocyte", f"{R}/myocyte", ["main.cu"], {"small": None, "full": None}),
+                                           "dwt_cuda/common.cu"],
+        {z: ["image.rgb", "-d", f"{DWT2D[z]}x{DWT2D[z]}", "-f", "-5", "-l", "3"] for z in DWT2D},
+        flags=["-DOUTPUT"], prepare=_sized(rodinia.dwt2d_image, {z: (DWT2D[z],) for z in DWT2D}),
+        check=lambda folder, out, extra: rodinia.dwt2d_check(folder, extra[0], 3)),
+    App("rodinia", "myocyte", f"{R}/myocyte", ["main.cu"], {"small": None, "full": None},
+        note="reads the cell model's measured initial state and parameters (../../data/myocyte/y.txt, params.txt: "
+             "not in the copy); random values would not be a meaningful stiff ODE system"),
     App("rodinia", "heartwall", f"{R}/heartwall", ["main.cu", "AVI/avilib.c", "AVI/avimod.c"],
-        {"small": None, "full": None}, flags=["-I{dir}/AVI"], note="reads a video file (not in the copy)"),
+        {z: ["video.avi", str(HEARTWALL[z])] for z in HEARTWALL}, flags=["-I{dir}/AVI"],
+        prepare=_sized(rodinia.heartwall_video, {z: (HEARTWALL[z],) for z in HEARTWALL}),
+        note="the program has no check; one frame (a second frame's tracking kernel ran over 600 s simulated here)"),
     App("rodinia", "leukocyte", f"{R}/leukocyte/CUDA", ["detect_main.c", "avilib.c", "find_ellipse.c",
                                                           "find_ellipse_kernel.cu", "track_ellipse.c",
                                                           "track_ellipse_kernel.cu", "misc_math.c"],
@@ -138,20 +199,41 @@ APPS: list[App] = [
     _parboil("sgemm", ["main", "io"], {"io": ".cc"},
              {"small": ["-i", "{input}", "-o", "C.txt"], "full": ["-i", "{input}", "-o", "C.txt"]},
              prepare=_sgemm_prepare, check=lambda folder, out, extra: inputs.parboil_sgemm_check(folder, extra),
-             note=""),  # aborts (std::bad_cast) reading its input before any CUDA call, with NVIDIA's runtime
-                        # too: io.cc's readColMajorMatrixFile ends without a return (undefined behaviour)
+             stops={"SIGABRT": "aborts (std::bad_cast) reading its input, before any CUDA call and with "
+                                "NVIDIA's runtime too: io.cc's readColMajorMatrixFile ends without a return "
+                                "(undefined behaviour at -O3)"}, note=""),
     _parboil("bfs", ["main"], {}),
     _parboil("cutcp", ["main", "readatom", "output", "excl", "cutcpu", "cutoff6overlap"],
-             {"main": ".c", "readatom": ".c", "output": ".c", "excl": ".c", "cutcpu": ".c"}),
-    _parboil("histo", ["main", "histo_final", "histo_intermediates", "histo_main", "histo_prescan", "util"], {}),
-    _parboil("lbm", ["main", "lbm"], {"main": ".cc"}),
+             {"main": ".c", "readatom": ".c", "output": ".c", "excl": ".c", "cutcpu": ".c"},
+             {z: ["-i", "input.pqr", "-o", "output.bin"] for z in CUTCP}, prepare=_sized(parboil.cutcp_input, CUTCP),
+             check=lambda folder, out, extra: parboil.cutcp_check(folder), note=""),
+    _parboil("histo", ["main", "histo_final", "histo_intermediates", "histo_main", "histo_prescan", "util"], {},
+             {z: ["-i", "input.bin", "-o", "output.bmp", str(HISTO[z][4])] for z in HISTO},
+             prepare=_sized(parboil.histo_input, HISTO, 4),
+             check=lambda folder, out, extra: parboil.histo_check(folder), note=""),
+    _parboil("lbm", ["main", "lbm"], {"main": ".cc"},
+             {"small": None, "full": ["-i", "obstacles.txt", "-o", "output.bin", "--", str(LBM_STEPS)]},
+             prepare=lambda folder, size: parboil.lbm_obstacles(folder, 12),
+             note="its grid is fixed at compile time (120 x 120 x 150 cells): one time step ran over 600 s "
+                  "simulated here, so it runs at full size only (generated obstacles; the program has no check)"),
     _parboil("mri-gridding", ["CPU_kernels", "CUDA_interface", "scanLargeArray", "sort", "main"],
-             {"CPU_kernels": ".c"}),
-    _parboil("mri-q", ["file", "main"], {"file": ".cc"}),
+             {"CPU_kernels": ".c"}, {z: ["-i", "input.txt", "-o", "output.bin"] for z in MRI_GRIDDING},
+             prepare=_sized(parboil.mri_gridding_input, MRI_GRIDDING),
+             check=lambda folder, out, extra: parboil.mri_gridding_check(folder), note=""),
+    _parboil("mri-q", ["file", "main"], {"file": ".cc"}, {z: ["-i", "input.bin", "-o", "output.bin"] for z in MRIQ},
+             prepare=_sized(parboil.mriq_input, MRIQ), check=lambda folder, out, extra: parboil.mriq_check(folder),
+             note=""),
     _parboil("sad", ["file", "image", "sad4", "largerBlocks", "main"], {"file": ".c", "image": ".c"}),
     _parboil("spmv", ["main", "file", "gpu_info"], {"file": ".cc", "gpu_info": ".cc"}),
-    _parboil("stencil", ["main", "file"], {"file": ".cc"}),
-    _parboil("tpacf", ["args", "model_io", "main"], {"args": ".cc", "model_io": ".cc"}),
+    _parboil("stencil", ["main", "file"], {"file": ".cc"},
+             {z: ["-i", "input.bin", "-o", "output.bin", *map(str, STENCIL[z])] for z in STENCIL},
+             prepare=_sized(parboil.stencil_input, STENCIL, 3),
+             check=lambda folder, out, extra: parboil.stencil_check(folder, *extra), note=""),
+    _parboil("tpacf", ["args", "model_io", "main"], {"args": ".cc", "model_io": ".cc"},
+             {z: ["-i", "{input}", "-o", "output.txt", "--", "-n", str(TPACF[z][1]), "-p", str(TPACF[z][0])]
+              for z in TPACF},
+             prepare=lambda folder, size: parboil.tpacf_inputs(folder, *TPACF[size]),
+             check=lambda folder, out, files: parboil.tpacf_check(folder, files), note=""),
     *[_polybench(n, s) for n, s in [
         ("2DCONV", "2DConvolution.cu"), ("2MM", "2mm.cu"), ("3DCONV", "3DConvolution.cu"), ("3MM", "3mm.cu"),
         ("ATAX", "atax.cu"), ("BICG", "bicg.cu"), ("CORR", "correlation.cu"), ("COVAR", "covariance.cu"),
@@ -196,6 +278,32 @@ def build_app(app: App, root: Path, out: Path, nvcc=None, compat: bool = False) 
     return exe, ""
 
 
+def _why_stopped(app: App, r, exe: Path) -> str:
+    """The row's note for a run that did not end normally (without the
+    temporary build folder in the program's path)."""
+    last = (r.stderr or "").strip().splitlines()[-1:]
+    return _explained(app, r.error or f"exit status {r.returncode}: {last[0] if last else ''}", exe)
+
+
+def _explained(app: App, message: str, exe: Path) -> str:
+    """A stop's message without the temporary build folder, after the
+    program's known reason for it when it has one."""
+    why = message.replace(f"{exe.parent}/", "")
+    known = next((v for k, v in app.stops.items() if k in why), None)
+    return f"{known} ({why[:240]})" if known else why[:200]
+
+
+def _verdict(app: App, r, folder: Path, extra) -> dict:
+    """correct and note of a run that ended normally."""
+    if app.check is None:
+        return {"why": app.note or "the program has no check"}
+    try:
+        ok = bool(app.check(folder, r.stdout or "", extra))
+    except (OSError, ValueError) as e:  # an output file missing or malformed is a wrong result
+        return {"correct": False, "why": f"its output cannot be read: {e}"[:200]}
+    return {"correct": ok, "why": "" if ok else "result differs from the reference"}
+
+
 def run_app(app: App, exe: Path, root: Path, size: str, config: str, timeout: float) -> dict:
     """Runs the built program at ``size``; the table row."""
     from accelsim.cuda import run_cuda
@@ -211,23 +319,15 @@ def run_app(app: App, exe: Path, root: Path, size: str, config: str, timeout: fl
         extra = app.prepare(folder, size) if app.prepare else None
         start = time.perf_counter()
         try:
-            r = run_cuda([str(exe), *_expand(args, root, app, extra)], config, capture_output=True, cwd=folder,
-                         timeout=timeout)
+            r = run_cuda([str(exe), *_expand(args, root, app, extra)], config, capture_output=True,
+                         cwd=folder / app.workdir, timeout=timeout)
         except Exception as e:  # a stop of the launcher (timeout, ...) is the row's explanation
-            row["why"] = str(e).splitlines()[0][:160]
+            row["why"] = _explained(app, str(e).splitlines()[0], exe)
             row["wall_s"] = time.perf_counter() - start
             return row
         row.update(wall_s=r.wall_time_s, kernels=r.num_kernels, cycles=r.total_cycles,
                    ran=r.returncode == 0 and r.status == "exited")
-        if not row["ran"]:
-            last = (r.stderr or "").strip().splitlines()[-1:]
-            row["why"] = (r.error or f"exit status {r.returncode}: {last[0] if last else ''}")[:200]
-        elif app.check is not None:
-            row["correct"] = bool(app.check(folder, r.stdout or "", extra))
-            if not row["correct"]:
-                row["why"] = "result differs from the reference"
-        else:
-            row["why"] = "the program has no check"
+        row.update(_verdict(app, r, folder, extra) if row["ran"] else {"why": _why_stopped(app, r, exe)})
     return row
 
 
