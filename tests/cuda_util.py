@@ -13,6 +13,24 @@ PROGRAMS = Path(__file__).resolve().parent / "cuda_programs"
 CACHE = REPO / "build" / "cuda-test-programs"
 
 
+def have_cuda_compiler() -> bool:
+    """Module.from_cuda can compile here: NVRTC (cuda-python) or nvcc."""
+    try:
+        import cuda.bindings.nvrtc  # noqa: F401
+        return True
+    except ImportError:
+        from accelsim.ptx.compile import _find_nvcc
+
+        return _find_nvcc() is not None
+
+
+def toolkit_include() -> str | None:
+    """The CUDA toolkit's include folder (mma.h, cuda_bf16.h: NVRTC's wheel does not ship them)."""
+    from accelsim.ptx.ptxas import toolkit_roots
+
+    return next((str(r / "include") for r in toolkit_roots() if (r / "include" / "mma.h").is_file()), None)
+
+
 def need_toolchain():
     """The nvcc to use; skips the test when there is none or the runtime library is not built."""
     from accelsim.cuda import runtime_library_dir

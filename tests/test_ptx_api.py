@@ -10,7 +10,7 @@ import pytest
 import accelsim
 from accelsim import PtxError
 from accelsim.ptx import Device, Module
-from accelsim.ptx.compile import _find_nvcc
+from cuda_util import have_cuda_compiler
 
 EXAMPLES = Path(accelsim.__file__).parent / "ptx" / "examples"
 
@@ -22,15 +22,7 @@ extern "C" __global__ void vadd(const float* a, const float* b, float* c, int n)
 """
 
 
-def _have_compiler() -> bool:
-    try:
-        import cuda.bindings.nvrtc  # noqa: F401
-        return True
-    except ImportError:
-        return _find_nvcc() is not None
-
-
-@pytest.mark.skipif(not _have_compiler(), reason="neither NVRTC (pip install accelsim[ptx]) nor nvcc")
+@pytest.mark.skipif(not have_cuda_compiler(), reason="neither NVRTC (pip install accelsim[ptx]) nor nvcc")
 def test_from_cuda_vector_add():
     mod = Module.from_cuda(VECADD_CU, name="vadd.cu")
     n = 300
@@ -42,7 +34,7 @@ def test_from_cuda_vector_add():
     np.testing.assert_array_equal(dc.copy_to_host(), 3 * a)
 
 
-@pytest.mark.skipif(not _have_compiler(), reason="neither NVRTC nor nvcc")
+@pytest.mark.skipif(not have_cuda_compiler(), reason="neither NVRTC nor nvcc")
 def test_from_cuda_compile_error_is_ptx_error():
     with pytest.raises(PtxError, match="failed to compile"):
         Module.from_cuda("__global__ void broken( {", name="broken.cu")

@@ -13,6 +13,7 @@ import pytest
 
 from accelsim import PtxError
 from accelsim.ptx import Device, Module
+from cuda_util import have_cuda_compiler, toolkit_include
 from ptx_record_util import first_warp_opcodes
 from test_ptx_mma import WMMA, _strided, _vec
 
@@ -390,35 +391,16 @@ extern "C" __global__ void mma_asm(const unsigned* a, const unsigned* b, const u
 """
 
 
-def _have_compiler() -> bool:
-    from accelsim.ptx.compile import _find_nvcc
-    try:
-        import cuda.bindings.nvrtc  # noqa: F401
-        return True
-    except ImportError:
-        return _find_nvcc() is not None
-
-
 def _rna_tf32(m: np.ndarray) -> np.ndarray:
     """__float_to_tf32 as the tensor unit then reads it: nearest, ties away, low 13 bits dropped."""
     bits = m.astype(np.float32).view(np.uint32)
     return ((bits + np.uint32(0x1000)) & np.uint32(0xFFFFE000)).view(np.float32)
 
 
-def _toolkit_include() -> str | None:
-    """The CUDA toolkit's include folder (mma.h, cuda_bf16.h: NVRTC's wheel does not ship them)."""
-    import os
-    from pathlib import Path
-    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
-        if root and (Path(root) / "include" / "mma.h").is_file():
-            return str(Path(root) / "include")
-    return None
-
-
 @pytest.fixture(scope="module")
 def tensor_cu():
-    include = _toolkit_include()
-    if not _have_compiler() or include is None:
+    include = toolkit_include()
+    if not have_cuda_compiler() or include is None:
         pytest.skip("needs NVRTC or nvcc and the CUDA toolkit's headers (mma.h)")
     return Module.from_cuda(TENSOR_CU, name="tensor.cu", arch="sm_80", options=[f"-I{include}"])
 

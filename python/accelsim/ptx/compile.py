@@ -2,7 +2,6 @@
 ``cuda-python`` when installed (no GPU, no toolkit needed), else ``nvcc -ptx``."""
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -10,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 from accelsim.errors import PtxError
+from accelsim.ptx.ptxas import toolkit_roots
 
 __all__ = ["cuda_to_ptx"]
 
@@ -48,9 +48,9 @@ def _find_nvcc() -> str | None:
     found = shutil.which("nvcc")
     if found:
         return found
-    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
-        if root and (Path(root) / "bin" / "nvcc").is_file():
-            return str(Path(root) / "bin" / "nvcc")
+    for root in toolkit_roots():
+        if (root / "bin" / "nvcc").is_file():
+            return str(root / "bin" / "nvcc")
     return None
 
 

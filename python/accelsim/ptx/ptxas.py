@@ -29,14 +29,19 @@ _USED = re.compile(r"Used (\d+) registers")
 _SMEM = re.compile(r"(\d+) bytes smem")
 
 
+def toolkit_roots() -> list[Path]:
+    """The CUDA toolkit folders to look in: $CUDA_HOME, $CUDA_PATH, /usr/local/cuda."""
+    return [Path(r) for r in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda") if r]
+
+
 def tool_candidates(name: str) -> list[str]:
     """Every executable called ``name`` in the places above, first first."""
     found = []
     if w := shutil.which(name):
         found.append(w)
-    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
-        if root and (Path(root) / "bin" / name).is_file():
-            found.append(str(Path(root) / "bin" / name))
+    for toolkit in toolkit_roots():
+        if (toolkit / "bin" / name).is_file():
+            found.append(str(toolkit / "bin" / name))
     spec = importlib.util.find_spec("nvidia")  # namespace package of NVIDIA's PyPI wheels
     roots = list(spec.submodule_search_locations or []) if spec else []
     for root in roots:  # nvidia/cu13/bin (CUDA 13 wheels), nvidia/cuda_nvcc/bin (CUDA 12)
