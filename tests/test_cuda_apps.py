@@ -13,8 +13,6 @@ from cuda_util import need_toolchain
 
 SMALL = ["bfs", "pathfinder", "lud", "nw", "hotspot", "hotspot3D", "srad_v1", "b+tree", "dwt2d", "stencil", "histo",
          "cutcp", "tpacf"]
-# These call cudaThreadSynchronize, gone from CUDA 13: they build with the bench's --compat define.
-COMPAT = {"b+tree", "cutcp", "dwt2d"}
 
 
 @pytest.fixture(scope="module")
@@ -29,11 +27,11 @@ def apps_root():
 
 @pytest.mark.parametrize("name", SMALL)
 def test_suite_program_runs_unmodified_and_is_correct(name, apps_root, tmp_path):
-    from accelsim.bench.cuda_apps import APPS, build_app, run_app
+    from accelsim.bench.cuda_apps import APPS, build_app_or_compat, run_app
 
     nvcc = need_toolchain()
     app = next(a for a in APPS if a.name == name)
-    exe, why = build_app(app, apps_root, tmp_path, nvcc, compat=name in COMPAT)
+    exe, why, _ = build_app_or_compat(app, apps_root, tmp_path, nvcc)  # as the table's --compat builds it
     assert exe is not None, why
     row = run_app(app, exe, apps_root, "small", "QV100", timeout=300)
     assert row["ran"], row["why"]
@@ -101,11 +99,11 @@ def test_srad_v2_row_explains_its_own_out_of_bounds_read(apps_root, tmp_path):
     """srad_v2 reads the image row above its buffer (its own bug: the value
     is loaded, then replaced for the top block row). The simulator stops at
     the read and the row says whose bug it is and why a GPU runs it."""
-    from accelsim.bench.cuda_apps import APPS, build_app, run_app
+    from accelsim.bench.cuda_apps import APPS, build_app_or_compat, run_app
 
     nvcc = need_toolchain()
     app = next(a for a in APPS if a.name == "srad_v2")
-    exe, why = build_app(app, apps_root, tmp_path, nvcc, compat=True)
+    exe, why, _ = build_app_or_compat(app, apps_root, tmp_path, nvcc)
     assert exe is not None, why
     row = run_app(app, exe, apps_root, "small", "QV100", timeout=300)
     assert not row["ran"]

@@ -278,6 +278,17 @@ def build_app(app: App, root: Path, out: Path, nvcc=None, compat: bool = False) 
     return exe, ""
 
 
+def build_app_or_compat(app: App, root: Path, out: Path, nvcc=None) -> tuple[Path | None, str, bool]:
+    """Builds the program as it is, or, when that fails only for the removed
+    cudaThreadSynchronize, again with COMPAT_FLAGS: (executable or None, why,
+    whether COMPAT_FLAGS were used)."""
+    exe, why = build_app(app, root, out, nvcc)
+    if exe is None and "cudaThreadSynchronize" in why:
+        exe, why = build_app(app, root, out, nvcc, compat=True)
+        return exe, why, exe is not None
+    return exe, why, False
+
+
 def _why_stopped(app: App, r, exe: Path) -> str:
     """The row's note for a run that did not end normally (without the
     temporary build folder in the program's path)."""
@@ -347,11 +358,10 @@ def run_suites(size: str = "small", only: list[str] | None = None, config: str =
         for app in APPS:
             if only and app.name not in only:
                 continue
-            exe, why = build_app(app, root, Path(tmp), nvcc)
-            used_compat = False
-            if exe is None and compat and "cudaThreadSynchronize" in why:
-                exe, why = build_app(app, root, Path(tmp), nvcc, compat=True)
-                used_compat = exe is not None
+            if compat:
+                exe, why, used_compat = build_app_or_compat(app, root, Path(tmp), nvcc)
+            else:
+                (exe, why), used_compat = build_app(app, root, Path(tmp), nvcc), False
             row = run_app(app, exe, root, size, config, timeout) if exe else {
                 "suite": app.suite, "program": app.name, "built": False, "ran": False, "correct": None,
                 "kernels": None, "cycles": None, "wall_s": None, "why": why}
