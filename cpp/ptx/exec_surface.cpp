@@ -25,12 +25,16 @@ void CtaEmulator::surface(uint32_t w, const Inst& in, uint32_t mask) {
   const bool load = in.op == Op::kSuld;
   const Operand& a = in.ops[load ? 1 : 0];
   const TexGeom g = TexGeom(in.geom);
+  const DeviceMemory::Texture* prev = nullptr;
   for (uint32_t m = mask; m; m &= m - 1) {
     const uint32_t l = uint32_t(__builtin_ctz(m));
     const uint64_t handle = a.sym >= 0 ? bound_handle(w, l, a, in) : reg(wp, a.reg, l);
     const DeviceMemory::Texture* t = L.mem->texture(handle);
     if (!t) fault(w, l, in, "surface handle " + std::to_string(handle) + " is not a surface object of this device");
-    if (std::string why = surface_mismatch(*t, g); !why.empty()) fault(w, l, in, why);
+    if (t != prev) {  // lanes usually share one object: check it once
+      if (std::string why = surface_mismatch(*t, g); !why.empty()) fault(w, l, in, why);
+      prev = t;
+    }
     int64_t xyz[3] = {0, 0, 0}, layer = 0;
     surface_coords(wp.regs.data(), a, g, l, xyz, layer);
     uint64_t addr = t->ptr;

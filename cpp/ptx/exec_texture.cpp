@@ -1,5 +1,6 @@
 // tex and tld4: texture fetches through a texture object (the sampling is
 // ptx/texture_sampler.h's).
+#include <optional>
 #include <string>
 
 #include "ptx/emulator.h"
@@ -47,18 +48,23 @@ void CtaEmulator::texture(uint32_t w, const Inst& in, uint32_t mask) {
   const Operand& a = in.ops[1];
   const TexGeom g = TexGeom(in.geom);
   const bool gather = in.op == Op::kTld4, float_result = in.type2 == kF32;
+  const DeviceMemory::Texture* prev = nullptr;
+  std::optional<TextureSampler> s;
   for (uint32_t m = mask; m; m &= m - 1) {
     const uint32_t l = uint32_t(__builtin_ctz(m));
     const uint64_t handle = a.sym >= 0 ? bound_handle(w, l, a, in) : reg(wp, a.reg, l);
     const DeviceMemory::Texture* t = L.mem->texture(handle);
     if (!t) fault(w, l, in, "texture handle " + std::to_string(handle) + " is not a texture object of this device");
-    if (std::string why = TextureSampler::mismatch(*t, g, float_result, gather); !why.empty()) fault(w, l, in, why);
+    if (t != prev) {  // lanes usually share one object: check it and set its sampler up once
+      if (std::string why = TextureSampler::mismatch(*t, g, float_result, gather); !why.empty()) fault(w, l, in, why);
+      s.emplace(*L.mem, *t, g);
+      prev = t;
+    }
     const TexCoords c = tex_coords(wp.regs.data(), a, g, in.type == kS32, l);
-    const TextureSampler s(*L.mem, *t, g);
     uint32_t v[4];
     std::string error;
     try {
-      lane_addr_[l] = gather ? s.gather(c, in.tex_mode, v) : s.sample(c, v);
+      lane_addr_[l] = gather ? s->gather(c, in.tex_mode, v) : s->sample(c, v);
     } catch (const Error& e) {
       error = e.what();
     }
