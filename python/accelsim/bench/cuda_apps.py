@@ -131,8 +131,8 @@ BTREE = {"small": (4096, 256, 128), "full": (1000000, 10000, 6000)}  # keys, fin
 # What the rows of programs with no or a partial check say.
 BACKPROP_NOTE = ("the program exposes nothing to check: it prints only its layer size and progress lines, writes no "
                  "file (bpnn_save is never called) and frees the trained weights unseen")
-CLOCK_SEEDED = ("seeded from the clock: {what} checked against its host code replayed for each second the run "
-                "spanned (the cycles vary with the seed)")
+CLOCK_SEEDED = ("seeded from the clock: {what} checked against a replay of each second the run spanned (the "
+                "cycles vary with the seed)")
 HEARTWALL_COVERS = ("one frame (a second frame's tracking kernel ran over 600 s simulated here); checked: frame 0's "
                   "recorded wall points (built with -DOUTPUT), the only output of one frame")
 
