@@ -229,3 +229,19 @@ def test_sgemm_check_rejects_a_wrong_product_element(tmp_path):
     (tmp_path / "C.txt").write_text("8 4\n" + " ".join(f"{v:g}" for v in c) + "\n")
     assert not parboil_sgemm_check(tmp_path, files)
 
+
+
+def test_a_reference_that_cannot_be_made_leaves_the_row_without_a_verdict(tmp_path, monkeypatch):
+    """No host compiler for streamcluster's CPU original: the row says so
+    and is neither correct nor wrong."""
+    from types import SimpleNamespace
+
+    from accelsim.bench import cuda_apps_suite_refs as refs
+    from accelsim.bench.cuda_apps import APPS, _verdict
+
+    monkeypatch.setattr(refs.shutil, "which", lambda name: None)
+    app = next(a for a in APPS if a.name == "streamcluster")
+    (tmp_path / "output.txt").write_text("")
+    row = _verdict(app, SimpleNamespace(stdout=""), tmp_path, ["2", "4", "16", "256", "256", "100", "none",
+                                                                 "output.txt", "1"])
+    assert "correct" not in row and row["why"].startswith("no reference here: no C++ compiler")

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import argparse
 import re
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -310,9 +312,6 @@ def _host_objects(app: App, root: Path, out: Path) -> list[Path]:
     """Compiles the program's ``host_sources`` with the host compiler and
     ``host_flags``, as its own makefile does (nvcc puts its -O3 after any
     -Xcompiler level, so these cannot go through nvcc)."""
-    import shutil
-    import subprocess
-
     from accelsim.errors import AccelsimError
 
     objects = []
@@ -379,6 +378,8 @@ def _verdict(app: App, r, folder: Path, extra) -> dict:
         return {"why": app.note or "the program has no check"}
     try:
         ok = bool(app.check(folder, r.stdout or "", extra))
+    except suite_refs.ReferenceUnavailable as e:
+        return {"why": f"no reference here: {e}"[:200]}
     except (OSError, ValueError) as e:  # an output file missing or malformed is a wrong result
         return {"correct": False, "why": f"its output cannot be read: {e}"[:200]}
     return {"correct": ok, "why": app.covers if ok else "result differs from the reference"}

@@ -10,13 +10,27 @@ import shutil
 import subprocess
 from pathlib import Path
 
-__all__ = ["streamcluster_check", "heartwall_points", "heartwall_check"]
+__all__ = ["ReferenceUnavailable", "streamcluster_check", "heartwall_points", "heartwall_check"]
+
+
+class ReferenceUnavailable(Exception):
+    """The reference could not be made here (no host compiler, or the CPU
+    original failed): the row has no verdict, not a wrong one."""
+
+
+def _run(cmd: list[str], cwd: Path | None = None) -> None:
+    try:
+        subprocess.run(cmd, cwd=cwd, check=True, capture_output=True, text=True, timeout=600)
+    except subprocess.CalledProcessError as e:
+        raise ReferenceUnavailable(f"{Path(cmd[0]).name} failed: {(e.stderr or '').strip()[-200:]}") from None
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise ReferenceUnavailable(f"{Path(cmd[0]).name}: {e}") from None
 
 
 def _host_compiler() -> str:
     cxx = shutil.which("g++") or shutil.which("c++")
     if cxx is None:
-        raise FileNotFoundError("no C++ compiler (g++) on PATH to build streamcluster's CPU version")
+        raise ReferenceUnavailable("no C++ compiler (g++) on PATH to build streamcluster's CPU original")
     return cxx
 
 
@@ -29,9 +43,8 @@ def streamcluster_check(folder: Path, original: Path, args: list[str]) -> bool:
     cpu = folder / "cpu-reference"
     cpu.mkdir(exist_ok=True)
     exe = cpu / "streamcluster_cpu"
-    subprocess.run([_host_compiler(), "-O3", "-w", "-pthread", str(original), "-o", str(exe)], check=True,
-                   capture_output=True, timeout=600)
-    subprocess.run([str(exe), *args], cwd=cpu, check=True, capture_output=True, timeout=600)
+    _run([_host_compiler(), "-O3", "-w", "-pthread", str(original), "-o", str(exe)])
+    _run([str(exe), *args], cwd=cpu)
     name = args[7]
     return (folder / name).read_bytes() == (cpu / name).read_bytes()
 
