@@ -16,7 +16,7 @@ import pytest
 
 from accelsim import PtxError
 from accelsim.ptx import Device, Module
-from cuda_util import have_cuda_compiler, toolkit_include
+from cuda_util import tensor_module
 from ptx_record_util import first_warp_opcodes
 from test_ptx_mma import WMMA, _strided, _vec
 
@@ -233,6 +233,16 @@ def test_mma_f64_fuses_each_step_in_k_order():
             acc = float(Fraction(float(A[r, k])) * Fraction(float(B[k, c])) + Fraction(acc))
         want[r, c] = acc
     np.testing.assert_array_equal(got, want)
+
+
+def test_f64_mma_on_a_gpu_without_dmma_names_the_missing_sass():
+    """QV100 (sm_70) has no DMMA, as ptxas refuses f64 mma there."""
+    text = mma_kernel("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64", 1, 1, 2, ".f64")
+    dev = Device("QV100")
+    bufs = dev.zeros((32, 16), np.uint32), dev.zeros((32, 16), np.uint32)
+    Module(text, name="mma.ptx").get_function("k")[1, 32](*bufs)
+    with pytest.raises(PtxError, match="DMMA"):
+        dev.synchronize()
 
 
 @pytest.mark.parametrize("la,lb,lc,ldl", [("row", "col", "row", "row"), ("col", "row", "col", "col")])
@@ -532,10 +542,7 @@ extern "C" __global__ void st_matrix(const unsigned* in, unsigned* out) {
 
 @pytest.fixture(scope="module")
 def shapes_cu():
-    include = toolkit_include()
-    if not have_cuda_compiler() or include is None:
-        pytest.skip("needs NVRTC or nvcc and the CUDA toolkit's headers (mma.h)")
-    return Module.from_cuda(SHAPES_CU, name="shapes.cu", arch="sm_90", options=[f"-I{include}"])
+    return tensor_module(SHAPES_CU, "shapes.cu", "sm_90")
 
 
 def test_cuda_wmma_other_shapes_and_f64_match_numpy(shapes_cu):

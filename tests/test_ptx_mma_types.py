@@ -13,7 +13,7 @@ import pytest
 
 from accelsim import PtxError
 from accelsim.ptx import Device, Module
-from cuda_util import have_cuda_compiler, toolkit_include
+from cuda_util import tensor_module
 from ptx_record_util import first_warp_opcodes
 from test_ptx_mma import WMMA, _strided, _vec
 
@@ -399,10 +399,7 @@ def _rna_tf32(m: np.ndarray) -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def tensor_cu():
-    include = toolkit_include()
-    if not have_cuda_compiler() or include is None:
-        pytest.skip("needs NVRTC or nvcc and the CUDA toolkit's headers (mma.h)")
-    return Module.from_cuda(TENSOR_CU, name="tensor.cu", arch="sm_80", options=[f"-I{include}"])
+    return tensor_module(TENSOR_CU, "tensor.cu", "sm_80")
 
 
 def test_cuda_wmma_tf32_with_float_to_tf32_matches_numpy(tensor_cu):
