@@ -6,7 +6,7 @@ namespace {
 std::string trace_message(const std::string& path, int64_t line,
                           const std::string& field, const std::string& detail) {
   std::string msg = path;
-  if (line > 0) msg += ":" + std::to_string(line);
+  if (line > 0) (msg += ':') += std::to_string(line);  // appends: GCC 12 mis-warns on "x" + string
   msg += ": ";
   if (!field.empty()) msg += "field '" + field + "': ";
   return msg + detail;

@@ -38,7 +38,7 @@ void Sm::refill(Cycle now) {
 void Sm::refill_cta(uint16_t cslot, Cycle now) {
   Cta& c = ctas_[cslot];
   const uint32_t n = c.trace.num_warps();
-  uint64_t issued[32], keep[32];
+  uint64_t issued[32] = {}, keep[32] = {};  // only n are read; zeroed so GCC can see that
   isa::WarpWindow before[32];
   for (uint32_t k = 0; k < n; ++k) {
     const uint16_t slot = c.warp_slots[k];
