@@ -31,6 +31,16 @@ def toolkit_include() -> str | None:
     return next((str(r / "include") for r in toolkit_roots() if (r / "include" / "mma.h").is_file()), None)
 
 
+def tensor_module(source: str, name: str, arch: str):
+    """Module.from_cuda of a source that includes mma.h; skips the test without a compiler or the headers."""
+    from accelsim.ptx import Module
+
+    include = toolkit_include()
+    if not have_cuda_compiler() or include is None:
+        pytest.skip("needs NVRTC or nvcc and the CUDA toolkit's headers (mma.h)")
+    return Module.from_cuda(source, name=name, arch=arch, options=[f"-I{include}"])
+
+
 def need_toolchain():
     """The nvcc to use; skips the test when there is none or the runtime library is not built."""
     from accelsim.cuda import runtime_library_dir

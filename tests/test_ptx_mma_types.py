@@ -13,7 +13,7 @@ import pytest
 
 from accelsim import PtxError
 from accelsim.ptx import Device, Module
-from cuda_util import have_cuda_compiler, toolkit_include
+from cuda_util import tensor_module
 from ptx_record_util import first_warp_opcodes
 from test_ptx_mma import WMMA, _strided, _vec
 
@@ -284,7 +284,7 @@ def test_wmma_records_move_the_fragment_bytes_ptxas_moves():
     ("mma.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32 {%d0, %d1, %d2, %d3}, {%a0, %a1, %a2, %a3}, "
      "{%b0, %b1}, {%c0, %c1, %c2, %c3};", r"\.tf32 multiplicands take \.m16n8k8 or \.m16n8k4, not \.m16n8k16"),
     ("mma.sync.aligned.m16n8k8.row.col.f32.s8.s8.s32 {%d0, %d1, %d2, %d3}, {%a0, %a1}, {%b0}, "
-     "{%c0, %c1, %c2, %c3};", r"\.s8 multiplicands take \.m16n8k32 or \.m16n8k16, not \.m16n8k8"),
+     "{%c0, %c1, %c2, %c3};", r"\.s8 multiplicands take \.m16n8k32, \.m16n8k16 or \.m8n8k16, not \.m16n8k8"),
     ("mma.sync.aligned.m16n8k16.row.col.f32.s8.s8.f32 {%d0, %d1, %d2, %d3}, {%a0, %a1}, {%b0}, "
      "{%c0, %c1, %c2, %c3};", r"\.s8 multiplicands accumulate in \.s32, not \.f32"),
     ("mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32 {%d0, %d1, %d2, %d3}, {%a0, %a1, %a2, %a3}, {%b0}, "
@@ -399,10 +399,7 @@ def _rna_tf32(m: np.ndarray) -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def tensor_cu():
-    include = toolkit_include()
-    if not have_cuda_compiler() or include is None:
-        pytest.skip("needs NVRTC or nvcc and the CUDA toolkit's headers (mma.h)")
-    return Module.from_cuda(TENSOR_CU, name="tensor.cu", arch="sm_80", options=[f"-I{include}"])
+    return tensor_module(TENSOR_CU, "tensor.cu", "sm_80")
 
 
 def test_cuda_wmma_tf32_with_float_to_tf32_matches_numpy(tensor_cu):

@@ -213,10 +213,11 @@ class CtaEmulator {
   void wmma_load(uint32_t w, const Inst& in, uint32_t mask);
   void wmma_store(uint32_t w, const Inst& in, uint32_t mask);
   void mma(uint32_t w, const Inst& in, uint32_t mask);  // wmma.mma, mma
-  void ldmatrix(uint32_t w, const Inst& in, uint32_t mask);
+  void ldmatrix(uint32_t w, const Inst& in, uint32_t mask);  // and stmatrix
+  void stmatrix(uint32_t w, const Inst& in, uint32_t mask);
   void whole_warp(uint32_t w, const Inst& in, uint32_t mask) const;
-  uint64_t frag_bits(Warp& wp, const Operand& v, uint32_t bytes, uint32_t lane, int i);
-  void set_frag_bits(Warp& wp, const Operand& v, uint32_t bytes, uint32_t lane, int i, uint64_t bits);
+  uint64_t frag_bits(Warp& wp, const Operand& v, uint32_t width, uint32_t lane, int i);
+  void set_frag_bits(Warp& wp, const Operand& v, uint32_t width, uint32_t lane, int i, uint64_t bits);
   void control(uint32_t w, const Inst& in, uint32_t mask);     // bra, call, ret, exit, bar: run_warp's
   // arithmetic: the opcode's semantics struct Sem (ptx/ops_*.h) per lane,
   // for the instruction's type (ptx/exec_arith.h)

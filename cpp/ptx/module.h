@@ -65,17 +65,21 @@ struct Operand {
 };
 
 // The shape modifiers of wmma / mma / ldmatrix, decoded by the parser.
-enum MmaShape : uint8_t { kShapeNone, kM16n16k16, kM16n16k8, kM16n8k32, kM16n8k16, kM16n8k8, kM16n8k4, kM8n8 };
+enum MmaShape : uint8_t {
+  kShapeNone, kM16n16k16, kM16n16k8, kM32n8k16, kM8n32k16, kM16n8k64, kM16n8k32, kM16n8k16, kM16n8k8, kM16n8k4,
+  kM8n8k32, kM8n8k16, kM8n8k4,
+  kM8n8  // ldmatrix / stmatrix
+};
 struct MmaMods {
   uint8_t shape = kShapeNone;
   uint8_t matrix = 0;    // wmma.load / wmma.store: 0 .a, 1 .b, 2 .c, 3 .d
   uint8_t col = 0;       // bit k: the k-th layout modifier is .col (.row otherwise); mma: A's, then B's
   uint8_t layouts = 0;   // how many layout modifiers
   // bit-fields keep Inst at 144 bytes (the interpreter walks arrays of them)
-  uint8_t count : 4 = 0;      // ldmatrix: .x1 / .x2 / .x4 (0: none given)
-  uint8_t trans : 1 = 0;      // ldmatrix .trans
+  uint8_t count : 4 = 0;      // ldmatrix / stmatrix: .x1 / .x2 / .x4 (0: none given)
+  uint8_t trans : 1 = 0;      // ldmatrix / stmatrix .trans
   uint8_t satfinite : 1 = 0;  // integer mma / wmma.mma: D clamped to the .s32 range
-  Ty atype = kTyNone;    // mma / wmma.mma: A's and B's element types (.f16, .bf16, .tf32, .s8, .u8)
+  Ty atype = kTyNone;    // mma / wmma.mma: A's and B's element types (.f16, .bf16, .tf32, .f64, .s8, .u8, .s4, .u4)
   Ty btype = kTyNone;
 };
 

@@ -33,6 +33,8 @@ Parser::VarHead Parser::var_head(bool reg) {
   // a texture / surface reference holds a handle the host binds (Module.bind_texture)
   if (!reg && (t.text == ".texref" || t.text == ".surfref")) h.ty = kB64;
   if (h.ty == kTyNone) fail(t, "unknown type");
+  if (h.ty == kTF32 || h.ty == kS4 || h.ty == kU4)  // tensor-core element types, packed into .b32 registers
+    fail(t, std::string(t.text) + " names a tensor-core fragment element; declare .b32 registers for fragments");
   if (h.ty == kPred && !reg)
     fail(t, "a .pred variable must be declared in the .reg state space (PTX keeps predicates in registers only)");
   return h;

@@ -348,9 +348,10 @@ isa::InstRecord operand_record(const Inst& in, const isa::IsaTable& isa, uint16_
     if (in.op == Op::kCpAsync) r.access_bytes = uint8_t(in.ops[2].imm);  // cp-size: the instruction has no type
     // a lane's 8x8 row (16 bytes), or its part of a wmma fragment as one access of its distinct
     // elements' bytes (ptxas's loads and stores of it move as many: f32 D 32, f16 A 16, s8 A 8)
-    if (in.op == Op::kLdmatrix) r.access_bytes = 16;
+    if (in.op == Op::kLdmatrix || in.op == Op::kStmatrix) r.access_bytes = 16;
     if (in.op == Op::kWmmaLoad || in.op == Op::kWmmaStore)
-      r.access_bytes = uint8_t(frag_elements(MmaShape(in.mma.shape), std::min<int>(in.mma.matrix, 2)) * frag_bytes(in.type));
+      r.access_bytes = uint8_t(frag_elements(MmaShape(in.mma.shape), std::min<int>(in.mma.matrix, 2), in.type) *
+                               frag_elem_bits(in.type) / 8);
   }
   return r;
 }
@@ -466,6 +467,16 @@ LoweringTable LoweringTable::load(const std::string& path) {
     while (ss >> word) {
       any = true;
       if (word == "-") continue;
+      // OP*N: N records of OP (a routine ptxas calls for the instruction)
+      int repeat = 1;
+      if (size_t star = word.find('*'); star != std::string::npos) {
+        const std::string count = word.substr(star + 1);
+        if (count.empty() || count.size() > 3 || count.find_first_not_of("0123456789") != std::string::npos ||
+            std::stoi(count) == 0)
+          throw PtxError(path, n, 0, word, "expected OP*N with N from 1 to 999");
+        repeat = std::stoi(count);
+        word.resize(star);
+      }
       std::vector<std::string> alts;
       for (size_t b = 0;;) {
         size_t bar = word.find('|', b);
@@ -473,17 +484,27 @@ LoweringTable LoweringTable::load(const std::string& path) {
         if (bar == std::string::npos) break;
         b = bar + 1;
       }
-      row.sass.push_back(std::move(alts));
+      for (int r = 0; r < repeat; ++r) row.sass.push_back(alts);
     }
     if (!any) throw PtxError(path, n, 0, key, "expected 'ptx-key sass-op ...' (or '-')");
     t.rows_.emplace_back(op, std::move(row));
   }
+  // by opcode (file order kept within one), so a lookup visits its opcode's rows only
+  std::stable_sort(t.rows_.begin(), t.rows_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   return t;
 }
 
+std::span<const std::pair<std::string, LoweringTable::Row>> LoweringTable::rows_of(std::string_view op) const {
+  const auto lo = std::lower_bound(rows_.begin(), rows_.end(), op,
+                                   [](const auto& r, std::string_view name) { return r.first < name; });
+  auto hi = lo;
+  while (hi != rows_.end() && hi->first == op) ++hi;
+  return {lo, hi};
+}
+
 const LoweringTable::Row* LoweringTable::pseudo(std::string_view name) const {
-  for (const auto& [op, row] : rows_)
-    if (op == name && row.key.empty()) return &row;
+  for (const auto& [op, row] : rows_of(name))
+    if (row.key.empty()) return &row;
   return nullptr;
 }
 
@@ -494,8 +515,7 @@ const LoweringTable::Row* LoweringTable::find(const Inst& in, const std::vector<
   parts.insert(parts.end(), context.begin(), context.end());
   const Row* best = nullptr;
   size_t best_n = 0;
-  for (const auto& [name, row] : rows_) {
-    if (name != op) continue;
+  for (const auto& [name, row] : rows_of(op)) {
     std::vector<std::string> left = parts;
     bool ok = true;
     for (const std::string& k : row.key) {

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,8 +33,9 @@ class LoweringTable {
   const std::string& path() const { return path_; }
 
  private:
+  std::span<const std::pair<std::string, Row>> rows_of(std::string_view op) const;
   std::string path_;
-  std::vector<std::pair<std::string, Row>> rows_;  // (opcode, row)
+  std::vector<std::pair<std::string, Row>> rows_;  // (opcode, row), sorted by opcode
 };
 
 struct Program {

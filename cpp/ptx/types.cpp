@@ -5,7 +5,7 @@ namespace accelsim::ptx {
 namespace {
 constexpr const char* kTyNames[kTyCount] = {"", "b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64",
                                             "s8", "s16", "s32", "s64", "f16", "f16x2", "bf16", "f32",
-                                            "f64", "pred", "tf32"};
+                                            "f64", "pred", "tf32", "s4", "u4"};
 }
 
 Ty ty_from(std::string_view s) {

@@ -10,6 +10,7 @@ enum Ty : uint8_t {
   kF16, kF16x2, kBF16, kF32, kF64, kPred,
   kTF32,  // tensor-core multiplicand: an f32 whose low 13 mantissa bits are ignored (a fragment
           // element of 4 bytes: ptx/mma_fragment.h; no ld/st/arithmetic takes it)
+  kS4, kU4,  // tensor-core multiplicands: 4-bit integers, eight to a register (ptx/mma_fragment.h)
   kTyCount
 };
 
