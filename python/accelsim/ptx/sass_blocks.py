@@ -15,7 +15,8 @@ from dataclasses import dataclass, field, replace
 
 from accelsim.errors import PtxError
 
-__all__ = ["PtxBlocks", "SassBlock", "ptx_blocks", "parse_bbcfg", "attach", "map_blocks", "relocate", "unroll_factors",
+__all__ = ["PtxBlocks", "SassBlock", "ptx_blocks", "parse_bbcfg", "cfg_from_listing", "attach", "map_blocks",
+           "relocate", "unroll_factors",
            "flow_violations"]
 
 # --- PTX side ------------------------------------------------------------------
@@ -167,6 +168,77 @@ def attach(blocks: dict[str, list[SassBlock]], funcs: dict) -> None:
         table = by_routine.get(name, {})
         for b in bl:
             b.insts = [table[a] for a in b.addresses if a in table]
+
+
+_BRANCH_TARGET = re.compile(r"`\(([^)]+)\)")
+_NO_FALL_THROUGH = ("BRA", "BRX", "JMP", "JMX", "EXIT", "RET", "KILL")
+_ENDS_BLOCK = (*_NO_FALL_THROUGH, "CALL")  # not BREAK: nvdisasm's graph goes on after it
+
+
+def _without_padding(insts: list) -> list:
+    """The routine less the tail nvdisasm's graph leaves out: alignment NOPs
+    and the branch to itself after the last exit."""
+    end = len(insts)
+    while end and insts[end - 1].opcode == "NOP":
+        end -= 1
+    if end and insts[end - 1].opcode == "BRA" and _BRANCH_TARGET.findall(insts[end - 1].operands) == \
+            [insts[end - 1].label]:
+        end -= 1
+    return insts[:end]
+
+
+def _leaders(insts: list) -> set[int]:
+    """Indices starting a block: the first, a labelled one (nvdisasm labels
+    branch targets and the guarded exits it splits off), and the one after
+    a control transfer."""
+    out = {0}
+    for k, inst in enumerate(insts):
+        if inst.label is not None:
+            out.add(k)
+        if inst.opcode.split(".")[0] in _ENDS_BLOCK and k + 1 < len(insts):
+            out.add(k + 1)
+    return out
+
+
+def cfg_from_listing(funcs: dict) -> dict[str, list[SassBlock]]:
+    """ptxas's control-flow graph rebuilt from the ``nvdisasm -g -c`` listing
+    (``sass_guided.parse_nvdisasm``), where nvdisasm cannot draw it (it does
+    no flow analysis on an older toolkit's cubin): blocks start as
+    ``_leaders`` says, a block falls through unless it ends in an unguarded
+    jump or exit, and a branch leads to its target label. On the example
+    kernels' Turing SASS this is nvdisasm's own graph (tests)."""
+    out: dict[str, list[SassBlock]] = {}
+    for f in funcs.values():
+        by_routine: dict[str, list] = {}
+        for inst in f.insts:
+            by_routine.setdefault(inst.routine or f.name, []).append(inst)
+        for routine, insts in by_routine.items():
+            out[routine] = _routine_blocks(routine, insts)
+    return out
+
+
+def _routine_blocks(routine: str, insts: list) -> list[SassBlock]:
+    insts = _without_padding(insts)
+    starts = sorted(_leaders(insts))
+    blocks, at_label = [], {}
+    for n, (lo, hi) in enumerate(zip(starts, [*starts[1:], len(insts)])):
+        first = insts[lo]
+        name = routine if lo == 0 else (first.label or f"{routine}.BB{n}")
+        blocks.append(SassBlock(name, routine, [i.address for i in insts[lo:hi]], insts=insts[lo:hi]))
+        if first.label is not None:
+            at_label[first.label] = blocks[-1]
+    for k, b in enumerate(blocks):
+        last = b.insts[-1]
+        op = last.opcode.split(".")[0]
+        targets = [at_label[t] for t in _BRANCH_TARGET.findall(last.operands)
+                   if op in _TRANSFER and op != "CALL" and t in at_label]
+        if k + 1 < len(blocks) and (last.pred or op not in _NO_FALL_THROUGH):
+            targets.append(blocks[k + 1])
+        for t in targets:
+            if t.name not in b.succs:
+                b.succs.append(t.name)
+                t.preds.append(b.name)
+    return blocks
 
 
 # control transfers ptxas does not move across blocks: they make the blocks
