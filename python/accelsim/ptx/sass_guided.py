@@ -356,7 +356,10 @@ def _graph(nvdisasm: str, cubin: bytes, funcs: dict[str, SassFunction], path: st
         return sb.cfg_from_listing(funcs)
 
 
-def _check_volta(funcs: dict[str, SassFunction], path: str) -> None:
+def _check_volta(funcs: dict[str, SassFunction], path: str, arch: int) -> None:
+    """A Volta listing read with Turing's decoder holds no Turing-only opcode."""
+    if arch >= OLDEST_NVDISASM_ARCH:
+        return
     for f in funcs.values():
         for i in f.insts:
             if _UNIFORM_OP.match(i.opcode):
@@ -365,19 +368,26 @@ def _check_volta(funcs: dict[str, SassFunction], path: str) -> None:
                                "listing was misread; install a CUDA 12 nvdisasm", path=path)
 
 
-@functools.lru_cache(maxsize=32)
-def _sass_map(ptx_text: str, arch: int, path: str) -> SassMap:
-    _, nvdisasm = require_tools()
+def _compile(ptx_text: str, arch: int, path: str) -> tuple[str, bytes]:
+    """(ptxas -v log, cubin) of the annotated module; for an arch older than
+    the PTX's .target (Volta) with the target lowered, refused as
+    _OlderRefused."""
     older = arch < OLDEST_NVDISASM_ARCH
     rc, log, cubin = run_ptxas(annotate_ptx(ptx_text), f"sm_{arch}", ("-lineinfo",), keep_cubin=True,
                                lower_target=older)
     if rc != 0 or cubin is None:
         error = _OlderRefused if older else PtxError
         raise error(f"ptxas could not compile {path} for sm_{arch}:\n{log.strip()[-2000:]}", path=path)
+    return log, cubin
+
+
+@functools.lru_cache(maxsize=32)
+def _sass_map(ptx_text: str, arch: int, path: str) -> SassMap:
+    _, nvdisasm = require_tools()
+    log, cubin = _compile(ptx_text, arch, path)
     listing = _nvdisasm(nvdisasm, cubin, ["-g", "-c"], path, arch)
     funcs = parse_nvdisasm(listing, path=f"nvdisasm output for {path}")
-    if older:
-        _check_volta(funcs, path)
+    _check_volta(funcs, path, arch)
     cfg = _graph(nvdisasm, cubin, funcs, path, arch)
     sb.attach(cfg, funcs)
     ptx = sb.ptx_blocks(ptx_text)
