@@ -72,9 +72,10 @@ def block_counts(ptx: sb.PtxBlocks, lines: Counter) -> tuple[dict[int, int], lis
     return counts, uneven
 
 
-def check_case(case: str, config: str = "QV100", arch: int = 70) -> list[dict]:
+def check_case(case: str, config: str = "QV100", arch: int = 70, volta_sass: bool = False) -> list[dict]:
     """One row per kernel of sass_compare's ``case``: SASS and PTX block
-    counts, how many SASS blocks were mapped, and the violations found."""
+    counts, how many SASS blocks were mapped, and the violations found
+    (``volta_sass``: against Volta's own SASS, see sass_guided.sass_map)."""
     from accelsim.studies import sass_compare
 
     mods = sass_compare.modules()
@@ -84,7 +85,7 @@ def check_case(case: str, config: str = "QV100", arch: int = 70) -> list[dict]:
     rows = []
     for kernel, (lines, warps) in ran.items():
         module = next(m for m in mods.values() if kernel in m.kernel_names)
-        smap = sg.sass_map(module.text, arch, module.name)
+        smap = sg.sass_map(module.text, arch, module.name, own_volta=volta_sass)
         counts, uneven = block_counts(smap.ptx_blocks, lines)
         blocks, mapping = smap.blocks[kernel], smap.block_map[kernel]
         loops = unrolled_loops(blocks, mapping, smap.ptx_blocks, seqs.get(kernel, []))
