@@ -133,3 +133,17 @@ def test_volta_sass_fits_the_graph_on_every_example_kernel():
         assert r["mapped"] == r["sass_blocks"] and r["violations"] == [] and r["in_restructured_loops"] == [], r
     counted = {r["kernel"] for r in rows for loop in r["unrolled_loops"] if loop["sass_counts"]}
     assert counted == {"gemm", "atax1", "atax2", "bicg1", "bicg2", "mvt1", "mvt2", "mm2_1", "mm2_2"}
+
+
+@needs_volta
+def test_volta_sass_vectoradd_issues_the_prologue_shuffle_once_per_warp():
+    """Against the trace (written from SASS without it), Volta's SASS records
+    exactly one warp instruction more per warp: the @!PT SHFL.IDX no lane runs."""
+    from accelsim.studies import ptx_vs_sass as pv
+    from accelsim.studies.record_modes import VOLTA, vecadd_rows
+
+    rows = {r["mode"]: r for r in vecadd_rows(volta_sass=True)}
+    volta, turing = rows[VOLTA], rows["sass"]
+    assert turing["simulated"] == turing["trace"]
+    assert volta["simulated"] - volta["trace"] == pv.VECADD_N // 32
+    assert volta["within_target"] is None and abs(volta["cycles_error_pct"]) <= 5

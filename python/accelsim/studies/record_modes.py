@@ -35,39 +35,52 @@ def _row(kernel: str, mode: str, what: str, sim: float, ref: float, cyc=None, re
     return row
 
 
-def vecadd_rows(config: str = "QV100") -> list[dict]:
+# SASS-guided mode with Volta's own SASS (Device(volta_sass=True)): reported, no bound
+VOLTA = "sass (sm_70 SASS)"
+
+
+def _modes(volta_sass: bool) -> list[tuple[str, str, dict]]:
+    """(row label, records, Device options) per mode compared."""
+    out: list[tuple[str, str, dict]] = [(m, m, {}) for m in MODES]
+    return out + [(VOLTA, "sass", {"volta_sass": True})] if volta_sass else out
+
+
+def vecadd_rows(config: str = "QV100", volta_sass: bool = False) -> list[dict]:
     with tempfile.TemporaryDirectory(prefix="accelsim-record-modes-") as d:
         t = pv.vecadd_trace(d, pv.VECADD_N, config)[0]
     rows = []
-    for mode in MODES:
-        r = pv.vecadd_ptx(pv.VECADD_N, config, mode)[0]
-        rows.append(_row("vectorAdd", mode, "warp", r["warp_instructions"], t["warp_instructions"],
+    for label, mode, opts in _modes(volta_sass):
+        r = pv.vecadd_ptx(pv.VECADD_N, config, mode, **opts)[0]
+        rows.append(_row("vectorAdd", label, "warp", r["warp_instructions"], t["warp_instructions"],
                          r["busy_cycles"], t["busy_cycles"]))
     return rows
 
 
-def bfs_rows(shared_data: Path, config: str = "QV100") -> list[dict]:
+def bfs_rows(shared_data: Path, config: str = "QV100", volta_sass: bool = False) -> list[dict]:
     folder = Path(shared_data) / "traces" / pv.BFS_TRACE
     trace = pv.trace_rows(folder / "kernelslist.g", config)
     t_events = pv.trace_events(folder)
     graph = pv.rodinia_graph()
     g_events, n = pv.graph_events(graph), len(graph[0])
-    fits = {mode: pv.path_lengths(pv.bfs_ptx(config, mode, graph)[0], g_events, n) for mode in MODES}
+    fits = {label: pv.path_lengths(pv.bfs_ptx(config, mode, graph, **opts)[0], g_events, n)
+            for label, mode, opts in _modes(volta_sass)}
     rows = []
     for kind, par in (("bfs_expand", 0), ("bfs_advance", 1)):
         ref = sum(r["thread_instructions"] for r in trace[par::2])
-        for mode in MODES:
+        for mode in fits:
             fit = fits[mode][kind[4:]]
             on_trace = sum(sum(c * e for c, e in zip(fit, (n, *ev))) for ev in t_events[par::2])
             rows.append(_row(kind, mode, "thread, on the trace's events", on_trace, ref))
     return rows
 
 
-def record_mode_rows(shared_data: Path | None, config: str = "QV100") -> list[dict]:
+def record_mode_rows(shared_data: Path | None, config: str = "QV100", volta_sass: bool = False) -> list[dict]:
     """One row per kernel and mode: simulated vs trace instructions (and
     sm_elapsed cycles where the inputs are the same), errors in %, and
-    whether the mode's acceptance bound holds. BFS only with the shared data."""
-    rows = vecadd_rows(config)
+    whether the mode's acceptance bound holds. BFS only with the shared data.
+    ``volta_sass`` adds SASS-guided rows with Volta's own SASS (reported,
+    not bounded: docs/ptx.md says why it is not the default)."""
+    rows = vecadd_rows(config, volta_sass)
     if shared_data is not None and (Path(shared_data) / "traces" / pv.BFS_TRACE).is_dir():
-        rows += bfs_rows(shared_data, config)
+        rows += bfs_rows(shared_data, config, volta_sass)
     return rows
