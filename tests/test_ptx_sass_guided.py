@@ -247,7 +247,7 @@ def test_records_follow_the_sass_line_map(case, module, kernel, monkeypatch):
             for line, _, pc, _ in recs:
                 first_pc[line] = min(pc, first_pc.get(line, pc))
             executed[mode].update(line for line, _, pc, _ in recs if pc == first_pc[line])
-    want = {line: [sg_name(op.split(".")[0]) for op in ops] for line, ops in smap.items()}
+    want = {line: [sg_name(op.lstrip("!").split(".")[0]) for op in ops] for line, ops in smap.items()}
     for _, recs in traces["sass"]:
         i = 0
         while i < len(recs):

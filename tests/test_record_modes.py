@@ -37,3 +37,18 @@ def test_bfs_in_each_mode_against_the_real_trace():
     for r in rows:
         if r["mode"] != "ptx":
             assert r["within_target"], r
+
+
+@pytest.mark.skipif(not (DATA / "traces" / "vecadd_sm75_tracer12").is_dir(),
+                    reason="needs ../shared/data (the real sm_75 vecAdd trace)")
+def test_f64_vecadd_in_each_mode_against_the_real_turing_trace():
+    """The traced kernel rebuilt from its signature, on RTX2060 with a cold L2
+    as the trace starts: instructions and SM-elapsed cycles within bounds."""
+    from accelsim.studies.record_modes import vecadd_f64_rows
+
+    rows = _by(vecadd_f64_rows(DATA))
+    lowered, sass = (rows["vecAdd_f64 (sm_75 trace)", m] for m in ("lowered", "sass"))
+    assert lowered["simulated"] == lowered["trace"] == 46941
+    # SASS-guided: one EXIT more per warp wholly past n (ptxas's @P0 EXIT, then the PTX's ret)
+    assert sass["simulated"] - sass["trace"] == 11
+    assert lowered["within_target"] and sass["within_target"], (lowered, sass)

@@ -376,7 +376,7 @@ void CtaEmulator::record(uint32_t w, int32_t pc, uint32_t mask, const Inst& in, 
   for (uint32_t k = b; k < e; ++k) {
     isa::InstRecord r = P.tmpl[k];
     r.pc = k * 16;
-    r.active_mask = mask;
+    r.active_mask = (r.flags & isa::kFlagPredOff) ? 0 : mask;  // preset: SASS no lane runs
     r.line = in.line;
     r.warp = uint8_t(w);
     if (mask == 0) r.flags |= isa::kFlagPredOff;

@@ -42,7 +42,10 @@ void apply_sass_guide(Program& p, const isa::IsaTable& isa, const SassGuide& gui
     if (p.mem_tmpl[i] >= 0) lowered_access = p.tmpl[p.tmpl_begin[i] + uint32_t(p.mem_tmpl[i])];
     const size_t first = tmpl.size();
     if (auto it = guide.by_line.find(in.line); it != guide.by_line.end()) {
-      for (const std::string& op : it->second) {
+      for (const std::string& spelled : it->second) {
+        // "!OP": guarded by @!PT, which no lane runs (Volta's prologue SHFL): issued with an empty mask
+        const bool never = !spelled.empty() && spelled[0] == '!';
+        const std::string op = never ? spelled.substr(1) : spelled;
         std::string_view base = std::string_view(op).substr(0, op.find('.'));
         int id = sass_opcode(isa, base);
         if (id < 0)
@@ -56,6 +59,7 @@ void apply_sass_guide(Program& p, const isa::IsaTable& isa, const SassGuide& gui
         r.mem_space = sp.mem_space;
         r.flags = sp.flags;
         r.access_bytes = sp.access_bytes;
+        if (never) r.flags |= isa::kFlagPredOff;
         set_registers(in, tmpl.size() == first, r);
         tmpl.push_back(r);
       }

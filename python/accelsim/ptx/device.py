@@ -113,7 +113,10 @@ class Device:
     ptx_latency_* / ptx_initiation_* classes as GPGPU-Sim's PTX mode;
     docs/ptx.md) or ``"sass"``: the real SASS ptxas made of that PTX line
     (needs ptxas and nvdisasm: ``pip install 'accelsim[ptx]'``; see
-    docs/ptx.md, "SASS-guided PTX mode"). ``record_chunk``:
+    docs/ptx.md, "SASS-guided PTX mode"); on a Volta GPU its SASS is
+    Turing's unless ``volta_sass`` (Volta's own, from CUDA 12's ptxas: the
+    ``nvidia-cuda-nvcc-cu12`` wheel; Turing's where that is absent or refuses
+    the module). ``record_chunk``:
     records each warp of a resident block gets per refill while it is timed
     (memory stays bounded whatever the kernel's length; cycles do not depend
     on it from ~16 up; 0 = whole blocks at launch); after each run that
@@ -140,12 +143,14 @@ class Device:
     def __init__(self, config="QV100", *, arch: int | None = None, regs_per_thread: int | str | None = None,
                  max_warp_insts: int = 1 << 24, records: str = "lowered",
                  record_chunk: int = 128, max_cycles: int | None = None, progress: bool | None = None,
-                 on_progress=None, memory_bytes: int | None = None, flush_caches: bool = False):
+                 on_progress=None, memory_bytes: int | None = None, flush_caches: bool = False,
+                 volta_sass: bool = False):
         from accelsim.sim import Simulator
 
         if records not in _RECORD_MODES:
             raise PtxError(f"records must be one of {', '.join(map(repr, _RECORD_MODES))}, not {records!r}")
         self.records = records
+        self.volta_sass = bool(volta_sass)
         if records == "sass":
             from accelsim.ptx.sass_guided import require_tools
 
@@ -317,7 +322,7 @@ class Device:
         if self.records == "sass":
             from accelsim.ptx.sass_guided import sass_map
 
-            smap = sass_map(kernel.module.text, self.arch, kernel.module.name)
+            smap = sass_map(kernel.module.text, self.arch, kernel.module.name, own_volta=self.volta_sass)
             extra["sass"] = smap.lines.get(kernel.name, {})
             extra["sass_source"] = f"SASS (sm_{smap.arch}) of {kernel.module.name}"
             if self.arch < _VOLTA_FAMILY:  # another ISA family: resolved in the SASS's own table

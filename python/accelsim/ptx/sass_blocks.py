@@ -15,7 +15,8 @@ from dataclasses import dataclass, field, replace
 
 from accelsim.errors import PtxError
 
-__all__ = ["PtxBlocks", "SassBlock", "ptx_blocks", "parse_bbcfg", "attach", "map_blocks", "relocate", "unroll_factors",
+__all__ = ["PtxBlocks", "SassBlock", "ptx_blocks", "parse_bbcfg", "cfg_from_listing", "attach", "map_blocks",
+           "relocate", "unroll_factors",
            "flow_violations"]
 
 # --- PTX side ------------------------------------------------------------------
@@ -167,6 +168,83 @@ def attach(blocks: dict[str, list[SassBlock]], funcs: dict) -> None:
         table = by_routine.get(name, {})
         for b in bl:
             b.insts = [table[a] for a in b.addresses if a in table]
+
+
+_BRANCH_TARGET = re.compile(r"`\(([^)]+)\)")
+_NO_FALL_THROUGH = ("BRA", "BRX", "JMP", "JMX", "EXIT", "RET", "KILL")
+_ENDS_BLOCK = (*_NO_FALL_THROUGH, "CALL")  # not BREAK: nvdisasm's graph goes on after it
+
+
+def _without_padding(insts: list) -> list:
+    """The routine less the tail nvdisasm's graph leaves out: alignment NOPs
+    and the branch to itself after the last exit."""
+    end = len(insts)
+    while end and insts[end - 1].opcode == "NOP":
+        end -= 1
+    if end and insts[end - 1].opcode == "BRA" and _BRANCH_TARGET.findall(insts[end - 1].operands) == \
+            [insts[end - 1].label]:
+        end -= 1
+    return insts[:end]
+
+
+def _leaders(insts: list) -> set[int]:
+    """Indices starting a block: the first, a labelled one (nvdisasm labels
+    branch targets and the guarded exits it splits off), and the one after
+    a control transfer."""
+    out = {0}
+    for k, inst in enumerate(insts):
+        if inst.label is not None:
+            out.add(k)
+        if inst.opcode.split(".")[0] in _ENDS_BLOCK and k + 1 < len(insts):
+            out.add(k + 1)
+    return out
+
+
+def cfg_from_listing(funcs: dict) -> dict[str, list[SassBlock]]:
+    """ptxas's control-flow graph rebuilt from the ``nvdisasm -g -c`` listing
+    (``sass_guided.parse_nvdisasm``), where nvdisasm cannot draw it (it does
+    no flow analysis on an older toolkit's cubin): blocks start as
+    ``_leaders`` says, a block falls through unless it ends in an unguarded
+    jump or exit, and a branch leads to its target label. On the example
+    kernels' Turing SASS this is nvdisasm's own graph (tests)."""
+    out: dict[str, list[SassBlock]] = {}
+    for f in funcs.values():
+        by_routine: dict[str, list] = {}
+        for inst in f.insts:
+            by_routine.setdefault(inst.routine or f.name, []).append(inst)
+        for routine, insts in by_routine.items():
+            out[routine] = _routine_blocks(routine, insts)
+    return out
+
+
+def _routine_blocks(routine: str, insts: list) -> list[SassBlock]:
+    insts = _without_padding(insts)
+    starts = sorted(_leaders(insts))
+    blocks, at_label = [], {}
+    for n, (lo, hi) in enumerate(zip(starts, [*starts[1:], len(insts)])):
+        first = insts[lo]
+        name = routine if lo == 0 else (first.label or f"{routine}.BB{n}")
+        blocks.append(SassBlock(name, routine, [i.address for i in insts[lo:hi]], insts=insts[lo:hi]))
+        if first.label is not None:
+            at_label[first.label] = blocks[-1]
+    for k, b in enumerate(blocks):
+        for t in _edges(b, blocks[k + 1] if k + 1 < len(blocks) else None, at_label):
+            if t.name not in b.succs:
+                b.succs.append(t.name)
+                t.preds.append(b.name)
+    return blocks
+
+
+def _edges(b: SassBlock, after: SassBlock | None, at_label: dict[str, SassBlock]) -> list[SassBlock]:
+    """Where ``b`` leads: its branch's target label, and ``after`` unless it
+    ends in an unguarded jump or exit."""
+    last = b.insts[-1]
+    op = last.opcode.split(".")[0]
+    out = [at_label[t] for t in _BRANCH_TARGET.findall(last.operands)
+           if op in _TRANSFER and op != "CALL" and t in at_label]
+    if after is not None and (last.pred or op not in _NO_FALL_THROUGH):
+        out.append(after)
+    return out
 
 
 # control transfers ptxas does not move across blocks: they make the blocks
@@ -408,8 +486,21 @@ def _exit_joins(blocks: list[SassBlock], mapping: dict[str, int | None], ptx: Pt
     return out
 
 
+def _sass_counts(blocks: list[SassBlock], mapping: dict[str, int | None], counts: dict[int, int],
+                 given: dict[str, int], skip: set[int]) -> dict[str, int | None]:
+    """Each SASS block's count: its own where given, else its PTX block's
+    (None: unmapped, or a final EXIT not compared)."""
+    out: dict[str, int | None] = {}
+    for b in blocks:
+        home = mapping.get(b.name)
+        out[b.name] = given[b.name] if b.name in given else \
+            None if home is None or home in skip else counts.get(home, 0)
+    return out
+
+
 def flow_violations(blocks: list[SassBlock], mapping: dict[str, int | None], counts: dict[int, int],
-                    warps: int, ptx: PtxBlocks | None = None) -> tuple[list[str], list[str]]:
+                    warps: int, ptx: PtxBlocks | None = None,
+                    sass_counts: dict[str, int] | None = None) -> tuple[list[str], list[str]]:
     """(violations, loose) of the warp executions of PTX blocks (``counts``,
     from the emulator) against ptxas's graph, each SASS block taking its PTX
     block's count: the entry block runs once per warp; a block runs at most
@@ -418,15 +509,16 @@ def flow_violations(blocks: list[SassBlock], mapping: dict[str, int | None], cou
     end the warp); across an edge that is its source's only way out and its
     target's only way in, both run equally often. ``loose``: what does not
     fit inside loops ptxas restructured (``restructured``), where PTX counts
-    cannot give SASS counts. A final EXIT reached by branches to a PTX
-    ``ret`` is not compared (``_exit_joins``)."""
+    cannot give SASS counts, unless ``sass_counts`` gives every SASS block
+    of such a loop its own count (``sass_unroll.region_counts``): then they
+    are held to the graph like the rest. A final EXIT reached by branches to
+    a PTX ``ret`` is not compared (``_exit_joins``)."""
     by_name = {b.name: b for b in blocks}
     skip = _exit_joins(blocks, mapping, ptx) if ptx is not None else set()
-    loops = restructured(blocks, mapping)
-    count: dict[str, int | None] = {}
-    for b in blocks:
-        home = mapping.get(b.name)
-        count[b.name] = None if home is None or home in skip else counts.get(home, 0)
+    given = sass_counts or {}
+    loops = {h for h in restructured(blocks, mapping)
+             if not all(b.name in given for b in blocks if mapping.get(b.name) == h)}
+    count = _sass_counts(blocks, mapping, counts, given, skip)
     out: tuple[list[str], list[str]] = ([], [])
 
     def report(msg: str, *names: str) -> None:

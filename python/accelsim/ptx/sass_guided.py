@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+import struct
 import subprocess
 import tempfile
 from collections import Counter
@@ -18,14 +19,21 @@ from pathlib import Path
 
 from accelsim.errors import PtxError
 from accelsim.ptx import sass_blocks as sb
-from accelsim.ptx.ptxas import KernelResources, find_tool, parse_ptxas_verbose, run_ptxas
+from accelsim.ptx.ptxas import (KernelResources, find_tool, parse_ptxas_verbose, run_ptxas, targets,
+                                tool_candidates)
 
 __all__ = ["SassInst", "SassFunction", "SassMap", "annotate_ptx", "parse_nvdisasm", "line_map",
-           "sass_map", "sass_arch", "require_tools", "OLDEST_NVDISASM_ARCH"]
+           "sass_map", "sass_arch", "require_tools", "OLDEST_NVDISASM_ARCH", "VOLTA_FAMILY",
+           "read_as_turing"]
 
-# nvdisasm 13 refuses SM70 ("deprecated, use CUDA 13.0 or earlier"); Volta
-# runs therefore take Turing SASS (same instruction set family, docs).
+# nvdisasm 13 refuses SM70 ("deprecated, use CUDA 13.0 or earlier") and
+# ptxas 13 cannot emit it: Volta's own SASS needs CUDA 12's ptxas, and its
+# cubin is read with Turing's decoder (read_as_turing); without that ptxas,
+# Volta runs take Turing SASS (same instruction set family, docs).
 OLDEST_NVDISASM_ARCH = 75
+VOLTA_FAMILY = (70, 72)
+# Turing's uniform datapath: a Volta listing holding one was misread
+_UNIFORM_OP = re.compile(r"^(U[A-Z0-9]+|S2UR|R2UR|VOTEU)(\.|$)")
 PTX_FILE_NAME = "accelsim_ptx_lines.ptx"
 
 _TARGET = re.compile(r"^\s*\.target\s+sm_(\d+)", re.M)
@@ -60,10 +68,14 @@ def ptx_target(ptx_text: str) -> int:
     return int(m.group(1)) if m else 0
 
 
-def sass_arch(gpu_arch: int, ptx_text: str) -> int:
+def sass_arch(gpu_arch: int, ptx_text: str, own_volta: bool = False) -> int:
     """The SASS generation disassembled for a GPU of ``gpu_arch`` (70 =
-    Volta): its own, unless nvdisasm cannot read it or the PTX targets a
-    newer one (ptxas compiles PTX only for its .target or later)."""
+    Volta): with ``own_volta`` Volta's own when some ptxas still targets it
+    (CUDA 12's; the PTX's .target is then lowered to it), else its own
+    unless nvdisasm cannot read it or the PTX targets a newer one (ptxas
+    compiles PTX only for its .target or later)."""
+    if own_volta and int(gpu_arch) in VOLTA_FAMILY and targets(int(gpu_arch)):
+        return int(gpu_arch)
     return max(int(gpu_arch), OLDEST_NVDISASM_ARCH, ptx_target(ptx_text))
 
 
@@ -185,6 +197,13 @@ def _copies(runs: list[list[SassInst]]) -> int:
     return 1
 
 
+def _spelling(inst: SassInst) -> str:
+    """The opcode as recorded: ``!OP`` for SASS guarded by ``@!PT``, which
+    issues but no lane runs (Volta's prologue ``@!PT SHFL.IDX``; a real
+    trace has it with an empty mask)."""
+    return f"!{inst.opcode}" if inst.pred == "@!PT" else inst.opcode
+
+
 def line_map(funcs: list[SassFunction]) -> tuple[dict[int, list[str]], dict[str, int]]:
     """({PTX line: SASS opcodes recorded per execution}, counts of what the
     rules below changed) for the SASS of ``funcs`` (a kernel and the .funcs
@@ -222,7 +241,7 @@ def line_map(funcs: list[SassFunction]) -> tuple[dict[int, list[str]], dict[str,
             prev_line, prev_idx = line, idx
     out: dict[int, list[str]] = {}
     for line, runs in per_line.items():
-        ops = [i.opcode for run in runs for i in run]
+        ops = [_spelling(i) for run in runs for i in run]
         k = _copies(runs)
         if k > 1:
             keep = {op: -(-c // k) for op, c in Counter(ops).items()}  # ceil: one copy's worth
@@ -251,34 +270,125 @@ class SassMap:
     blocks: dict[str, list[sb.SassBlock]] = field(default_factory=dict)
     block_map: dict[str, dict[str, int | None]] = field(default_factory=dict)
     ptx_blocks: sb.PtxBlocks = field(default_factory=sb.PtxBlocks)
+    fallback: str = ""  # why a Volta GPU got newer SASS (ptxas refused the module for Volta)
 
 
-def sass_map(ptx_text: str, gpu_arch: int, path: str = "<ptx>") -> SassMap:
+def sass_map(ptx_text: str, gpu_arch: int, path: str = "<ptx>", own_volta: bool = False) -> SassMap:
     """Compiles and disassembles the module once per (text, SASS generation):
-    GPUs older than nvdisasm's oldest share its SASS."""
-    return _sass_map(ptx_text, sass_arch(gpu_arch, ptx_text), path)
+    GPUs older than nvdisasm's oldest share its SASS. A Volta GPU gets Volta
+    SASS unless the module needs more than Volta has (ptxas refuses it for
+    sm_70), then Turing's, with ptxas's reason in ``fallback``. Volta's own
+    only with ``own_volta`` (docs/ptx.md says why it is not the default)."""
+    arch = sass_arch(gpu_arch, ptx_text, own_volta)
+    if arch in VOLTA_FAMILY:
+        own = _volta_map(ptx_text, arch, path)
+        if isinstance(own, SassMap):
+            return own
+        newer = _sass_map(ptx_text, max(arch, OLDEST_NVDISASM_ARCH, ptx_target(ptx_text)), path)
+        newer.fallback = own
+        return newer
+    return _sass_map(ptx_text, arch, path)
 
 
-def _nvdisasm(nvdisasm: str, cubin: bytes, args: list[str], path: str, arch: int) -> str:
+class _OlderRefused(PtxError):
+    """ptxas would not compile the module for the older (Volta) target."""
+
+
+@functools.lru_cache(maxsize=32)
+def _volta_map(ptx_text: str, arch: int, path: str) -> SassMap | str:
+    """The Volta map, or why ptxas refused the module for Volta."""
+    try:
+        return _sass_map(ptx_text, arch, path)
+    except _OlderRefused as e:
+        return str(e)
+
+
+def read_as_turing(cubin: bytes, arch: int, path: str = "<cubin>") -> bytes:
+    """A Volta (``arch``) cubin whose ELF header names sm_75, for nvdisasm 13,
+    which refuses SM70 but whose Turing decoder reads Volta's instructions:
+    Turing kept Volta's 128-bit encoding and added opcodes (the uniform
+    datapath), so a Volta listing read this way must hold none of those
+    (checked after decoding; tests compare it with a real Volta trace)."""
+    if len(cubin) < 52 or cubin[:4] != b"\x7fELF" or cubin[4] != 2:
+        raise PtxError(f"ptxas output for {path} is not a 64-bit ELF cubin", path=path)
+    flags = struct.unpack_from("<I", cubin, 48)[0]  # e_flags: SM in bits 0-7, virtual SM in 16-23
+    if flags & 0xFF != arch or (flags >> 16) & 0xFF != arch:
+        raise PtxError(f"cubin of {path}: ELF flags {flags:#x} do not name sm_{arch} where expected", path=path)
+    out = bytearray(cubin)
+    struct.pack_into("<I", out, 48, (flags & ~0xFF00FF) | (OLDEST_NVDISASM_ARCH << 16) | OLDEST_NVDISASM_ARCH)
+    return bytes(out)
+
+
+def _run_nvdisasm(nvdisasm: str, cubin: bytes, args: list[str]) -> subprocess.CompletedProcess:
     with tempfile.TemporaryDirectory(prefix="accelsim-nvdisasm-") as tmp:
         cfile = Path(tmp) / "m.cubin"
         cfile.write_bytes(cubin)
-        r = subprocess.run([nvdisasm, *args, str(cfile)], capture_output=True, text=True)
+        return subprocess.run([nvdisasm, *args, str(cfile)], capture_output=True, text=True)
+
+
+def _nvdisasm(nvdisasm: str, cubin: bytes, args: list[str], path: str, arch: int) -> str:
+    """The listing of ``cubin``; an arch older than nvdisasm 13 reads goes to
+    an older nvdisasm that still reads it (a CUDA 12 toolkit), else is read
+    with Turing's decoder (``read_as_turing``)."""
+    if arch < OLDEST_NVDISASM_ARCH:
+        for older in tool_candidates("nvdisasm"):
+            r = _run_nvdisasm(older, cubin, args)
+            if r.returncode == 0:
+                return r.stdout
+        cubin = read_as_turing(cubin, arch, path)
+    r = _run_nvdisasm(nvdisasm, cubin, args)
     if r.returncode != 0:
         raise PtxError(f"nvdisasm could not disassemble {path} (sm_{arch}): {r.stderr.strip()}", path=path)
     return r.stdout
 
 
+def _graph(nvdisasm: str, cubin: bytes, funcs: dict[str, SassFunction], path: str,
+           arch: int) -> dict[str, list[sb.SassBlock]]:
+    """ptxas's control-flow graph from ``nvdisasm -bbcfg``; for an older
+    toolkit's cubin, which nvdisasm 13 lists but does no flow analysis on,
+    rebuilt from the listing (``sass_blocks.cfg_from_listing``)."""
+    try:
+        return sb.parse_bbcfg(_nvdisasm(nvdisasm, cubin, ["-bbcfg", "-poff"], path, arch),
+                              path=f"nvdisasm -bbcfg output for {path}")
+    except PtxError:
+        if arch >= OLDEST_NVDISASM_ARCH:
+            raise
+        return sb.cfg_from_listing(funcs)
+
+
+def _check_volta(funcs: dict[str, SassFunction], path: str, arch: int) -> None:
+    """A Volta listing read with Turing's decoder holds no Turing-only opcode."""
+    if arch >= OLDEST_NVDISASM_ARCH:
+        return
+    for f in funcs.values():
+        for i in f.insts:
+            if _UNIFORM_OP.match(i.opcode):
+                raise PtxError(f"Volta SASS of {path} read with Turing's decoder holds {i.opcode} "
+                               f"(at {f.name}+{i.address:#x}): Volta has no uniform datapath, so the "
+                               "listing was misread; install a CUDA 12 nvdisasm", path=path)
+
+
+def _compile(ptx_text: str, arch: int, path: str) -> tuple[str, bytes]:
+    """(ptxas -v log, cubin) of the annotated module; for an arch older than
+    the PTX's .target (Volta) with the target lowered, refused as
+    _OlderRefused."""
+    older = arch < OLDEST_NVDISASM_ARCH
+    rc, log, cubin = run_ptxas(annotate_ptx(ptx_text), f"sm_{arch}", ("-lineinfo",), keep_cubin=True,
+                               lower_target=older)
+    if rc != 0 or cubin is None:
+        error = _OlderRefused if older else PtxError
+        raise error(f"ptxas could not compile {path} for sm_{arch}:\n{log.strip()[-2000:]}", path=path)
+    return log, cubin
+
+
 @functools.lru_cache(maxsize=32)
 def _sass_map(ptx_text: str, arch: int, path: str) -> SassMap:
     _, nvdisasm = require_tools()
-    rc, log, cubin = run_ptxas(annotate_ptx(ptx_text), f"sm_{arch}", ("-lineinfo",), keep_cubin=True)
-    if rc != 0 or cubin is None:
-        raise PtxError(f"ptxas could not compile {path} for sm_{arch}:\n{log.strip()[-2000:]}", path=path)
+    log, cubin = _compile(ptx_text, arch, path)
     listing = _nvdisasm(nvdisasm, cubin, ["-g", "-c"], path, arch)
     funcs = parse_nvdisasm(listing, path=f"nvdisasm output for {path}")
-    cfg = sb.parse_bbcfg(_nvdisasm(nvdisasm, cubin, ["-bbcfg", "-poff"], path, arch),
-                         path=f"nvdisasm -bbcfg output for {path}")
+    _check_volta(funcs, path, arch)
+    cfg = _graph(nvdisasm, cubin, funcs, path, arch)
     sb.attach(cfg, funcs)
     ptx = sb.ptx_blocks(ptx_text)
     resources = parse_ptxas_verbose(log, f"sm_{arch}")

@@ -27,9 +27,10 @@ from accelsim.trace._records import RAW_DTYPE
 __all__ = ["line_counts", "check_case", "unrolled", "structure", "suite_files", "check_suite_file", "main"]
 
 
-def line_counts(dev: Device, case) -> dict[str, tuple[Counter, int]]:
+def line_counts(dev: Device, case, sequences: dict[str, list] | None = None) -> dict[str, tuple[Counter, int]]:
     """{kernel: (warp executions per PTX line, warps)} of the launches
-    ``case(dev)`` makes on a ``records="ptx"`` Device, emulated."""
+    ``case(dev)`` makes on a ``records="ptx"`` Device, emulated; with
+    ``sequences``, each warp's executed lines in order go there per kernel."""
     from accelsim.ptx._tables import tables
 
     out: dict[str, tuple[Counter, int]] = {}
@@ -45,7 +46,11 @@ def line_counts(dev: Device, case) -> dict[str, tuple[Counter, int]]:
             src = _core.PtxBlocks(tables(), q.command, dev.arch, 1)
             while (b := src.next_block()) is not None:
                 _, raw, warp_begin, _ = b
-                lines.update(np.frombuffer(raw, dtype=RAW_DTYPE)["line"].tolist())
+                executed = np.frombuffer(raw, dtype=RAW_DTYPE)["line"]
+                lines.update(executed.tolist())
+                if sequences is not None:
+                    sequences.setdefault(q.command.kernel, []).extend(
+                        executed[lo:hi] for lo, hi in zip(warp_begin[:-1], warp_begin[1:]))
                 warps += len(warp_begin) - 1
             out[q.command.kernel] = (lines, warps)
         dev._pending.clear()
@@ -67,27 +72,91 @@ def block_counts(ptx: sb.PtxBlocks, lines: Counter) -> tuple[dict[int, int], lis
     return counts, uneven
 
 
-def check_case(case: str, config: str = "QV100", arch: int = 70) -> list[dict]:
+def check_case(case: str, config: str = "QV100", arch: int = 70, volta_sass: bool = False) -> list[dict]:
     """One row per kernel of sass_compare's ``case``: SASS and PTX block
-    counts, how many SASS blocks were mapped, and the violations found."""
+    counts, how many SASS blocks were mapped, and the violations found
+    (``volta_sass``: against Volta's own SASS, see sass_guided.sass_map)."""
     from accelsim.studies import sass_compare
 
     mods = sass_compare.modules()
     dev = Device(config, arch=arch, records="ptx", regs_per_thread=32)
-    ran = line_counts(dev, lambda: sass_compare.CASES[case](dev, mods))
+    seqs: dict[str, list] = {}
+    ran = line_counts(dev, lambda: sass_compare.CASES[case](dev, mods), seqs)
     rows = []
     for kernel, (lines, warps) in ran.items():
         module = next(m for m in mods.values() if kernel in m.kernel_names)
-        smap = sg.sass_map(module.text, arch, module.name)
+        smap = sg.sass_map(module.text, arch, module.name, own_volta=volta_sass)
         counts, uneven = block_counts(smap.ptx_blocks, lines)
         blocks, mapping = smap.blocks[kernel], smap.block_map[kernel]
-        bad, loose = sb.flow_violations(blocks, mapping, counts, warps, smap.ptx_blocks)
+        loops = unrolled_loops(blocks, mapping, smap.ptx_blocks, seqs.get(kernel, []))
+        given = {name: c for loop in loops for name, c in loop["sass_counts"].items()}
+        bad, loose = sb.flow_violations(blocks, mapping, counts, warps, smap.ptx_blocks, given)
         rows.append({"case": case, "kernel": kernel, "warps": warps, "sass_blocks": len(blocks),
                      "mapped": sum(v is not None for v in mapping.values()),
                      "moved": smap.stats[kernel].get("moved_to_block", 0),
                      "violations": uneven + bad, "in_restructured_loops": loose,
-                     "unrolled": unrolled(blocks, mapping, smap.ptx_blocks)})
+                     "unrolled": unrolled(blocks, mapping, smap.ptx_blocks), "unrolled_loops": loops})
     return rows
+
+
+def entry_trips(ptx: sb.PtxBlocks, home: int, sequences: list) -> Counter:
+    """{trip count: entries} of PTX block ``home`` (a loop of itself alone):
+    each run of consecutive executions of it in a warp's lines is one entry."""
+    first = {ls[0]: b for b, ls in enumerate(ptx.lines)}
+    out: Counter = Counter()
+    for seq in sequences:
+        run = 0
+        for line in seq.tolist():
+            b = first.get(line)
+            if b is None:
+                continue
+            if b == home:
+                run += 1
+            elif run:
+                out[run] += 1
+                run = 0
+        if run:
+            out[run] += 1
+    return out
+
+
+def closed_form(factors: dict[str, int], blocks, trips: Counter) -> dict[str, int]:
+    """The body blocks' executions as floor and remainder: a main loop of k
+    copies floor(n/k) times, a straight chunk of c once when n mod k >= c,
+    the one-copy remainder loop what is left, summed over the entries."""
+    body = sorted(((f, b) for b in blocks if (f := factors.get(b.name))), key=lambda fb: -fb[0])
+    out = {b.name: 0 for _, b in body}
+    for n, entries in trips.items():
+        left = n
+        for f, b in body:
+            runs = left // f if b.name in b.succs else int(left >= f)
+            out[b.name] += runs * entries
+            left -= runs * f
+    return out
+
+
+def unrolled_loops(blocks, mapping, ptx: sb.PtxBlocks, sequences: list) -> list[dict]:
+    """Per loop ptxas unrolled again: its trip counts, each SASS block's
+    executions from ptxas's own guards (``sass_unroll.region_counts``;
+    empty with ``unreadable`` set where they cannot be read), and the body
+    blocks' executions in closed form (``closed_form``) beside them."""
+    from accelsim.ptx import sass_unroll
+
+    out = []
+    for home in sorted(sb.restructured(blocks, mapping)):
+        factors = sb.unroll_factors(blocks, mapping, home, ptx)
+        if not any(f > 1 for f in factors.values()) or home not in ptx.succs[home]:
+            continue
+        trips = entry_trips(ptx, home, sequences)
+        row = {"ptx_block": home, "factors": factors, "entries": sum(trips.values()),
+               "iterations": sum(n * e for n, e in trips.items()), "sass_counts": {}, "unreadable": "",
+               "closed_form": closed_form(factors, blocks, trips)}
+        try:
+            row["sass_counts"] = sass_unroll.region_counts(blocks, factors, trips)
+        except sass_unroll.Unreadable as e:
+            row["unreadable"] = str(e)
+        out.append(row)
+    return out
 
 
 def unrolled(blocks, mapping, ptx: sb.PtxBlocks) -> dict[int, list[int]]:
@@ -192,14 +261,26 @@ def main(argv=None) -> int:
         print(suite_report(Path(args.suite), str(nvcc)))
         return 0
     print("| kernel | warps | SASS blocks | mapped | moved to their block | violations | in restructured loops "
-          "| unrolled (copies per SASS block) |")
-    print("|---|---:|---:|---:|---:|---|---:|---|")
+          "| unrolled (copies per SASS block) | unrolled loops' block counts |")
+    print("|---|---:|---:|---:|---:|---|---:|---|---|")
     for case in sass_compare.CASES:
         for r in check_case(case, args.config):
             unroll = "; ".join(f"PTX block {h}: {'/'.join(map(str, c))}" for h, c in r["unrolled"].items())
             print(f"| {r['kernel']} | {r['warps']} | {r['sass_blocks']} | {r['mapped']} | {r['moved']} "
-                  f"| {'; '.join(r['violations']) or 'none'} | {len(r['in_restructured_loops'])} | {unroll or '-'} |")
+                  f"| {'; '.join(r['violations']) or 'none'} | {len(r['in_restructured_loops'])} | {unroll or '-'} "
+                  f"| {'; '.join(map(_loop_cell, r['unrolled_loops'])) or '-'} |")
     return 0
+
+
+def _loop_cell(loop: dict) -> str:
+    """'entries x iterations: copies=runs ... (closed form agrees)' or why not read."""
+    head = f"{loop['entries']} entries, {loop['iterations']} iterations"
+    if loop["unreadable"]:
+        return f"{head}: guards not read ({loop['unreadable']})"
+    body = sorted(((f, loop["sass_counts"][b]) for b, f in loop["factors"].items() if f), reverse=True)
+    agree = all(loop["sass_counts"][b] == c for b, c in loop["closed_form"].items())
+    return f"{head}: " + " ".join(f"{f}x{c}" for f, c in body) + \
+        (" (= floor/remainder)" if agree else " (differs from floor/remainder)")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ BLOCK = 512  # Rodinia's MAX_THREADS_PER_BLOCK
 __all__ = ["rodinia_graph", "bfs_levels", "bfs_ptx", "trace_rows", "vecadd_ptx", "vecadd_trace"]
 
 
-def bfs_ptx(config="QV100", records: str = "lowered", graph=None) -> tuple[list[dict], np.ndarray]:
+def bfs_ptx(config="QV100", records: str = "lowered", graph=None, **device) -> tuple[list[dict], np.ndarray]:
     """Runs the two-kernel BFS in PTX mode as Rodinia's host loop does (copy
     the graph, then per level: reset the flag, expand, advance), all queued
     before one synchronize (the level count comes from NumPy), so the run is
@@ -30,7 +30,7 @@ def bfs_ptx(config="QV100", records: str = "lowered", graph=None) -> tuple[list[
     levels = int(bfs_levels(starts, counts, adj).max()) + 1  # the last pass finds nothing
     mod = Module(EXAMPLES / "bfs_rodinia.ptx")
     expand, advance = mod.get_function("bfs_expand"), mod.get_function("bfs_advance")
-    dev = Device(config, records=records)
+    dev = Device(config, records=records, **device)
     nodes = np.stack([starts, counts], axis=1).astype(np.int32)
     frontier = np.zeros(n, np.uint8)
     frontier[0] = 1
@@ -66,9 +66,9 @@ def trace_rows(kernelslist, config="QV100") -> list[dict]:
     return _rows(Simulator(config).run(str(kernelslist)))
 
 
-def vecadd_ptx(n: int = 1 << 16, config="QV100", records: str = "lowered") -> list[dict]:
+def vecadd_ptx(n: int = 1 << 16, config="QV100", records: str = "lowered", **device) -> list[dict]:
     """vectorAdd from examples/basic.ptx: a and b copied in, c zeroed."""
-    dev = Device(config, records=records)
+    dev = Device(config, records=records, **device)
     a = np.arange(n, dtype=np.float32)
     da, db, dc = dev.to_device(a), dev.to_device(2 * a), dev.zeros(n, np.float32)
     Module(EXAMPLES / "basic.ptx").get_function("vectorAdd")[(n + 255) // 256, 256](da, db, dc, np.int32(n))
