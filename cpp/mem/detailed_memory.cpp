@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "base/bit_count.h"
 #include "base/error.h"
 #include "base/sector_granules.h"
 
@@ -68,12 +69,12 @@ void DetailedMemory::connect(uint16_t sm, ResponseQueue* responses) { sms_.at(sm
 
 uint32_t DetailedMemory::request_bytes(const InFlight& r) const {
   if (r.kind == kMemRead || r.kind == kMemInst) return header_bytes_;
-  return header_bytes_ + uint32_t(std::popcount(r.sector_mask)) * kGranuleBytes;
+  return header_bytes_ + uint32_t(bit_count(r.sector_mask)) * kGranuleBytes;
 }
 
 uint32_t DetailedMemory::reply_bytes(const InFlight& r) const {
   if (r.kind == kMemWrite) return header_bytes_;
-  return header_bytes_ + uint32_t(std::popcount(r.sector_mask)) * kGranuleBytes;
+  return header_bytes_ + uint32_t(bit_count(r.sector_mask)) * kGranuleBytes;
 }
 
 Picoseconds DetailedMemory::edge(Domain d, Picoseconds t) const {
