@@ -4,6 +4,8 @@
 #include <bit>
 #include <cstdint>
 
+#include "base/bit_count.h"
+
 namespace accelsim {
 
 struct ByteMask {
@@ -23,7 +25,7 @@ struct ByteMask {
   }
   void set_range(unsigned first, unsigned count) { *this |= range(first, count); }
   bool test(unsigned b) const { return (w[b >> 6] >> (b & 63)) & 1; }
-  unsigned count() const { return std::popcount(w[0]) + std::popcount(w[1]); }
+  unsigned count() const { return bit_count(w[0]) + bit_count(w[1]); }
   bool none() const { return (w[0] | w[1]) == 0; }
   bool any_in(const ByteMask& r) const { return ((w[0] & r.w[0]) | (w[1] & r.w[1])) != 0; }
   bool covers(const ByteMask& r) const { return (w[0] & r.w[0]) == r.w[0] && (w[1] & r.w[1]) == r.w[1]; }

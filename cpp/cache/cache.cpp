@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "base/bit_count.h"
 #include "base/error.h"
 
 namespace accelsim::cache {
@@ -94,7 +95,7 @@ AccessResult Cache::miss(const CacheRequest& req, LineMeta* line, Cycle now,
   // Neighbours fetched alongside (reads only), each with an MSHR of its own
   // and no waiter, so a later access merges on it or hits.
   uint8_t group = is_write(req.type) ? 0 : fetch_group(req, line);
-  if (uint32_t(std::popcount(group)) > mshr_.entries() - mshr_.in_use() - 1) group = 0;
+  if (uint32_t(bit_count(group)) > mshr_.entries() - mshr_.in_use() - 1) group = 0;
   if (target && !line) {
     if (writeback) push_writeback(*target, now, req.stream);
     tags_.install(*target, req.line_addr, now);

@@ -3,19 +3,24 @@
 #include <algorithm>
 #include <bit>
 
+#include "base/bit_count.h"
 #include "base/error.h"
 
 namespace accelsim::ldst {
 namespace {
 
 // The request for `line` among out[first, n), appending a fresh one if absent.
+// Lines are unique in that range, so `last` (the request the previous lane
+// used, when in range) is tried first: neighbouring lanes mostly share a line.
 // The caller bounds n (two requests per lane at most, coalesce() below); the
 // check makes an overflow impossible whatever that argument's premises.
-CoalescedRequest& request_for(uint64_t line, uint32_t group, uint32_t first, uint32_t& n,
+CoalescedRequest& request_for(uint64_t line, uint32_t group, uint32_t first, uint32_t& n, uint32_t& last,
                               std::span<CoalescedRequest, kMaxCoalescedRequests> out) {
+  if (last >= first && last < n && out[last].line_addr == line) return out[last];
   for (uint32_t i = first; i < n; ++i)
-    if (out[i].line_addr == line) return out[i];
+    if (out[i].line_addr == line) return out[last = i];
   if (n >= kMaxCoalescedRequests) throw Error("coalescer: more than 64 requests for one instruction");
+  last = n;
   CoalescedRequest& r = out[n++];
   r = CoalescedRequest{};
   r.line_addr = line;
@@ -37,7 +42,7 @@ void finish(CoalescedRequest& r, const CoalescerParams& p) {
   for (uint32_t s = 0; s < sectors; s += per_segment)
     if (mask & (seg_bits << s)) mask |= uint8_t(seg_bits << s);
   r.sector_mask = mask;
-  r.size_bytes = static_cast<uint16_t>(std::popcount(mask) * p.sector_bytes);
+  r.size_bytes = static_cast<uint16_t>(bit_count(mask) * p.sector_bytes);
 }
 
 // Adds one lane's bytes [a, a+bytes) to the group's requests; an access
@@ -46,12 +51,12 @@ void finish(CoalescedRequest& r, const CoalescerParams& p) {
 // loop: with bytes <= line_bytes it runs at most twice (the line after the
 // last one is line 0, as the address arithmetic is modulo 2^64).
 void add_lane(uint32_t lane, uint64_t a, uint32_t bytes, uint32_t group, uint32_t first, uint32_t& n,
-              const CoalescerParams& p, std::span<CoalescedRequest, kMaxCoalescedRequests> out) {
+              uint32_t& last, const CoalescerParams& p, std::span<CoalescedRequest, kMaxCoalescedRequests> out) {
   while (bytes > 0) {
     const uint64_t line = a & ~uint64_t(p.line_bytes - 1);
     const uint32_t off = static_cast<uint32_t>(a - line);
     const uint32_t take = std::min(bytes, p.line_bytes - off);
-    CoalescedRequest& r = request_for(line, group, first, n, out);
+    CoalescedRequest& r = request_for(line, group, first, n, last, out);
     r.bytes.set_range(off, take);
     r.lane_mask |= 1u << lane;
     bytes -= take;
@@ -80,14 +85,14 @@ uint32_t coalesce(uint32_t active_mask, uint32_t access_bytes, const uint64_t* l
     throw ConfigError("l1d_line", "coalescer line must be a power of two and sectors non-empty");
   // Each lane then touches at most two lines, so 64 requests always suffice.
   if (access_bytes > p.line_bytes) access_bytes = p.line_bytes;
-  uint32_t n = 0;
+  uint32_t n = 0, last = 0;
   // Groups cover all 32 lanes whatever group_threads is (the last one short
   // when it does not divide 32; 0 reads as 1).
   const uint32_t gt = std::clamp(p.group_threads, 1u, 32u);
   for (uint32_t g = 0; g * gt < 32; ++g) {
     const uint32_t first = p.merge_groups ? 0 : n;
     for (uint32_t lane = g * gt; lane < std::min(32u, (g + 1) * gt); ++lane)
-      if (active_mask >> lane & 1) add_lane(lane, lane_addrs[lane], access_bytes, g, first, n, p, out);
+      if (active_mask >> lane & 1) add_lane(lane, lane_addrs[lane], access_bytes, g, first, n, last, p, out);
   }
   for (uint32_t i = 0; i < n; ++i) finish(out[i], p);
   return n;

@@ -5,6 +5,7 @@
 #include <span>
 
 #include "ldst/ldst_unit.h"
+#include "base/bit_count.h"
 #include "ldst/shared_banks.h"
 #include "base/sector_granules.h"
 
@@ -42,7 +43,7 @@ bool LdstUnit::banked_steps(Cycle now) {
   while (busy_) {
     const CoalescedRequest& r = reqs_[next_req_];
     uint32_t bank = uint32_t(r.line_addr / uint64_t(p_.coalescer.line_bytes)) % banks;
-    uint32_t sectors = uint32_t(std::popcount(uint32_t(r.sector_mask & ~done_sectors_)));
+    uint32_t sectors = uint32_t(bit_count(uint32_t(r.sector_mask & ~done_sectors_)));
     if ((used & (1u << bank)) || (moved > 0 && moved + sectors > port_sectors)) break;
     used |= 1u << bank;
     moved += sectors;
@@ -79,11 +80,11 @@ void LdstUnit::start(const Pending& p, Cycle now) {
   }
   if (in.mem_space == isa::kMemShared) return start_shared(p, slot, now);
   if (in.mem_space == isa::kMemConst) return start_const(p, slot, now);
-  addr_free_ = std::max(addr_free_, now.count() * p_.address_rate) + uint64_t(std::popcount(in.active_mask));
+  addr_free_ = std::max(addr_free_, now.count() * p_.address_rate) + uint64_t(bit_count(in.active_mask));
   nreq_ = coalesce(in.active_mask, in.access_bytes, p.addrs, p_.coalescer,
                    std::span<CoalescedRequest, kMaxCoalescedRequests>(reqs_));
   uint32_t sectors = 0;
-  for (uint32_t i = 0; i < nreq_; ++i) sectors += std::popcount(reqs_[i].sector_mask);
+  for (uint32_t i = 0; i < nreq_; ++i) sectors += bit_count(reqs_[i].sector_mask);
   // Direct requests are answered per line request, L1D accesses per sector.
   slots_.expect(slot, is_direct(in) ? nreq_ : sectors);
   if (nreq_ == 0) {
@@ -146,7 +147,7 @@ bool LdstUnit::direct_step(Cycle now) {
   const uint8_t granules = direct_granules(r);
   MemRequest req{r.line_addr, cur_slot_ | kDirect, sm_, granules, kind, cur_.stream, r.bytes};
   if (!below_->send(req, now)) return false;
-  if (kind == kMemRead) counters_[cur_.stream].l1d_bypass += std::popcount(granules);
+  if (kind == kMemRead) counters_[cur_.stream].l1d_bypass += bit_count(granules);
   if (++next_req_ == nreq_) busy_ = false;
   return true;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "base/bit_count.h"
 #include "base/error.h"
 #include "base/sector_granules.h"
 
@@ -68,12 +69,12 @@ void DetailedMemory::connect(uint16_t sm, ResponseQueue* responses) { sms_.at(sm
 
 uint32_t DetailedMemory::request_bytes(const InFlight& r) const {
   if (r.kind == kMemRead || r.kind == kMemInst) return header_bytes_;
-  return header_bytes_ + uint32_t(std::popcount(r.sector_mask)) * kGranuleBytes;
+  return header_bytes_ + uint32_t(bit_count(r.sector_mask)) * kGranuleBytes;
 }
 
 uint32_t DetailedMemory::reply_bytes(const InFlight& r) const {
   if (r.kind == kMemWrite) return header_bytes_;
-  return header_bytes_ + uint32_t(std::popcount(r.sector_mask)) * kGranuleBytes;
+  return header_bytes_ + uint32_t(bit_count(r.sector_mask)) * kGranuleBytes;
 }
 
 Picoseconds DetailedMemory::edge(Domain d, Picoseconds t) const {
@@ -83,12 +84,12 @@ Picoseconds DetailedMemory::edge(Domain d, Picoseconds t) const {
 }
 
 void DetailedMemory::wake_slice(uint32_t s, Picoseconds t) {
-  if (t < slice_wake_[s]) slice_wake_[s] = t;
+  slice_wake_.lower(s, t);
   wake(kL2, t);
 }
 
 void DetailedMemory::wake_partition(uint32_t p, Picoseconds t) {
-  if (t < part_wake_[p]) part_wake_[p] = t;
+  part_wake_.lower(p, t);
   wake(kDram, t);
 }
 
@@ -274,11 +275,7 @@ void DetailedMemory::run_l2(Cycle cycle, Picoseconds t) {
     if (copy_out_.injecting()) next = earliest(next, latest(copy_out_.next_ps(), t + P));
   }
   const uint32_t per = slices_per_partition_;
-  for (uint32_t s = 0; s < slices_.size(); ++s) {
-    if (slice_wake_[s] > t) {
-      next = earliest(next, slice_wake_[s]);
-      continue;
-    }
+  for (uint32_t s : slice_wake_.take_due(t)) {  // only the slices due: most idle most cycles
     L2Slice& sl = slices_[s];
     sl.tick(cycle, t, pool_);
     drain_done(sl, t);
@@ -288,29 +285,22 @@ void DetailedMemory::run_l2(Cycle cycle, Picoseconds t) {
     Picoseconds w = sl.next_event_ps(t, P);
     const auto& mq = sl.cache().miss_queue();
     if (!mq.empty()) w = earliest(w, latest(t + P, time_of(mq.front_ready_cycle(), P)));
-    slice_wake_[s] = w;
-    next = earliest(next, w);
+    slice_wake_.set(s, w);
   }
-  wake(kL2, next);
+  wake(kL2, earliest(next, slice_wake_.next()));
 }
 
 // ---- DRAM cycle: channels, fills back to the slices ---------------------------
 
 void DetailedMemory::run_dram(Cycle cycle, Picoseconds t) {
   const uint64_t P = period_[kDram];
-  Picoseconds next = kIdle;
-  for (uint32_t p = 0; p < parts_.size(); ++p) {
-    if (part_wake_[p] > t) {
-      next = earliest(next, part_wake_[p]);
-      continue;
-    }
+  for (uint32_t p : part_wake_.take_due(t)) {  // only the channels due (refresh included)
     MemoryPartition& mp = parts_[p];
     if (mp.tick(cycle, t, slices_))
       for (uint32_t i = 0; i < mp.slice_count(); ++i) wake_slice(mp.first_slice() + i, t);
-    part_wake_[p] = mp.next_event_ps(t, P);
-    next = earliest(next, part_wake_[p]);
+    part_wake_.set(p, mp.next_event_ps(t, P));
   }
-  wake(kDram, next);
+  wake(kDram, part_wake_.next());
 }
 
 // ---- copy engine -------------------------------------------------------------------

@@ -31,6 +31,7 @@
 #include "mem/l2_slice.h"
 #include "mem/memory_partition.h"
 #include "mem/request_pool.h"
+#include "mem/wake_set.h"
 #include "stats/mem_stat_slots.h"
 
 namespace accelsim::mem {
@@ -160,7 +161,7 @@ class DetailedMemory : public MemPort, public Clocked {
   Network icnt_;
   std::vector<L2Slice> slices_;
   std::vector<MemoryPartition> parts_;
-  std::vector<Picoseconds> slice_wake_, part_wake_;
+  WakeSet slice_wake_, part_wake_;  // when each slice / channel next needs a tick
   ActiveSet req_active_, rep_active_;
   std::vector<ResponseQueue*> sms_;
   CopyEngine copy_;      // host to device: sector writes into L2

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "base/bit_count.h"
+
 namespace accelsim::mem {
 
 MemoryPartition::MemoryPartition(const dram::DramChannelConfig& cfg, const AddressMap& amap, uint32_t id,
@@ -41,7 +43,7 @@ bool MemoryPartition::admit(const Bound& b) {
   r.bank = d.bank;
   r.row = int64_t(d.row);
   r.column = d.column;
-  r.size_bytes = uint32_t(std::popcount(b.sector_mask)) * sector_bytes_;
+  r.size_bytes = uint32_t(bit_count(b.sector_mask)) * sector_bytes_;
   r.is_write = b.write;
   r.stream = b.stream;
   if (!b.write) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "base/bit_count.h"
 #include "base/sector_granules.h"
 #include "cache/cache_types.h"
 #include "stats/mem_stat_slots.h"
@@ -35,7 +36,7 @@ SimpleMemory::Lookup SimpleMemory::l2_lookup(uint64_t line_addr, uint8_t sectors
   if (!line) {
     line = l2_tags_.victim(line_addr);
     if (!line) {  // every way pinned: served from DRAM without allocating
-      if (req) count_l2(*req, uint32_t(cache::Outcome::MISS), std::popcount(sectors));
+      if (req) count_l2(*req, uint32_t(cache::Outcome::MISS), bit_count(sectors));
       return {sectors, Cycle{0}};
     }
     l2_tags_.install(*line, line_addr, now);
@@ -68,7 +69,7 @@ static void stamp_fills(std::vector<Cycle>& ready, size_t base, uint8_t sectors,
 bool SimpleMemory::send(const MemRequest& req, Cycle now) {
   // Requests carry 32 B granules; the L2 tags work in their own sectors
   // (a whole line when the L2 is not sectored: a miss fetches all of it).
-  uint32_t nsec = std::popcount(req.sector_mask);
+  uint32_t nsec = bit_count(req.sector_mask);
   uint64_t bytes = uint64_t(nsec) * kGranuleBytes;
   // Queueing: the transfer starts when the bytes ahead of it have drained.
   Cycle start = latest(now, l2_bw_.next_free_cycle());
@@ -76,7 +77,7 @@ bool SimpleMemory::send(const MemRequest& req, Cycle now) {
   Lookup l2 = l2_lookup(req.line_addr, sectors_of_granules(req.sector_mask, sector_bytes_), now, &req);
   Cycle ready = start + l2_latency_;
   if (req.kind != kMemWrite) {  // write-validate: a write reads no DRAM
-    uint32_t nmiss = std::popcount(l2.missing);
+    uint32_t nmiss = bit_count(l2.missing);
     ready = latest(ready, l2.in_flight);  // merged: the data is not there yet
     if (nmiss) {
       if (dram_) dram_[size_t(req.stream) * stats::kDramOps + size_t(stats::DramOp::READ)] += nmiss;

@@ -5,6 +5,8 @@
 
 #include "sm/sm.h"
 
+#include "base/bit_count.h"
+
 namespace accelsim::sm {
 
 using isa::InstRecord;
@@ -125,7 +127,7 @@ bool Sm::issue_one(Warp& w, uint16_t slot, SubCore& sc, Cycle now) {
   }
   stats::SmCounters& c = counters_[w.stream];
   ++c.warp_insts;
-  c.thread_insts += std::popcount(in.active_mask);
+  c.thread_insts += bit_count(in.active_mask);
   ++stat_.insts[w.stream * stats::kInstClasses + std::min<int>(in.unit, stats::kInstClasses - 1)];
   return true;
 }

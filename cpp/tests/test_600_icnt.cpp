@@ -197,37 +197,55 @@ TEST_CASE("667-input-lanes-let-a-port-pass-a-blocked-head") {
   }
 }
 
-TEST_CASE("668-lanes-random-traffic-no-loss-in-order-one-flit-per-port") {
-  CrossbarConfig cfg = small(6, 3, 6, 4);
-  cfg.input_lanes = 3;
+namespace {
+// Random traffic from n sources to m outputs through `lanes` lanes per port:
+// nothing lost, each source's packets to one output arrive in order, and a
+// source sends and an output takes at most one flit per cycle.
+void lanes_random_traffic(uint32_t n, uint32_t m, uint32_t lanes, uint64_t seed) {
+  CrossbarConfig cfg = small(n, m, 6, 4);
+  cfg.input_lanes = lanes;
   Xbar x(cfg, "icnt");
-  uint64_t seed = 777;
   auto rnd = [&seed] {
     seed ^= seed << 13;
     seed ^= seed >> 7;
     seed ^= seed << 17;
     return seed;
   };
-  std::vector<std::vector<uint32_t>> next_seq(6, std::vector<uint32_t>(3, 0)), sent = next_seq;
-  std::vector<uint64_t> flits_before(6, 0);
+  std::vector<std::vector<uint32_t>> next_seq(n, std::vector<uint32_t>(m, 0)), sent = next_seq;
+  std::vector<uint64_t> flits_before(n, 0), taken_before(m, 0);
   uint32_t id = 0;
   const int64_t cycles = 20000;
   for (int64_t c = 0; c < cycles + 500; ++c) {
-    for (uint32_t s = 0; s < 6 && c < cycles; ++s) {
+    for (uint32_t s = 0; s < n && c < cycles; ++s) {
       const uint64_t r = rnd();
-      const uint32_t d = (r >> 8) % 3, bytes = 32 * (1 + (r >> 12) % 3);
+      const uint32_t d = uint32_t((r >> 8) % m), bytes = 32 * (1 + (r >> 12) % 3);
       if ((r & 3) == 0 && x.can_push(s, bytes)) CHECK(x.push(s, d, bytes, Msg{id++, sent[s][d]++}));
     }
     x.tick(Cycle(c));
-    for (uint32_t s = 0; s < 6; ++s) {  // a source sends at most one flit per cycle
+    for (uint32_t s = 0; s < n; ++s) {
       const uint64_t f = x.source_counter(s, PortCounter::flits);
       CHECK(f - flits_before[s] <= 1);
       flits_before[s] = f;
     }
+    for (uint32_t d = 0; d < m; ++d) {
+      const uint64_t f = x.destination_counter(d, PortCounter::flits);
+      CHECK(f - taken_before[d] <= 1);
+      taken_before[d] = f;
+    }
     Xbar::Packet p;
-    for (uint32_t d = 0; d < 3; ++d)
+    for (uint32_t d = 0; d < m; ++d)
       while ((rnd() & 1) && x.pop(d, Cycle(c), p)) CHECK_EQ(p.payload.addr, uint64_t{next_seq[p.src][d]++});
   }
   CHECK(x.idle());
   CHECK(next_seq == sent);
+}
+}  // namespace
+
+TEST_CASE("668-lanes-random-traffic-no-loss-in-order-one-flit-per-port") { lanes_random_traffic(6, 3, 3, 777); }
+
+// A V100's port counts (80 SMs, 64 slices) and its 8 lanes, and many lanes.
+TEST_CASE("669-lanes-random-traffic-at-gpu-port-counts") {
+  lanes_random_traffic(80, 64, 8, 4242);
+  lanes_random_traffic(64, 80, 8, 99);
+  lanes_random_traffic(20, 30, 30, 5);
 }

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "base/error.h"
+#include "base/bit_count.h"
 #include "base/hex.h"
 #include "trace/address_space.h"
 #include "trace/inst_decoder.h"
@@ -36,7 +37,7 @@ void InstDecoder::bad_address(int64_t line_no, Wide addr, int lane, uint32_t byt
 }
 
 void InstDecoder::addresses_listed(Tokens& tok, int64_t line_no, const LaneAddresses& to) {
-  const int active = std::popcount(to.mask);
+  const int active = bit_count(to.mask);
   std::string_view t;
   uint64_t addr = 0;
   int k = 0;
@@ -66,7 +67,7 @@ void InstDecoder::addresses_strided(Tokens& tok, int64_t line_no, const LaneAddr
 }
 
 void InstDecoder::addresses_deltas(Tokens& tok, int64_t line_no, const LaneAddresses& to) {
-  const int active = std::popcount(to.mask);
+  const int active = bit_count(to.mask);
   std::string_view t;
   uint64_t addr = 0;
   if (!parse_hex(t = tok.next(), addr)) fail(line_no, "mem_addresses", "expected a hex base address, " + got(t));
@@ -94,7 +95,7 @@ void InstDecoder::decode_addresses(Tokens& tok, int64_t line_no, isa::InstRecord
   if (!parse_u32(t, mode) || mode > 2)
     fail(line_no, "address mode", "expected 0 (list), 1 (base+stride) or 2 (base+deltas), " + got(t));
   const uint32_t mask = out.active_mask;
-  const int active = std::popcount(mask);
+  const int active = bit_count(mask);
   size_t first = addrs.size();
   if (active > 0) addrs.resize(first + 32, 0);
   // The access size the coalescer will use (set below when the table gave

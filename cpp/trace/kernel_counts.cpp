@@ -2,6 +2,8 @@
 
 #include <bit>
 
+#include "base/bit_count.h"
+
 namespace accelsim::trace {
 
 KernelCounts count_kernel(KernelTraceReader& reader) {
@@ -15,7 +17,7 @@ KernelCounts count_kernel(KernelTraceReader& reader) {
     ++c.thread_blocks;
     c.warp_insts += tb.insts.size();
     for (const isa::InstRecord& r : tb.insts) {
-      unsigned lanes = unsigned(std::popcount(r.active_mask));
+      unsigned lanes = unsigned(bit_count(r.active_mask));
       size_t cell = size_t(r.opcode) * kNumMemSpaces + r.mem_space;
       c.thread_insts += lanes;
       ++c.warp_by_opcode_space[cell];

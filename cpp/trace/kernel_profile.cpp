@@ -5,6 +5,8 @@
 #include <bit>
 #include <cmath>
 
+#include "base/bit_count.h"
+
 namespace accelsim::trace {
 
 namespace {
@@ -47,7 +49,7 @@ class DistinctCounter {
 
 void count_block(const ThreadBlockTrace& tb, KernelProfile& p, DistinctCounter& lines) {
   for (const isa::InstRecord& r : tb.insts) {
-    const unsigned lanes = unsigned(std::popcount(r.active_mask));
+    const unsigned lanes = unsigned(bit_count(r.active_mask));
     p.thread_insts += lanes;
     ++p.by_unit[std::min<size_t>(r.unit, kProfileUnits - 1)];
     if (r.mem_space == isa::kMemNone) continue;
