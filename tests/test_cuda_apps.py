@@ -1,8 +1,9 @@
 """A few programs of the real suites (../shared/data/apps: Rodinia 3.1,
 Parboil) built as they are with nvcc 13 and run unmodified under
 accelsim.run_cuda with small generated inputs (Rodinia bfs, pathfinder, lud,
-nw, hotspot, hotspot3D, srad_v1, b+tree, dwt2d; Parboil stencil, histo, cutcp,
-tpacf), checked against references computed from the same inputs or by the
+nw, hotspot, hotspot3D, srad_v1, b+tree, dwt2d, both particlefilters, lavaMD,
+streamcluster, heartwall; Parboil stencil, histo, cutcp, tpacf, sgemm),
+checked against references computed from the same inputs or by the
 program's own check; PolyBench/GPU's fixed sizes under the table's wall
 budget. The whole table is `python -m accelsim.bench.cuda_apps`
 (docs/cuda_apps.md)."""
@@ -15,7 +16,8 @@ import pytest
 from cuda_util import need_toolchain
 
 SMALL = ["bfs", "pathfinder", "lud", "nw", "hotspot", "hotspot3D", "srad_v1", "b+tree", "dwt2d", "stencil", "histo",
-         "cutcp", "tpacf"]
+         "cutcp", "tpacf", "particlefilter_naive", "particlefilter_float", "lavaMD", "streamcluster", "heartwall",
+         "sgemm"]
 
 
 @pytest.fixture(scope="module")
@@ -123,6 +125,113 @@ def test_dwt53_lifting_divides_as_c_does():
 
     assert _lift53(np.array([1, 2, 3, 4])).tolist() == [1, 3, 0, 1]
     assert _lift53(np.array([-5, 0, 0, 0])).tolist() == [-4, 1, 2, 0]
+
+
+def _pf_stdout(estimates) -> str:
+    """particlefilter's estimate lines, printed as its printf("%lf") does."""
+    return "".join(f"XE: {x:f}\nYE: {y:f}\n{(x * x + y * y) ** 0.5:f}\n" for x, y in estimates)
+
+
+@pytest.mark.parametrize("byte", [False, True])
+def test_particlefilter_check_finds_the_clock_seed_and_rejects_a_moved_estimate(byte):
+    """The replay for the second the program seeded with passes; the same
+    lines with one estimate moved by 1e-5 do not, nor does another second's."""
+    from accelsim.bench.cuda_apps_seeded import particlefilter_check, particlefilter_replay
+
+    clock = 1_795_000_000
+    want = particlefilter_replay(16, 16, 3, 20, clock, byte)
+    printed = want[-1:] if byte else want
+    sizes = (16, 16, 3, 20)
+    assert particlefilter_check(_pf_stdout(printed), sizes, clock - 1.5, byte, end=clock + 0.5)
+    moved = [*printed[:-1], (printed[-1][0] + 1e-5, printed[-1][1])]
+    assert not particlefilter_check(_pf_stdout(moved), sizes, clock - 1.5, byte, end=clock + 0.5)
+    assert not particlefilter_check(_pf_stdout(printed), sizes, clock + 1, byte, end=clock + 2.5)
+
+
+def test_particlefilter_generator_wraps_like_c_ints():
+    """The generator's int product wraps and its remainder keeps the
+    dividend's sign: the values its C code (gcc -O3) gives from 2e9."""
+    from accelsim.bench.cuda_apps_seeded import _randu
+
+    seed = [2_000_000_000]
+    assert _randu(seed, 0) == 0.89916369686795572 and seed == [-1930939335]
+    assert _randu(seed, 0) == 0.78229397664884759 and seed == [-1679963522]
+
+
+def test_lavamd_check_rejects_a_wrong_force(tmp_path):
+    """result.txt written as lavaMD writes it ("%f, %f, %f, %f") from the
+    reference passes for its second and fails with one force off by 1e-5."""
+    from accelsim.bench.cuda_apps_seeded import lavamd_check, lavamd_reference
+
+    clock = 1_795_000_000
+    fv = lavamd_reference(1, clock)
+
+    def write(values):
+        (tmp_path / "result.txt").write_text("".join(", ".join(f"{v:f}" for v in r) + "\n" for r in values))
+
+    write(fv)
+    assert lavamd_check(tmp_path, 1, clock - 0.5, end=clock + 0.5)
+    fv[42, 2] += 1e-5
+    write(fv)
+    assert not lavamd_check(tmp_path, 1, clock - 0.5, end=clock + 0.5)
+
+
+def test_heartwall_check_compares_frame_zero_with_the_source_points(apps_root, tmp_path):
+    from accelsim.bench.cuda_apps_suite_refs import heartwall_check, heartwall_points
+
+    main_cu = apps_root / "rodinia/3.1/cuda/heartwall/main.cu"
+    pts = heartwall_points(main_cu)
+    assert len(pts["endoRow"]) == len(pts["endoCol"]) == 20 and len(pts["epiRow"]) == len(pts["epiCol"]) == 31
+
+    def write(p):
+        row = lambda v: "".join(f"{x}\t" for x in v)  # noqa: E731
+        (tmp_path / "result.txt").write_text(
+            f"Total AVI Frames: 1\nFrames Processed: 1\nendoPoints: 20\nepiPoints: 31\n---Frame 0---\n--endo--\n"
+            f"{row(p['endoRow'])}\n{row(p['endoCol'])}\n--epi--\n{row(p['epiRow'])}\n{row(p['epiCol'])}")
+
+    write(pts)
+    assert heartwall_check(tmp_path, main_cu)
+    pts["epiCol"][7] += 1
+    write(pts)
+    assert not heartwall_check(tmp_path, main_cu)
+
+
+def test_streamcluster_check_rejects_an_output_the_cpu_original_does_not_write(apps_root, tmp_path):
+    """The CPU original's own output passes; the same with one weight changed fails."""
+    import shutil
+
+    from accelsim.bench.cuda_apps import APPS, STREAMCLUSTER
+    from accelsim.bench.cuda_apps_suite_refs import streamcluster_check
+
+    if shutil.which("g++") is None:
+        pytest.skip("no g++ for streamcluster's CPU original")
+    app = next(a for a in APPS if a.name == "streamcluster")
+    original = apps_root / app.folder / "streamcluster_original.cpp"
+    args = STREAMCLUSTER["small"]
+    (tmp_path / "output.txt").write_text("")
+    assert not streamcluster_check(tmp_path, original, args)
+    text = (tmp_path / "cpu-reference" / "output.txt").read_text()
+    (tmp_path / "output.txt").write_text(text)
+    assert streamcluster_check(tmp_path, original, args)
+    lines = text.splitlines()
+    lines[1] = f"{float(lines[1]) + 1:f}"
+    (tmp_path / "output.txt").write_text("\n".join(lines) + "\n")
+    assert not streamcluster_check(tmp_path, original, args)
+
+
+def test_sgemm_check_rejects_a_wrong_product_element(tmp_path):
+    from accelsim.bench.cuda_apps_inputs import parboil_sgemm_check, parboil_sgemm_inputs
+
+    files = parboil_sgemm_inputs(tmp_path, 8, 3, 4)
+    read = lambda n: [float(v) for v in (tmp_path / n).read_text().split()[2:]]  # noqa: E731
+    a, bt = read("A.txt"), read("BT.txt")
+    c = [sum(a[p * 8 + i] * bt[p * 4 + j] for p in range(3)) for j in range(4) for i in range(8)]
+    (tmp_path / "C.txt").write_text("8 4\n" + " ".join(f"{v:g}" for v in c) + "\n")
+    assert parboil_sgemm_check(tmp_path, files)
+    c[5] += 1
+    (tmp_path / "C.txt").write_text("8 4\n" + " ".join(f"{v:g}" for v in c) + "\n")
+    assert not parboil_sgemm_check(tmp_path, files)
+
 
 
 def test_a_program_past_its_wall_budget_reports_its_measured_progress(apps_root, tmp_path):

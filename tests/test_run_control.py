@@ -202,8 +202,10 @@ def _sigint_child(args):
     before = _children_cpu_s()
     proc = _start_cli_run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.poll() is None, proc.communicate()
-    at_sigint = _proc_cpu_s(proc.pid)
+    # Read after sending: read before, a test process descheduled between the
+    # two (a loaded machine) would charge the child's pre-signal work to it.
     proc.send_signal(signal.SIGINT)
+    at_sigint = _proc_cpu_s(proc.pid)
     out, err = proc.communicate(timeout=60)
     return proc.returncode, out, err, _children_cpu_s() - before - at_sigint
 
@@ -237,11 +239,10 @@ def test_ctrl_c_stops_a_kernel_from_the_cli(long_run):
 
 
 def test_keyboard_interrupt_inside_a_kernel(long_run):
-    hook, fired = _interrupt_when(lambda p: p.warp_instructions > 0 and p.kernels_done == 0,
-                                  "interrupt_main")
+    stop_it = _Interrupter(lambda p: p.warp_instructions > 0 and p.kernels_done == 0, "interrupt_main")
     with pytest.raises(Interrupted) as stop:
-        Simulator("QV100").run(long_run, progress=False, on_progress=hook, threads=1)
-    assert time.process_time() - fired[0] < 1.0
+        Simulator("QV100").run(long_run, progress=False, on_progress=stop_it.hook, threads=1)
+    assert stop_it.cpu_since_sent() < 1.0
     r = stop.value.result
     status = list(r.kernels.status)
     # Almost always inside a kernel; on a loaded machine the signal can land in
@@ -285,8 +286,8 @@ def test_notebook_interrupt_stops_a_run(long_run):
                 kernel_pid = int(text.split()[1])
                 break
             assert msg["msg_type"] != "error", msg["content"]
-        sent = _proc_cpu_s(kernel_pid)  # the kernel's CPU time (see _sigint_child)
         km.interrupt_kernel()
+        sent = _proc_cpu_s(kernel_pid)  # the kernel's CPU time, read after (see _sigint_child)
         while True:
             reply = kc.get_shell_msg(timeout=30)
             if reply["parent_header"].get("msg_id") == msg_id:
@@ -309,38 +310,47 @@ def test_notebook_interrupt_stops_a_run(long_run):
         km.shutdown_kernel(now=True)
 
 
-def _interrupt_when(condition, how: str):
-    """(on_progress hook, fired): once the run's progress meets ``condition``,
-    a helper thread sends this process a KeyboardInterrupt (as Ctrl-C would
-    arrive: from outside the run loop); ``fired`` gets the process's CPU time
-    when it was sent."""
-    fired: list[float] = []
-    reached = threading.Event()
+class _Interrupter:
+    """Once the run's progress meets ``condition`` (``hook`` is its on_progress),
+    a helper thread sends this process a KeyboardInterrupt, as Ctrl-C would
+    arrive: from outside the run loop."""
 
-    def fire():
-        if not reached.wait(300):
+    def __init__(self, condition, how: str):
+        self.condition, self.how = condition, how
+        self.reached = threading.Event()
+        self.sent_cpu_s = -1.0
+        self.thread = threading.Thread(target=self._fire, daemon=True)
+        self.thread.start()
+
+    def _fire(self):
+        if not self.reached.wait(300):
             return
-        fired.append(time.process_time())  # CPU time: see _sigint_child
-        if how == "interrupt_main":
+        if self.how == "interrupt_main":
             _thread.interrupt_main()
         else:
             os.kill(os.getpid(), signal.SIGINT)
-    threading.Thread(target=fire, daemon=True).start()
+        self.sent_cpu_s = time.process_time()  # CPU time, read after: see _sigint_child
 
-    def hook(progress):
-        if condition(progress):
-            reached.set()
-    return hook, fired
+    def hook(self, progress):
+        if self.condition(progress):
+            self.reached.set()
+
+    def cpu_since_sent(self) -> float:
+        """CPU seconds this process used since the interrupt (the run can end
+        before the thread reads the clock: wait for it)."""
+        self.thread.join(30)
+        assert self.sent_cpu_s >= 0, "never interrupted"
+        return time.process_time() - self.sent_cpu_s
 
 
 @pytest.mark.parametrize("how", ["interrupt_main", "os.kill"])
 def test_keyboard_interrupt_in_process_leaves_a_partial_result(tmp_path, how):
     listing = write_workload(tmp_path, [vecadd_kernel(256, 64), Memcpy(0x7F0000000000, TB),
                                         vecadd_kernel(256, 64)])
-    hook, fired = _interrupt_when(lambda p: p.copying and p.kernels_done == 1, how)  # in the copy
+    stop_it = _Interrupter(lambda p: p.copying and p.kernels_done == 1, how)  # in the copy
     with pytest.raises(Interrupted) as stop:
-        Simulator("QV100").run(listing, progress=False, on_progress=hook, threads=1)
-    assert time.process_time() - fired[0] < 1.0
+        Simulator("QV100").run(listing, progress=False, on_progress=stop_it.hook, threads=1)
+    assert stop_it.cpu_since_sent() < 1.0
     assert isinstance(stop.value, KeyboardInterrupt)
     r = stop.value.result
     assert r.interrupted and not r.completed
