@@ -48,7 +48,7 @@ class App:
     workdir: str = ""                    # where it runs, under the input folder (paths fixed in its source)
     stops: dict[str, str] = field(default_factory=dict)  # a stop whose message holds the key: why (row note)
     max_warp_insts: int | None = None    # the runtime's per-warp loop guard, where one warp legitimately runs more
-    covers: str = ""                     # a partial check: what it covers (the note of a passing row)
+    covers: str = ""                     # what a passing check rests on or leaves out (its row note)
     host_sources: list[str] = field(default_factory=list)  # built by the host compiler alone, with host_flags
     host_flags: list[str] = field(default_factory=list)
 

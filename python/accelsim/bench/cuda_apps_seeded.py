@@ -9,6 +9,7 @@ gives the program's output. A wrong result would have to equal the replay of
 one of a handful of seeds."""
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import math
@@ -26,7 +27,8 @@ __all__ = ["clock_seconds", "particlefilter_replay", "particlefilter_check", "la
 
 def clock_seconds(start: float, end: float | None = None) -> range:
     """The values ``time()`` can have returned between ``start`` and ``end``
-    (default: now), both from ``time.time()``."""
+    (default: now), both from ``time.time()``, earliest first: the programs
+    read the clock as they start, so a check mostly stops at the first."""
     return range(int(start), int(time.time() if end is None else end) + 1)
 
 
@@ -113,8 +115,8 @@ def particlefilter_replay(nx: int, ny: int, frames: int, particles: int, clock: 
         out.append((_c_sum([x * v for x, v in zip(xs, w)]), _c_sum([y * v for y, v in zip(ys, w)])))
         cdf = [float(v) for v in itertools.accumulate(w)]
         u1 = (1 / particles) * _randu(seed, 0)
-        picks = [next((c for c, value in enumerate(cdf) if value >= u1 + p / particles), particles - 1)
-                 for p in range(particles)]
+        # the first CDF entry >= u (the CDF never decreases), else the last
+        picks = [min(bisect.bisect_left(cdf, u1 + p / particles), particles - 1) for p in range(particles)]
         xs, ys = [xs[c] for c in picks], [ys[c] for c in picks]
     return out
 
