@@ -5,10 +5,13 @@ only) built with nvcc 13 as it is (``-cudart shared``), run unmodified under
 (its own check, or a reference computed from the same input).
 
 ``python -m accelsim.bench.cuda_apps [--size small|full] [--only NAME ...]
-[--write-doc docs/cuda_apps.md]`` prints the table (built, ran, correct,
-kernels, simulated cycles, wall time) and can write it into the doc between
-its markers. ``small`` is what the default test suite runs; ``full`` the
-sizes the suites document (minutes to hours of simulation each)."""
+[--budget S] [--write-doc docs/cuda_apps.md]`` prints the table (built, ran,
+correct, kernels, simulated cycles, wall time) and can write it into the doc
+between its markers. ``small`` is what the default test suite runs; ``full``
+the sizes the suites document (minutes to hours of simulation each).
+PolyBench/GPU's sizes are fixed by its sources, so it runs at full size at
+either. A program still running after ``--budget`` seconds is stopped and
+its row gives its measured progress."""
 from __future__ import annotations
 
 import argparse
