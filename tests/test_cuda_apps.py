@@ -4,9 +4,12 @@ accelsim.run_cuda with small generated inputs (Rodinia bfs, pathfinder, lud,
 nw, hotspot, hotspot3D, srad_v1, b+tree, dwt2d, both particlefilters, lavaMD,
 streamcluster, heartwall; Parboil stencil, histo, cutcp, tpacf, sgemm),
 checked against references computed from the same inputs or by the
-program's own check. The whole table is `python -m accelsim.bench.cuda_apps`
+program's own check; PolyBench/GPU's fixed sizes under the table's wall
+budget. The whole table is `python -m accelsim.bench.cuda_apps`
 (docs/cuda_apps.md)."""
 from __future__ import annotations
+
+import os
 
 import pytest
 
@@ -35,7 +38,7 @@ def test_suite_program_runs_unmodified_and_is_correct(name, apps_root, tmp_path)
     app = next(a for a in APPS if a.name == name)
     exe, why, _ = build_app_or_compat(app, apps_root, tmp_path, nvcc)  # as the table's --compat builds it
     assert exe is not None, why
-    row = run_app(app, exe, apps_root, "small", "QV100", timeout=300)
+    row = run_app(app, exe, apps_root, "small", "QV100", budget=300)
     assert row["ran"], row["why"]
     assert row["correct"] is True, row["why"]
     assert row["kernels"] >= 1 and row["cycles"] > 0
@@ -107,7 +110,7 @@ def test_srad_v2_row_explains_its_own_out_of_bounds_read(apps_root, tmp_path):
     app = next(a for a in APPS if a.name == "srad_v2")
     exe, why, _ = build_app_or_compat(app, apps_root, tmp_path, nvcc)
     assert exe is not None, why
-    row = run_app(app, exe, apps_root, "small", "QV100", timeout=300)
+    row = run_app(app, exe, apps_root, "small", "QV100", budget=300)
     assert not row["ran"]
     assert row["why"].startswith("the program's own out-of-bounds read") and "0xffffff00" in row["why"]
     assert str(tmp_path) not in row["why"]
@@ -245,3 +248,66 @@ def test_a_reference_that_cannot_be_made_leaves_the_row_without_a_verdict(tmp_pa
     row = _verdict(app, SimpleNamespace(stdout=""), tmp_path, ["2", "4", "16", "256", "256", "100", "none",
                                                                  "output.txt", "1"])
     assert "correct" not in row and row["why"].startswith("no reference here: no C++ compiler")
+
+
+def test_a_program_past_its_wall_budget_reports_its_measured_progress(apps_root, tmp_path):
+    """PolyBench GEMM runs as it is (512^3, minutes of simulation); stopped at
+    a 10 s budget, its row gives what it measured: kernels done, the
+    simulated clock and the simulation rate, not a verdict."""
+    from accelsim.bench.cuda_apps import APPS, build_app_or_compat, run_app
+
+    nvcc = need_toolchain()
+    app = next(a for a in APPS if a.name == "GEMM")
+    exe, why, _ = build_app_or_compat(app, apps_root, tmp_path, nvcc)
+    assert exe is not None, why
+    row = run_app(app, exe, apps_root, "small", "QV100", budget=10)
+    assert not row["ran"] and row["correct"] is None
+    assert row["why"].startswith("did not finish in the 10 s wall budget: 0 kernels done"), row["why"]
+    assert "warp instructions simulated" in row["why"]
+    assert row["wall_s"] >= 10 and row["kernels"] == 0
+
+
+def test_polybench_check_needs_every_count_zero():
+    from accelsim.bench.cuda_apps_inputs import polybench_check
+
+    line = "Non-Matching CPU-GPU Outputs Beyond Error Threshold of 0.05 Percent: {}\n"
+    assert polybench_check(None, "GPU Runtime: 1s\n" + line.format(0))
+    assert not polybench_check(None, line.format(3))
+    assert not polybench_check(None, line.format(0) + line.format(1))
+    assert not polybench_check(None, "GPU Runtime: 1s\n")  # stopped before its comparison
+
+
+def test_doc_merge_replaces_only_the_rows_run_again(tmp_path):
+    """--write-doc with --only: the rerun programs' rows replace theirs (a
+    "(compat)" build matches its program), the others and the doc's own
+    footnote stay, and the new footnote follows it."""
+    from accelsim.bench.cuda_apps import MARK_BEGIN, MARK_END, write_doc
+
+    head = "| suite | program | built |\n|---|---|---|\n"
+    doc = tmp_path / "apps.md"
+    doc.write_text(f"intro\n{MARK_BEGIN}\n{head}| rodinia | bfs | yes |\n| polybench | GEMM (compat) | yes |\n"
+                   f"| polybench | MVT (compat) | yes |\n\n(size small)\n{MARK_END}\nafter\n")
+    write_doc(doc, f"{head}| polybench | GEMM (compat) | again |\n| parboil | new | yes |\n\n(GEMM: budget 5 s)",
+              merge=True)
+    text = doc.read_text()
+    assert "| rodinia | bfs | yes |\n| polybench | GEMM (compat) | again |\n| polybench | MVT (compat) | yes |\n" \
+           "| parboil | new | yes |\n\n(size small)\n(GEMM: budget 5 s)\n" + MARK_END in text
+    assert text.startswith("intro\n") and text.endswith("after\n")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.environ.get("ACCELSIM_RUN_SLOW") != "1",
+                    reason="set ACCELSIM_RUN_SLOW=1 to run PolyBench GESUMMV at its full size (about a minute)")
+def test_polybench_program_runs_unmodified_at_full_size_and_passes_its_check(apps_root, tmp_path):
+    """PolyBench/GPU GESUMMV (4096 x 4096, sizes fixed in its source) as it
+    is: it runs to its end and its own CPU-GPU comparison counts 0
+    mismatches."""
+    from accelsim.bench.cuda_apps import APPS, build_app_or_compat, run_app
+
+    nvcc = need_toolchain()
+    app = next(a for a in APPS if a.name == "GESUMMV")
+    exe, why, _ = build_app_or_compat(app, apps_root, tmp_path, nvcc)
+    assert exe is not None, why
+    row = run_app(app, exe, apps_root, "small", "QV100", budget=900)
+    assert row["ran"] and row["correct"] is True, row["why"]
+    assert row["kernels"] == 1 and row["cycles"] > 0

@@ -159,6 +159,26 @@ def test_max_cycles_stops_the_program_and_keeps_the_result(tmp_path):
     assert len(load_result(tmp_path / "res").kernels) == r.num_kernels
 
 
+def test_wall_limit_stops_the_program_and_keeps_the_result(tmp_path):
+    """--wall-limit stops the program as Ctrl-C does, after that many
+    seconds: the result so far comes back (status wall_limit, no exception)
+    and the command exits with 124 as at --max-cycles."""
+    from accelsim.cuda import run_cuda
+    from accelsim.errors import ConfigError
+
+    exe = special("forever")
+    r = run_cuda([exe], capture_output=True, wall_limit=2, timeout=300)
+    assert r.status == "wall_limit" and not r.completed and not r.interrupted
+    assert r.stdout == "running\n" and r.num_kernels >= 1
+    assert r.kernels["warp_instructions"].sum() > 0 and r.extra["runtime_wall"]["simulation_s"] > 0
+    with pytest.raises(ConfigError, match="wall_limit"):
+        run_cuda([exe], wall_limit=0)
+    proc = subprocess.run([sys.executable, "-m", "accelsim", "cuda", "--wall-limit", "2", "--out", str(tmp_path / "r"),
+                           "--", str(exe)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 124, proc.stderr
+    assert "(stopped at --wall-limit)" in proc.stderr
+
+
 def test_ctrl_c_stops_the_program_and_keeps_the_result(tmp_path):
     exe = special("forever")
     out = tmp_path / "res"

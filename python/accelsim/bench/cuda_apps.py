@@ -5,10 +5,13 @@ only) built with nvcc 13 as it is (``-cudart shared``), run unmodified under
 (its own check, or a reference computed from the same input).
 
 ``python -m accelsim.bench.cuda_apps [--size small|full] [--only NAME ...]
-[--write-doc docs/cuda_apps.md]`` prints the table (built, ran, correct,
-kernels, simulated cycles, wall time) and can write it into the doc between
-its markers. ``small`` is what the default test suite runs; ``full`` the
-sizes the suites document (minutes to hours of simulation each)."""
+[--budget S] [--write-doc docs/cuda_apps.md]`` prints the table (built, ran,
+correct, kernels, simulated cycles, wall time) and can write it into the doc
+between its markers. ``small`` is what the default test suite runs; ``full``
+the sizes the suites document (minutes to hours of simulation each).
+PolyBench/GPU's sizes are fixed by its sources, so it runs at full size at
+either. A program still running after ``--budget`` seconds is stopped and
+its row gives its measured progress."""
 from __future__ import annotations
 
 import argparse
@@ -49,6 +52,7 @@ class App:
     note: str = ""
     workdir: str = ""                    # where it runs, under the input folder (paths fixed in its source)
     stops: dict[str, str] = field(default_factory=dict)  # a stop whose message holds the key: why (row note)
+    max_warp_insts: int | None = None    # the runtime's per-warp loop guard, where one warp legitimately runs more
     covers: str = ""                     # what a passing check rests on or leaves out (its row note)
     host_sources: list[str] = field(default_factory=list)  # built by the host compiler alone, with host_flags
     host_flags: list[str] = field(default_factory=list)
@@ -103,11 +107,21 @@ def _source(relative: str) -> Path:
     return root / relative
 
 
+# PolyBench/GPU's sizes are plain #defines of each source (no #ifndef, so a -D
+# cannot change them): the program runs as it is, at its full size, whichever
+# size the table is made at, under the table's wall budget.
+POLYBENCH_NOTE = "full size (fixed by its source)"
+# One warp of CORR's and COVAR's corr/covar kernels runs (M - j1) * N inner
+# iterations (about 4 M at 2048 x 2048), past the runtime's default 2^24 warp
+# instructions; the wall budget bounds these runs instead.
+POLYBENCH_MAX_WARP_INSTS = 1 << 40
+
+
 def _polybench(name: str, source: str) -> App:
     return App("polybench", name, f"polybench-gpu-1.0/CUDA/{name}", [source],
-               {"small": None, "full": []}, flags=["-I{root}/polybench-gpu-1.0/common"],
-               check=lambda folder, out, extra: inputs.polybench_check(folder, out),
-               note="sizes are plain #defines of the source (no #ifndef: -D cannot change them): full size only")
+               {"small": [], "full": []}, flags=["-I{root}/polybench-gpu-1.0/common"],
+               check=lambda folder, out, extra: inputs.polybench_check(folder, out), note=POLYBENCH_NOTE,
+               covers=POLYBENCH_NOTE, max_warp_insts=POLYBENCH_MAX_WARP_INSTS)
 
 
 R = "rodinia/3.1/cuda"
@@ -385,8 +399,33 @@ def _verdict(app: App, r, folder: Path, extra) -> dict:
     return {"correct": ok, "why": app.covers if ok else "result differs from the reference"}
 
 
-def run_app(app: App, exe: Path, root: Path, size: str, config: str, timeout: float) -> dict:
-    """Runs the built program at ``size``; the table row."""
+def _progress(r, budget: float) -> dict:
+    """The row of a run stopped at the wall budget: what it measured up to
+    the stop (kernels finished, the simulated clock, the simulation rate)."""
+    k = r.kernels
+    done = int((k["status"] == "simulated").sum()) if len(k) else 0
+    cut = len(k) - done
+    insts = int(k["warp_instructions"].sum()) if len(k) else 0
+    sim_s = r.extra["runtime_wall"]["simulation_s"]
+    where = f", 1 cut off in {k['name'].iloc[-1].split('(')[0]}" if cut else " (stopped outside a kernel)"
+    rate = f" at {insts / sim_s:,.0f} per second of simulation" if sim_s > 0 else ""
+    return {"kernels": done, "cycles": r.total_cycles,
+            "why": f"did not finish in the {budget:g} s wall budget: {done} kernels done{where}, by simulated cycle "
+                   f"{r.total_cycles:,}; {insts:,} warp instructions simulated{rate}"}
+
+
+# The default wall budget per program of the table command: every program
+# that finishes in it reports its result; the others report their progress.
+DEFAULT_BUDGET_S = 300.0
+# How long past its wall budget a program may take to stop and write its
+# result before it is killed (with no result).
+STOP_GRACE_S = 120.0
+
+
+def run_app(app: App, exe: Path, root: Path, size: str, config: str, budget: float) -> dict:
+    """Runs the built program at ``size`` for at most ``budget`` seconds of
+    wall time; the table row (a program stopped at the budget: what it
+    measured so far)."""
     from accelsim.cuda import run_cuda
 
     row = {"suite": app.suite, "program": app.name, "built": True, "ran": False, "correct": None,
@@ -401,22 +440,26 @@ def run_app(app: App, exe: Path, root: Path, size: str, config: str, timeout: fl
         start = time.perf_counter()
         try:
             r = run_cuda([str(exe), *_expand(args, root, app, extra)], config, capture_output=True,
-                         cwd=folder / app.workdir, timeout=timeout)
+                         cwd=folder / app.workdir, wall_limit=budget, timeout=budget + STOP_GRACE_S,
+                         max_warp_insts=app.max_warp_insts)
         except Exception as e:  # a stop of the launcher (timeout, ...) is the row's explanation
             row["why"] = _explained(app, str(e).splitlines()[0], exe)
             row["wall_s"] = time.perf_counter() - start
             return row
         row.update(wall_s=r.wall_time_s, kernels=r.num_kernels, cycles=r.total_cycles,
                    ran=r.returncode == 0 and r.status == "exited")
-        row.update(_verdict(app, r, folder, extra) if row["ran"] else {"why": _why_stopped(app, r, exe)})
+        if r.status == "wall_limit":
+            row.update(_progress(r, budget))
+        else:
+            row.update(_verdict(app, r, folder, extra) if row["ran"] else {"why": _why_stopped(app, r, exe)})
     return row
 
 
 def run_suites(size: str = "small", only: list[str] | None = None, config: str = "QV100",
-               timeout: float = 600, progress=None, compat: bool = False) -> list[dict]:
-    """Builds and runs the selected programs; one row each. ``compat``: a
-    program that does not build as it is is built again with COMPAT_FLAGS
-    (the row says so)."""
+               budget: float = DEFAULT_BUDGET_S, progress=None, compat: bool = False) -> list[dict]:
+    """Builds and runs the selected programs, each for at most ``budget``
+    seconds of wall time; one row each. ``compat``: a program that does not
+    build as it is is built again with COMPAT_FLAGS (the row says so)."""
     from accelsim.cuda.nvcc import find_nvcc
 
     root = apps_folder()
@@ -432,7 +475,7 @@ def run_suites(size: str = "small", only: list[str] | None = None, config: str =
                 exe, why, used_compat = build_app_or_compat(app, root, Path(tmp), nvcc)
             else:
                 (exe, why), used_compat = build_app(app, root, Path(tmp), nvcc), False
-            row = run_app(app, exe, root, size, config, timeout) if exe else {
+            row = run_app(app, exe, root, size, config, budget) if exe else {
                 "suite": app.suite, "program": app.name, "built": False, "ran": False, "correct": None,
                 "kernels": None, "cycles": None, "wall_s": None, "why": why}
             if used_compat:
@@ -466,12 +509,38 @@ def table(rows: list[dict]) -> str:
 MARK_BEGIN, MARK_END = "<!-- cuda-apps table: begin -->", "<!-- cuda-apps table: end -->"
 
 
-def write_doc(doc: Path, text: str) -> None:
+def write_doc(doc: Path, text: str, merge: bool = False) -> None:
+    """Writes the table (and its footnote) between the doc's markers.
+    ``merge``: the table holds some programs only; their rows replace the
+    doc's rows of the same programs and the footnote is added below the
+    doc's, so the other rows and what they were measured with stay."""
     s = doc.read_text()
     if MARK_BEGIN not in s or MARK_END not in s:
         raise ValueError(f"{doc}: no {MARK_BEGIN} ... {MARK_END} markers")
     a, b = s.index(MARK_BEGIN) + len(MARK_BEGIN), s.index(MARK_END)
+    if merge:
+        text = _merged(s[a:b].strip(), text)
     doc.write_text(s[:a] + "\n" + text + "\n" + s[b:])
+
+
+def _row_key(line: str) -> tuple[str, str] | None:
+    """(suite, program without "(compat)") of a table row; None for other lines."""
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    if not line.startswith("| ") or len(cells) < 2 or cells[0] in ("suite", "---"):
+        return None
+    return cells[0], cells[1].removesuffix(" (compat)")
+
+
+def _merged(old: str, new: str) -> str:
+    """The doc's table with ``new``'s rows in place of its rows of the same
+    programs (new programs at the end of the rows), and ``new``'s footnote
+    after the doc's."""
+    fresh = {k: ln for ln in new.splitlines() if (k := _row_key(ln))}
+    lines = [fresh.pop(k) if (k := _row_key(ln)) in fresh else ln for ln in old.splitlines()]
+    last_row = max(i for i, ln in enumerate(lines) if ln.startswith("|"))
+    lines[last_row + 1:last_row + 1] = list(fresh.values())
+    notes = [ln for ln in new.splitlines() if ln.strip() and not ln.startswith("|")]
+    return "\n".join(lines + notes)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -479,20 +548,24 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--size", choices=["small", "full"], default="small")
     p.add_argument("--only", action="append", default=None, metavar="NAME")
     p.add_argument("--config", default="QV100")
-    p.add_argument("--timeout", type=float, default=600, help="seconds per program run")
-    p.add_argument("--write-doc", default=None, metavar="MD", help="write the table into this doc (markers)")
+    p.add_argument("--budget", type=float, default=DEFAULT_BUDGET_S, metavar="S",
+                   help="wall seconds per program; a program still running is stopped and its row gives what it "
+                        f"measured so far (default {DEFAULT_BUDGET_S:g})")
+    p.add_argument("--write-doc", default=None, metavar="MD",
+                   help="write the table into this doc (markers); with --only, replace those programs' rows")
     p.add_argument("--compat", action="store_true",
                    help="build programs calling cudaThreadSynchronize (removed in CUDA 13) with "
                         "-DcudaThreadSynchronize=cudaDeviceSynchronize")
     a = p.parse_args(argv)
-    rows = run_suites(a.size, a.only, a.config, a.timeout, compat=a.compat,
+    rows = run_suites(a.size, a.only, a.config, a.budget, compat=a.compat,
                       progress=lambda r: print(f"{r['suite']:10s} {r['program']:22s} built={r['built']} "
                                                f"ran={r['ran']} correct={r['correct']} {r['why']}", file=sys.stderr))
-    text = table(rows) + (f"\n\n(size: {a.size}, config {a.config}, timeout {a.timeout:.0f} s per program"
+    what = f"{', '.join(a.only)}: " if a.only else ""
+    text = table(rows) + (f"\n\n({what}size {a.size}, config {a.config}, wall budget {a.budget:g} s per program"
                           f"{'; (compat): built with ' + COMPAT_FLAGS[0] if a.compat else ''})")
     print(text)
     if a.write_doc:
-        write_doc(Path(a.write_doc), text)
+        write_doc(Path(a.write_doc), text, merge=bool(a.only))
     return 0
 
 

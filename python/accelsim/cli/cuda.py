@@ -1,5 +1,5 @@
-"""``accelsim cuda [--config NAME] [--records lowered|ptx|sass] [--max-cycles N] [--flush-caches]
-[--out DIR] -- ./app ARGS``:
+"""``accelsim cuda [--config NAME] [--records lowered|ptx|sass] [--max-cycles N] [--wall-limit S]
+[--flush-caches] [--out DIR] -- ./app ARGS``:
 runs an unmodified CUDA program (built with ``nvcc -cudart shared``) on the
 simulated GPU. The program's output and exit status pass through; a summary
 of what was simulated goes to stderr."""
@@ -21,6 +21,9 @@ def register(sub) -> None:
                              "SASS ptxas makes of its line, needs ptxas and nvdisasm)")
     parser.add_argument("--max-cycles", type=int, default=None, metavar="N",
                         help="stop the program at this simulated cycle, keeping the result so far")
+    parser.add_argument("--wall-limit", type=float, default=None, metavar="S",
+                        help="stop the program after S seconds of wall time, keeping the result so far "
+                             "(exit status 124, as at --max-cycles)")
     parser.add_argument("--regs", type=int, default=32, metavar="N",
                         help="registers per thread for occupancy (PTX registers are virtual; default 32)")
     parser.add_argument("--max-warp-insts", type=int, default=None, metavar="N",
@@ -43,6 +46,7 @@ def _run(args) -> int:
     from accelsim.cli.config_cmd import parse_overrides
     from accelsim.config import load_config
     from accelsim.cuda import run_cuda
+    from accelsim.cuda.launcher import EXIT_MAX_CYCLES
     from accelsim.errors import Interrupted, ProgramKilled
 
     output_folder("--out", args.out)
@@ -51,7 +55,8 @@ def _run(args) -> int:
     try:
         result = run_cuda(args.program, cfg, records=args.records, max_cycles=args.max_cycles, out=args.out,
                           save_trace=args.save_trace, regs_per_thread=args.regs,
-                          flush_caches=args.flush_caches, max_warp_insts=args.max_warp_insts)
+                          flush_caches=args.flush_caches, max_warp_insts=args.max_warp_insts,
+                          wall_limit=args.wall_limit)
     except ProgramKilled as e:  # the shell's status for a signal death, as if the program ran alone
         print(f"accelsim cuda: {e}", file=sys.stderr)
         return 128 - e.returncode
@@ -64,7 +69,8 @@ def _run(args) -> int:
     if not args.quiet and args.save_trace:
         print(f"accelsim cuda: trace written: {result.extra['trace']}", file=sys.stderr)
     elif not args.quiet:
-        state = {"exited": "", "max_cycles": " (stopped at --max-cycles)"}.get(result.status, f" ({result.status})")
+        state = {"exited": "", "max_cycles": " (stopped at --max-cycles)",
+                 "wall_limit": " (stopped at --wall-limit)"}.get(result.status, f" ({result.status})")
         print(f"accelsim cuda: {result.num_kernels} kernels, {len(result.copies)} copies, "
               f"{result.total_cycles} cycles on {result.config_name}{state}; {result.wall_time_s:.2f} s wall",
               file=sys.stderr)
@@ -74,4 +80,4 @@ def _run(args) -> int:
         name, meaning = killed_by(result.returncode)
         print(f"accelsim cuda: the program died of {name} ({meaning})", file=sys.stderr)
         return 128 - result.returncode
-    return result.returncode
+    return EXIT_MAX_CYCLES if result.status == "wall_limit" else result.returncode

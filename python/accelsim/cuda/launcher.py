@@ -25,6 +25,10 @@ __all__ = ["run_cuda", "runtime_library_dir", "RECORD_MODES"]
 RECORD_MODES = ("lowered", "ptx", "sass")
 # Exit statuses the runtime library uses for its own stops (docs/cuda_apps.md).
 EXIT_MAX_CYCLES, EXIT_INTERRUPTED = 124, 130
+# How long a program stopped at its wall limit may take to write its result
+# and end when no timeout says otherwise (the runtime polls about every 50 ms;
+# a program in its own host code is ended by the runtime's watcher thread).
+WALL_LIMIT_GRACE_S = 60.0
 
 
 # What a signal that ends a program means, for the message that replaces a
@@ -115,33 +119,65 @@ def _environment(base, lib_dir: Path, preload: Path | None, settings: dict[str, 
     return env
 
 
-def _wait(proc: subprocess.Popen, program: str, timeout, capture: bool) -> tuple[int, str | None, str | None]:
-    """Waits for the program. A SIGINT to the launcher is forwarded to the
-    program (a terminal's Ctrl-C reaches both; the runtime takes the two
-    copies as one), so the runtime stops the simulation and writes the
-    result before the program ends, whoever sent the signal."""
+def _wait(proc: subprocess.Popen, program: str, timeout, capture: bool,
+          wall_limit=None) -> tuple[int, str | None, str | None, bool]:
+    """Waits for the program: (status, stdout, stderr, whether it was stopped
+    at ``wall_limit``). A SIGINT to the launcher is forwarded to the program
+    (a terminal's Ctrl-C reaches both; the runtime takes the two copies as
+    one), so the runtime stops the simulation and writes the result before
+    the program ends, whoever sent the signal. At ``wall_limit`` seconds the
+    launcher sends that SIGINT itself; ``timeout`` (counted from the start)
+    then bounds how long the program may take to write its result and end."""
     main = threading.current_thread() is threading.main_thread()
     old = signal.signal(signal.SIGINT, lambda *_: proc.send_signal(signal.SIGINT)) if main else None
+    stopped = False
     try:
-        out, err = proc.communicate(timeout=timeout)
+        try:
+            out, err = proc.communicate(timeout=_first_wait(timeout, wall_limit))
+        except subprocess.TimeoutExpired:
+            if wall_limit is None or (timeout is not None and timeout <= wall_limit):
+                raise
+            stopped = True
+            proc.send_signal(signal.SIGINT)  # the runtime stops at its next poll and writes the run so far
+            out, err = proc.communicate(timeout=(timeout - wall_limit) if timeout is not None else WALL_LIMIT_GRACE_S)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.communicate()
-        raise AccelsimError(f"{program}: still running after {timeout} s; stopped") from None
+        limit = timeout if timeout is not None else wall_limit + WALL_LIMIT_GRACE_S
+        raise AccelsimError(f"{program}: still running after {limit} s; stopped") from None
     finally:
         if main:
             signal.signal(signal.SIGINT, old)
-    return proc.returncode, out if capture else None, err if capture else None
+    return proc.returncode, out if capture else None, err if capture else None, stopped
+
+
+def _first_wait(timeout, wall_limit):
+    """How long to wait before the first step: the wall limit's SIGINT or the timeout's kill."""
+    limits = [t for t in (timeout, wall_limit) if t is not None]
+    return min(limits) if limits else None
 
 
 def _stderr_tail(stderr: str | None) -> str:
     return f" (stderr: {stderr.strip()[-500:]})" if stderr else ""
 
 
+def _check_options(records: str, max_cycles, max_warp_insts, wall_limit) -> None:
+    """ConfigError for an option run_cuda cannot take."""
+    if records not in RECORD_MODES:
+        raise ConfigError(f"records must be one of {', '.join(map(repr, RECORD_MODES))}, not {records!r}")
+    if wall_limit is not None and (isinstance(wall_limit, bool) or not isinstance(wall_limit, (int, float))
+                                   or not wall_limit > 0):
+        raise ConfigError(f"wall_limit must be a positive number of seconds, not {wall_limit!r}")
+    for name, value in (("max_cycles", max_cycles), ("max_warp_insts", max_warp_insts)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise ConfigError(f"{name} must be a positive integer, not {value!r}")
+
+
 def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int | None = None, out=None,
              save_trace=None, regs_per_thread: int = 32, arch: int | None = None, env: dict | None = None,
              cwd=None, capture_output: bool = False, timeout: float | None = None,
-             flush_caches: bool = False, max_warp_insts: int | None = None) -> CudaResult:
+             flush_caches: bool = False, max_warp_insts: int | None = None,
+             wall_limit: float | None = None) -> CudaResult:
     """Runs the CUDA program ``argv`` (built with ``nvcc -cudart shared``) on
     the simulated GPU of ``config`` and returns a CudaResult: every kernel and
     copy it ran (``kernels``, ``copies``, ``streams``, counters), with its
@@ -155,7 +191,11 @@ def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int 
     ``flush_caches``: every kernel starts with an empty L2, as Nsight
     Compute measures kernels by default. ``max_warp_insts``: the warp
     instructions one warp may execute (default 2^24) before its kernel is an
-    error that says why it loops.
+    error that says why it loops. ``wall_limit``: after that many seconds
+    of wall time the program is stopped as by Ctrl-C, and the result so far
+    comes back with ``status`` ``wall_limit`` (``timeout``, counted from the
+    start, still bounds the whole run: past it the program is killed and an
+    AccelsimError raised, with no result).
     ``save_trace``: instead of timing, the launches are emulated in command
     order and written there as an Accel-Sim trace (kernelslist.g with its
     host-to-device copies; ``records`` picks the records), which
@@ -166,11 +206,7 @@ def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int 
     argv = [str(a) for a in ([argv] if isinstance(argv, (str, os.PathLike)) else argv)]
     if not argv:
         raise AccelsimError("run_cuda needs a program to run")
-    if records not in RECORD_MODES:
-        raise ConfigError(f"records must be one of {', '.join(map(repr, RECORD_MODES))}, not {records!r}")
-    for name, value in (("max_cycles", max_cycles), ("max_warp_insts", max_warp_insts)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-            raise ConfigError(f"{name} must be a positive integer, not {value!r}")
+    _check_options(records, max_cycles, max_warp_insts, wall_limit)
     lib_dir = runtime_library_dir()
     preload = _check_program(argv, cwd, lib_dir)
     with tempfile.TemporaryDirectory(prefix="accelsim-cuda-") as tmp:
@@ -208,7 +244,7 @@ def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int 
                                     stdout=pipe, stderr=pipe, text=True if capture_output else None)
         except OSError as e:
             raise AccelsimError(f"{argv[0]}: cannot run ({e.strerror})") from None
-        code, stdout, stderr = _wait(proc, argv[0], timeout, capture_output)
+        code, stdout, stderr, at_wall_limit = _wait(proc, argv[0], timeout, capture_output, wall_limit)
         wall = time.perf_counter() - start
         result_file = folder / "result.json"
         if code < 0 and not result_file.is_file():
@@ -220,6 +256,8 @@ def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int 
                                 f"load accelsim's CUDA runtime, or died before its end{_stderr_tail(stderr)}")
         result = read_result(result_file, workload=" ".join(argv), wall_time_s=wall, returncode=code,
                              stdout=stdout, stderr=stderr)
+        if at_wall_limit and result.status == "interrupted":  # our own SIGINT, not the user's Ctrl-C
+            result.status, result.interrupted = "wall_limit", False
         if save_trace is not None:
             from accelsim.cuda.trace import write_trace_from_dump
 

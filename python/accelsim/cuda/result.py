@@ -40,8 +40,9 @@ class CudaResult(SimResult):
     """What ``accelsim.run_cuda`` returns: a SimResult of every kernel and
     copy the program ran, plus the program's ``returncode`` (and ``stdout`` /
     ``stderr`` when captured). ``status``: ``exited`` (the program ended by
-    itself), ``max_cycles`` (stopped at the cycle budget), ``interrupted``
-    (Ctrl-C), ``error`` (a simulation error, in ``error``) or
+    itself), ``max_cycles`` (stopped at the cycle budget), ``wall_limit``
+    (stopped at ``run_cuda``'s wall-time budget), ``interrupted`` (Ctrl-C),
+    ``error`` (a simulation error, in ``error``) or
     ``unimplemented`` (a CUDA call the runtime lacks, named in ``error``)."""
 
     returncode: int = 0
