@@ -24,7 +24,10 @@ bool Sm::may_issue(Warp& w, uint16_t slot, SubCore& sc, Cycle now) {
   // Until the warp issues, its registers and stores only complete, so a head
   // found clear stays clear while it waits for a unit or the LD/ST queue.
   if (w.head_clear) return true;
-  if (!w.head_collides() && !waits_for_async(w)) return w.head_clear = true;
+  if (!w.head_collides() && !waits_for_async(w)) {
+    w.head_clear = w.head().unit == isa::kUnitMem ? Warp::kHeadClearMem : Warp::kHeadClear;
+    return true;
+  }
   w.waits_on_register = true;  // cleared by the next register write or store ack
   count_stall(w, stats::StallReason::SCOREBOARD);
   refresh_candidate(w);
@@ -56,7 +59,7 @@ void Sm::issue(Cycle now) {
       if (!may_issue(w, slot, sc, now)) continue;
       // What issue_one would find first, without the call: on memory-bound
       // kernels most tries are loads and stores meeting a full LD/ST queue.
-      if (w.head().unit == isa::kUnitMem && !ldst_.can_accept()) {
+      if (w.head_clear == Warp::kHeadClearMem && !ldst_.can_accept()) {
         count_stall(w, stats::StallReason::LDST_FULL);
         continue;
       }
@@ -114,7 +117,7 @@ bool Sm::issue_one(Warp& w, uint16_t slot, SubCore& sc, Cycle now) {
   }
   if (issue_log_) issue_log_->push_back(IssueEvent{now.count(), slot, in.pc});
   ++w.next_issue;
-  w.head_clear = false;
+  w.head_clear = 0;
   if (w.ibuffer_empty() && !w.all_issued()) {
     fetch_.request(slot);
     // Streamed: past the low-water mark, ask for more (Sm::refill). Looked

@@ -31,8 +31,13 @@ struct Warp {
   bool waits_on_register = false;            // head collided; cleared by a writeback
   bool finished = false;                     // all issued and drained
   bool candidate = false;                    // may issue once decoded: see Sm::refresh_candidate
-  bool head_clear = false;                   // the head passed the scoreboard (reset when it issues)
+  // The head passed the scoreboard (0 again when it issues): kHeadClear, or
+  // kHeadClearMem when it goes to the LD/ST unit, so a scheduler pass that
+  // meets a full LD/ST queue need not load every ready warp's head record.
+  uint8_t head_clear = 0;
   uint32_t refill_at = UINT32_MAX;           // streamed block: next_issue that asks for more
+
+  static constexpr uint8_t kHeadClear = 1, kHeadClearMem = 2;
 
   bool ibuffer_empty() const { return next_issue == decoded_end; }
   bool all_issued() const { return next_issue == end; }
