@@ -201,7 +201,7 @@ APPS: list[App] = [
     App("rodinia", "gaussian", f"{R}/gaussian", ["gaussian.cu"], {"small": ["-s", "16"], "full": ["-s", "256"]}),
     _particlefilter("naive"),
     App("rodinia", "streamcluster", f"{R}/streamcluster", ["streamcluster_cuda_cpu.cpp", "streamcluster_cuda.cu"],
-        {z: STREAMCLUSTER[z] for z in STREAMCLUSTER}, prepare=lambda folder, size: STREAMCLUSTER[size],
+        dict(STREAMCLUSTER), prepare=lambda folder, size: STREAMCLUSTER[size],
         check=lambda folder, out, args: suite_refs.streamcluster_check(
             folder, _source(f"{R}/streamcluster/streamcluster_original.cpp"), args),
         covers="its centers equal, byte for byte, those of the suite's CPU original (streamcluster_original.cpp) "
