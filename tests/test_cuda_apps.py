@@ -234,9 +234,10 @@ def test_sgemm_check_rejects_a_wrong_product_element(tmp_path):
 
 
 
-def test_a_reference_that_cannot_be_made_leaves_the_row_without_a_verdict(tmp_path, monkeypatch):
+def test_a_reference_that_cannot_be_made_leaves_the_row_without_a_verdict(apps_root, tmp_path, monkeypatch):
     """No host compiler for streamcluster's CPU original: the row says so
-    and is neither correct nor wrong."""
+    and is neither correct nor wrong. (The original's source lives in the
+    suites, so without them the row would say that instead.)"""
     from types import SimpleNamespace
 
     from accelsim.bench import cuda_apps_suite_refs as refs
