@@ -409,8 +409,9 @@ def _progress(r, budget: float) -> dict:
     sim_s = r.extra["runtime_wall"]["simulation_s"]
     where = f", 1 cut off in {k['name'].iloc[-1].split('(')[0]}" if cut else " (stopped outside a kernel)"
     rate = f" at {insts / sim_s:,.0f} per second of simulation" if sim_s > 0 else ""
+    kernels = "1 kernel" if done == 1 else f"{done} kernels"
     return {"kernels": done, "cycles": r.total_cycles,
-            "why": f"did not finish in the {budget:g} s wall budget: {done} kernels done{where}, by simulated cycle "
+            "why": f"did not finish in the {budget:g} s wall budget: {kernels} done{where}, by simulated cycle "
                    f"{r.total_cycles:,}; {insts:,} warp instructions simulated{rate}"}
 
 
