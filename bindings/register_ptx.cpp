@@ -22,6 +22,7 @@
 #include "sim/simulator.h"
 
 #include "ptx_commands_py.h"
+#include "run_options_py.h"
 
 namespace py = pybind11;
 using namespace accelsim;
@@ -279,13 +280,14 @@ void bind_run(py::module_& m) {
   m.def(
       "start_ptx",
       [](const PtxTables& t, const py::list& commands, uint32_t version, std::shared_ptr<sim::GpuSession> session,
-         py::object max_cycles, uint32_t first_id, bool flush_caches) {
+         py::object max_cycles, uint32_t first_id, bool flush_caches, py::object intra) {
         auto r = std::make_unique<PtxRun>();
         sim::Workload w = sim::ptx_workload(t, bindings::ptx_commands(commands, r->fills), version, first_id,
                                             &r->streams);
         sim::RunOptions opts;
         if (!max_cycles.is_none()) opts.max_cycles = max_cycles.cast<uint64_t>();
         opts.flush_caches = flush_caches;
+        if (!intra.is_none()) opts.intra = bindings::intra_from_python(intra.cast<py::dict>());
         py::gil_scoped_release release;
         r->session = session;
         r->session_run = session->start(std::move(w), opts);
@@ -293,8 +295,10 @@ void bind_run(py::module_& m) {
       },
       py::arg("tables"), py::arg("commands"), py::arg("binary_version"), py::arg("session"),
       py::arg("max_cycles") = py::none(), py::arg("first_id") = 1, py::arg("flush_caches") = false,
+      py::arg("intra") = py::none(),
       "PtxLaunch / PtxCopy commands as a run on `session`'s GPU; kernels are numbered from first_id; "
-      "flush_caches: L2 emptied before each kernel.");
+      "flush_caches: L2 emptied before each kernel; intra: intra-kernel sampling's options (a dict, "
+      "IntraKernelSampling.core_options()).");
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "config_convert.h"
+#include "run_options_py.h"
 #include "sim/gpu_session.h"
 #include "sim/simulator.h"
 #include "stats/kernel_columns.h"
@@ -20,6 +21,16 @@ using accelsim::sim::RunResult;
 using accelsim::sim::Simulator;
 using accelsim::sim::WorkloadRun;
 using accelsim::stats::KernelRecord;
+
+accelsim::sim::IntraSampling accelsim::bindings::intra_from_python(const py::dict& in) {
+  accelsim::sim::IntraSampling o;
+  o.enabled = true;
+  o.tolerance = in["tolerance"].cast<double>();
+  o.window = in["window"].cast<uint32_t>();
+  o.min_waves = in["min_waves"].cast<uint32_t>();
+  if (in.contains("warm_tail")) o.warm_tail = in["warm_tail"].cast<bool>();
+  return o;
+}
 
 namespace {
 
@@ -67,13 +78,7 @@ RunOptions options(py::object max_cycles, py::object kernels, py::object extra =
   if (x.contains("count_from")) opts.count_from = x["count_from"].cast<size_t>();
   if (x.contains("flush")) opts.flush = x["flush"].cast<bool>();
   if (x.contains("replay")) opts.replay = x["replay"].cast<std::vector<size_t>>();
-  if (x.contains("intra")) {
-    const py::dict in = x["intra"].cast<py::dict>();
-    opts.intra.enabled = true;
-    opts.intra.tolerance = in["tolerance"].cast<double>();
-    opts.intra.window = in["window"].cast<uint32_t>();
-    opts.intra.min_waves = in["min_waves"].cast<uint32_t>();
-  }
+  if (x.contains("intra")) opts.intra = accelsim::bindings::intra_from_python(x["intra"].cast<py::dict>());
   return opts;
 }
 

@@ -58,6 +58,36 @@ uint64_t env_number(const char* name, uint64_t fallback) {
   return n;
 }
 
+// ACCELSIM_CUDA_SAMPLE: "intra" or "intra:tolerance=X,window=N,min_waves=N,warm_tail=0|1"
+// (the launcher writes every key; accelsim.IntraKernelSampling checks them
+// first, so these checks catch a hand-set variable).
+sim::IntraSampling intra_from_env() {
+  sim::IntraSampling o;
+  const std::string v = env("ACCELSIM_CUDA_SAMPLE");
+  if (v.empty()) return o;
+  auto bad = [&](const std::string& why) {
+    startup_error("ACCELSIM_CUDA_SAMPLE='" + v + "': " + why +
+                  " (expected 'intra' or 'intra:tolerance=X,window=N,min_waves=N,warm_tail=0|1')");
+  };
+  const size_t colon = v.find(':');
+  if (v.substr(0, colon) != "intra") bad("the only kind is 'intra'");
+  o.enabled = true;
+  std::stringstream items(colon == std::string::npos ? std::string() : v.substr(colon + 1));
+  for (std::string item; std::getline(items, item, ',');) {
+    const size_t eq = item.find('=');
+    const std::string key = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
+    char* end = nullptr;
+    const double x = std::strtod(value.c_str(), &end);
+    if (value.empty() || *end != '\0') bad("'" + item + "' is not key=number");
+    if (key == "tolerance" && x > 0 && x <= 1) o.tolerance = x;
+    else if (key == "window" && x >= 2 && x <= 1000 && x == double(uint32_t(x))) o.window = uint32_t(x);
+    else if (key == "min_waves" && x >= 1 && x <= 1e6 && x == double(uint32_t(x))) o.min_waves = uint32_t(x);
+    else if (key == "warm_tail" && (x == 0 || x == 1)) o.warm_tail = x == 1;
+    else bad("'" + item + "': unknown key or value out of range");
+  }
+  return o;
+}
+
 }  // namespace
 
 Runtime& Runtime::get() {
@@ -82,6 +112,7 @@ Runtime::Runtime() {
   max_cycles_ = env_number("ACCELSIM_CUDA_MAX_CYCLES", UINT64_MAX);
   regs_per_thread_ = uint32_t(env_number("ACCELSIM_CUDA_REGS", 32));
   flush_caches_ = env_number("ACCELSIM_CUDA_FLUSH_CACHES", 0) != 0;
+  intra_ = intra_from_env();
   max_warp_insts_ = env_number("ACCELSIM_CUDA_MAX_WARP_INSTS", max_warp_insts_);
   if (max_warp_insts_ == 0) startup_error("ACCELSIM_CUDA_MAX_WARP_INSTS must be at least 1");
   try {

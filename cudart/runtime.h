@@ -192,6 +192,7 @@ class Runtime {
   uint32_t runs_ = 0, next_kernel_id_ = 1, traced_kernels_ = 0;
   double sim_wall_s_ = 0, start_wall_s_ = 0;    // time inside runs; process start
   bool flush_caches_ = false;                    // drop L2's lines before each kernel
+  sim::IntraSampling intra_;                     // intra-kernel sampling (ACCELSIM_CUDA_SAMPLE)
   uint64_t max_warp_insts_ = uint64_t(1) << 24;  // per warp: ends a kernel that loops for ever
   std::unordered_map<uint64_t, uint64_t> live_;  // device allocation -> its span (cudaFree gives it back)
   uint64_t live_bytes_ = 0;

@@ -176,6 +176,7 @@ void Runtime::run_queue() {
   opts.binary_version = arch_;
   opts.first_id = next_kernel_id_;
   opts.run.flush_caches = flush_caches_;
+  opts.run.intra = intra_;
   const uint64_t now = session_->now().count();
   if (max_cycles_ != UINT64_MAX) {
     if (now >= max_cycles_) fatal("stopped at --max-cycles " + std::to_string(max_cycles_), 124);

@@ -281,6 +281,32 @@ void CtaEmulator::run(uint64_t index, BlockRecords& out) {
   }
 }
 
+bool CtaEmulator::run_effects(uint64_t index, isa::AccessSink* sink) {
+  effects_only_ = true;
+  sink_ = sink;
+  start(index);
+  produce(nullptr);
+  effects_only_ = false;
+  sink_ = nullptr;
+  return !stopped_;
+}
+
+// run_effects with a sink: the memory record of the instruction at pc, as
+// record() would keep it, handed over with its lane addresses.
+void CtaEmulator::sink_record(int32_t pc, uint32_t mask, uint8_t space) {
+  const int16_t mem = P.mem_tmpl[size_t(pc)];
+  if (mem < 0 || mask == 0) return;
+  isa::InstRecord r = P.tmpl[P.tmpl_begin[size_t(pc)] + uint32_t(mem)];
+  if (r.flags & isa::kFlagPredOff) return;
+  if (space) r.mem_space = space;
+  r.active_mask = mask;
+  r.flags |= isa::kFlagHasAddrs;
+  r.addr_offset = 0;
+  std::array<uint64_t, 32> lanes = lane_addr_;
+  for (uint32_t off = ~mask; off; off &= off - 1) lanes[__builtin_ctz(off)] = 0;
+  sink_->access(r, lanes.data());
+}
+
 namespace {
 
 // The lanes of `active` whose guard predicate (one value per lane at p) holds.
@@ -370,6 +396,10 @@ void CtaEmulator::run_warp(uint32_t w, uint64_t limit) {
 }
 
 void CtaEmulator::record(uint32_t w, int32_t pc, uint32_t mask, const Inst& in, uint8_t space) {
+  if (effects_only_) {
+    if (sink_) sink_record(pc, mask, space);
+    return;
+  }
   Warp& wp = warps_[w];
   uint32_t b = P.tmpl_begin[size_t(pc)], e = P.tmpl_begin[size_t(pc) + 1];
   int16_t mem = P.mem_tmpl[size_t(pc)];

@@ -13,6 +13,7 @@
 #include "base/dim3.h"
 #include "base/error.h"
 #include "base/run_guard.h"
+#include "isa/access_sink.h"
 #include "isa/inst_record.h"
 #include "isa/record_stream.h"
 #include "ptx/device_memory.h"
@@ -82,6 +83,11 @@ class CtaEmulator {
   // any case kRunAhead records past its target).
   void set_guard(RunGuard* guard) { guard_ = guard; }
   bool stopped() const { return stopped_; }
+  // Runs block `index` to its end for its effects alone (device memory
+  // written as in a timed run), keeping no records: the blocks intra-kernel
+  // sampling never dispatches. Its memory records' lane addresses go to
+  // `sink` when given. False when the run asked it to stop first (guard).
+  bool run_effects(uint64_t index, isa::AccessSink* sink);
   static constexpr uint64_t kRunAhead = uint64_t(1) << 16;  // records past a target toward a barrier, per call
 
  private:
@@ -140,6 +146,8 @@ class CtaEmulator {
   RunGuard* guard_ = nullptr;
   uint32_t poll_countdown_ = kPollEvery;
   bool stopped_ = false;
+  bool effects_only_ = false;          // run_effects: no records kept
+  isa::AccessSink* sink_ = nullptr;    // ... its memory accesses go here (may be null)
 
   // one warp until it blocks (barrier), exits or has records up to `limit`
   void run_warp(uint32_t w, uint64_t limit);
@@ -152,6 +160,7 @@ class CtaEmulator {
   using Executor = void (CtaEmulator::*)(uint32_t w, const Inst& in, uint32_t mask);
   static const Executor kExecutors[];
   void record(uint32_t w, int32_t pc, uint32_t mask, const Inst& in, uint8_t space);
+  void sink_record(int32_t pc, uint32_t mask, uint8_t space);
   void call(uint32_t w, const Inst& in, uint32_t mask, int32_t pc);
   void enter(uint32_t w, const Inst& in, uint32_t lanes, int32_t pc, int32_t callee);
   int32_t pointer_callee(uint32_t w, uint32_t lane, const Inst& in, uint64_t address) const;

@@ -102,7 +102,7 @@ uint64_t Gpu::warp_instructions() const {
 void Gpu::cta_progress(uint64_t& done, uint64_t& total) const {
   done = total = 0;
   for (const Active& a : active_) {
-    done += a.kernel->dispatched - a.kernel->resident;
+    done += a.kernel->dispatched - a.kernel->resident + a.tail_ran;
     total += a.kernel->src->info().grid.count();
   }
 }
@@ -124,7 +124,8 @@ void Gpu::launch(KernelSource& src, stats::KernelRecord& rec, uint32_t slot, siz
   CtaDispatcher::Kernel& k = dispatcher_.launch(source, occ, unit_kinds_, start, uint8_t(slot));
   std::shared_ptr<WaveSampler> sampler;
   const uint64_t wave = uint64_t(occ.ctas_per_sm) * sms_.size();
-  if (!src.streams() && WaveSampler::worth_it(intra_, wave, info.grid.count())) {  // never PTX: emulation must run
+  // A streamed source is sampled only if the CTAs it skips can still run for their effects (PTX).
+  if ((!src.streams() || src.has_effects()) && WaveSampler::worth_it(intra_, wave, info.grid.count())) {
     sampler = std::make_shared<WaveSampler>(intra_, wave, info.grid.count(), wave_counts(slot));
     sampling_ = true;
   }
@@ -199,6 +200,7 @@ bool Gpu::run_until_kernel_done(Cycle cycle_limit, std::vector<stats::KernelReco
     }
     if (streaming_) refill_streams();  // serial, in SM order: emulation writes device memory
     watchdog.progress(progress_at);
+    if (sampling_ && !run_skipped_ctas(cycle_limit, poller)) return false;
     if (collect_finished(finished)) return jump_to_projected_end(cycle_limit);
     if (watch_copies_ && watched_copy_done()) return true;
     const Cycle next = next_cycle();

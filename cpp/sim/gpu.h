@@ -97,6 +97,10 @@ class Gpu {
   // trace order, go into the caches below L1 as if it had run (MemPort::warm):
   // no time passes, nothing is counted. Streamed (PTX) blocks are passed over.
   void warm_caches(KernelSource& src);
+  // A sampled kernel whose blocks have effects (PTX: KernelSource::has_effects)
+  // runs the CTAs it never dispatched once its resident ones have drained:
+  // functionally, in dispatch order, at no simulated time, their accesses
+  // warming L2 when IntraSampling::warm_tail says so.
   // CTAs finished and in all, over the kernels in flight (progress reports:
   // read when polled, nothing counted per cycle).
   void cta_progress(uint64_t& done, uint64_t& total) const;
@@ -129,8 +133,12 @@ class Gpu {
     std::shared_ptr<ReadAheadSource> read_ahead;  // decodes its blocks ahead (threads > 1)
     std::shared_ptr<WaveSampler> sampler;         // intra-kernel sampling, when it applies
     bool stopped = false;                         // the sampler stopped its dispatch
+    uint64_t tail_ran = 0;                        // CTAs it never dispatched, run for their effects
+    bool tail_done = false;                       // ... all of them
   };
   void sample_waves();
+  bool run_skipped_ctas(Cycle cycle_limit, Poller* poller);
+  bool run_tail(Active& a, Cycle cycle_limit, Poller* poller);
   WaveCounts wave_counts(uint32_t slot) const;
   bool jump_to_projected_end(Cycle cycle_limit);
   void wire_stats();

@@ -53,27 +53,80 @@ void Gpu::sample_waves() {
   }
 }
 
+namespace {
+
+// One record's global and local accesses into the caches below L1
+// (MemPort::warm); lanes whose bytes follow each other go down as one range.
+void warm_record(MemPort& below, const isa::InstRecord& r, const uint64_t* lanes, Cycle now) {
+  if ((r.mem_space != isa::kMemGlobal && r.mem_space != isa::kMemLocal) || !(r.flags & isa::kFlagHasAddrs)) return;
+  const bool write = (r.flags & (isa::kFlagStore | isa::kFlagAtomic)) != 0;
+  uint64_t begin = 0, end = 0;
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    if (!(r.active_mask >> lane & 1u)) continue;
+    const uint64_t a = lanes[lane];
+    if (a != end) {
+      if (end > begin) below.warm(begin, uint32_t(end - begin), write, now);
+      begin = a;
+    }
+    end = a + r.access_bytes;
+  }
+  if (end > begin) below.warm(begin, uint32_t(end - begin), write, now);
+}
+
+class WarmSink final : public isa::AccessSink {
+ public:
+  WarmSink(MemPort& below, Cycle now) : below_(below), now_(now) {}
+  void access(const isa::InstRecord& r, const uint64_t* lanes) override { warm_record(below_, r, lanes, now_); }
+
+ private:
+  MemPort& below_;
+  Cycle now_;
+};
+
+}  // namespace
+
 void Gpu::warm_caches(KernelSource& src) {
   trace::ThreadBlockTrace tb;
-  while (src.next_block(tb)) {
-    for (const isa::InstRecord& r : tb.insts) {
-      if ((r.mem_space != isa::kMemGlobal && r.mem_space != isa::kMemLocal) || !(r.flags & isa::kFlagHasAddrs))
-        continue;
-      const bool write = (r.flags & (isa::kFlagStore | isa::kFlagAtomic)) != 0;
-      // Lanes whose bytes follow each other go down as one range.
-      uint64_t begin = 0, end = 0;
-      for (unsigned lane = 0; lane < 32; ++lane) {
-        if (!(r.active_mask >> lane & 1u)) continue;
-        const uint64_t a = tb.addrs[r.addr_offset + lane];
-        if (a != end) {
-          if (end > begin) below_->warm(begin, uint32_t(end - begin), write, now_);
-          begin = a;
-        }
-        end = a + r.access_bytes;
-      }
-      if (end > begin) below_->warm(begin, uint32_t(end - begin), write, now_);
-    }
+  while (src.next_block(tb))
+    for (const isa::InstRecord& r : tb.insts)
+      if (r.flags & isa::kFlagHasAddrs) warm_record(*below_, r, tb.addrs.data() + r.addr_offset, now_);
+}
+
+// Sampled kernels that drained with CTAs never dispatched whose blocks have
+// effects run those now (run_tail). False when one was cut short: every
+// kernel in flight is then cut off.
+bool Gpu::run_skipped_ctas(Cycle cycle_limit, Poller* poller) {
+  for (Active& a : active_) {
+    if (!a.stopped || a.tail_done || !a.kernel->finished() || !a.kernel->src->has_effects()) continue;
+    if (run_tail(a, cycle_limit, poller)) continue;
+    for (Active& b : active_) finish(b, false);
+    return false;
   }
+  return true;
+}
+
+// The CTAs a stopped kernel never dispatched, in dispatch order, run for
+// their effects at no simulated time (their time is the projection's).
+// Ctrl-C is polled between and inside CTAs. The budget: only the CTAs the
+// projection starts before `cycle_limit` run, and the clock stops there.
+bool Gpu::run_tail(Active& a, Cycle cycle_limit, Poller* poller) {
+  KernelSource& src = *a.kernel->src;
+  const uint64_t from = a.kernel->dispatched, grid = src.info().grid.count();
+  const Projection p = a.sampler->project(from, now_.count());
+  uint64_t end = grid;
+  if (Cycle(p.end_cycle) > cycle_limit)
+    end = from + uint64_t(double(grid - from) * double((cycle_limit - now_)) / double(p.end_cycle - now_.count()));
+  WarmSink sink(*below_, now_);
+  for (uint64_t i = from + a.tail_ran; i < end; ++i, ++a.tail_ran) {
+    if (poller && poller->check_now()) return false;
+    if (!src.run_effects(i, intra_.warm_tail ? &sink : nullptr)) return false;
+  }
+  if (end < grid) {
+    now_ = cycle_limit;
+    return false;
+  }
+  a.tail_done = true;
+  return true;
 }
 
 // A sampled kernel finished its simulated part: the GPU is idle until its

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "base/run_guard.h"
+#include "isa/access_sink.h"
 #include "trace/trace_reader.h"
 
 namespace accelsim::sim {
@@ -27,6 +28,14 @@ class KernelSource {
   // The run this kernel belongs to, for sources that produce records while
   // it runs (PTX emulation polls it); null detaches. Outlives the blocks.
   virtual void watch(RunGuard* /*run*/) {}
+  // Whether its blocks do more than produce records (PTX emulation writes
+  // device memory): the blocks intra-kernel sampling never dispatches must
+  // then still run, for their effects alone (run_effects).
+  virtual bool has_effects() const { return false; }
+  // Runs block `index` (not handed out by next_block) for its effects,
+  // keeping no records; its memory accesses go to `sink` when not null.
+  // False when the run asked it to stop (RunGuard) before the block ended.
+  virtual bool run_effects(uint64_t /*index*/, isa::AccessSink* /*sink*/) { return true; }
 };
 
 // The fixed class names (alu, sp, int, ...) in UnitClass order.

@@ -93,4 +93,11 @@ bool PtxKernelSource::next_block(trace::ThreadBlockTrace& out) {
   return true;
 }
 
+// Blocks sampling skipped: one emulator, reset per block, records never built.
+bool PtxKernelSource::run_effects(uint64_t index, isa::AccessSink* sink) {
+  if (!emu_) emu_ = std::make_unique<ptx::CtaEmulator>(*launch_);
+  emu_->set_guard(guard_);
+  return emu_->run_effects(index, sink);
+}
+
 }  // namespace accelsim::sim

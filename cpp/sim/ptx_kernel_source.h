@@ -26,6 +26,8 @@ class PtxKernelSource : public KernelSource {
   bool streams() const override { return streamed_; }
   // Emulation polls the run (Ctrl-C, the cycle budget; base/run_guard.h).
   void watch(RunGuard* run) override { guard_ = run; }
+  bool has_effects() const override { return true; }
+  bool run_effects(uint64_t index, isa::AccessSink* sink) override;
 
   // Streamed blocks, over the whole run: the most records one warp held at
   // once, and how many refills ran.

@@ -20,6 +20,10 @@ struct IntraSampling {
   double tolerance = 0.03;   // rate drift allowed, and the projection's relative 95% bound
   uint32_t window = 4;       // the last waves whose rates must match all steady waves
   uint32_t min_waves = 10;   // kernels of fewer waves (or of fewer than 2 x window + 2) run in full
+  // PTX mode, where the CTAs never dispatched still run functionally: their
+  // global and local accesses warm L2 (Gpu::warm_caches' way), so later
+  // kernels find what those CTAs would have left there.
+  bool warm_tail = true;
 };
 
 struct RunOptions {

@@ -260,6 +260,7 @@ class PtxRun:
 
 def start_ptx(tables: PtxTables, commands: list[PtxLaunch | PtxCopy], binary_version: SupportsIndex,
               session: GpuSession, max_cycles: int | None = None, first_id: SupportsIndex = 1,
-              flush_caches: bool = False) -> PtxRun:
+              flush_caches: bool = False, intra: dict | None = None) -> PtxRun:
     """The commands as a run on ``session``'s GPU; kernels are numbered from
-    ``first_id``; ``flush_caches``: L2 emptied before each kernel."""
+    ``first_id``; ``flush_caches``: L2 emptied before each kernel; ``intra``:
+    intra-kernel sampling (``IntraKernelSampling.core_options()``)."""

@@ -115,20 +115,31 @@ class IntraKernelSampling:
     kernel's cycles. It then dispatches no more CTAs, lets the resident ones
     finish, and projects the CTAs never dispatched at the steady cycles per
     wave (status ``sampled``, the bound in ``cycles_bound``). Only a kernel
-    alone on the GPU stops early; PTX-mode kernels always run in full."""
+    alone on the GPU stops early.
+
+    In PTX mode (``accelsim.ptx.Device(sample=...)``, ``accelsim cuda
+    --sample intra``) the CTAs never dispatched still run, functionally
+    (emulated in dispatch order at no simulated time), so the program's
+    results are those of a full run; ``warm_tail`` has their global and
+    local accesses warm L2 as they go, so later kernels find what those CTAs
+    would have left there (traces never read those CTAs: no effect there)."""
     tolerance: float = 0.03
     window: int = 4
     min_waves: int = 10
+    warm_tail: bool = True
 
     def __post_init__(self):
         owner = "IntraKernelSampling"
         _check_fraction(owner, "tolerance", self.tolerance, 0.0, 1.0)
         _check_int(owner, "window", self.window, 2, 1000)
         _check_int(owner, "min_waves", self.min_waves, 1, 1_000_000)
+        if not isinstance(self.warm_tail, bool):
+            raise ConfigError(f"{owner}.warm_tail must be True or False, got {self.warm_tail!r}",
+                              key="warm_tail")
 
     def core_options(self) -> dict:
         return {"tolerance": float(self.tolerance), "window": int(self.window),
-                "min_waves": int(self.min_waves)}
+                "min_waves": int(self.min_waves), "warm_tail": self.warm_tail}
 
 
 def split_sample(sample) -> tuple[KernelSampling | None, IntraKernelSampling | None]:
@@ -143,3 +154,16 @@ def split_sample(sample) -> tuple[KernelSampling | None, IntraKernelSampling | N
         raise ConfigError("sample must be accelsim.KernelSampling(...), accelsim.IntraKernelSampling(...) "
                           f"or one of each in a list, got {sample!r}", key="sample")
     return (kernel[0] if kernel else None), (intra[0] if intra else None)
+
+
+def intra_only(sample, owner: str) -> IntraKernelSampling | None:
+    """PTX mode's ``sample``: None or an IntraKernelSampling. Kernel sampling
+    does not apply there: it projects whole kernels without running them,
+    and a program needs every kernel's results."""
+    if sample is None or isinstance(sample, IntraKernelSampling):
+        return sample
+    if isinstance(sample, KernelSampling):
+        raise ConfigError(f"{owner}: kernel sampling does not apply in PTX mode (it projects kernels without "
+                          "running them, and a program needs every kernel's results); use "
+                          "accelsim.IntraKernelSampling(...)", key="sample")
+    raise ConfigError(f"{owner} must be accelsim.IntraKernelSampling(...) or None, got {sample!r}", key="sample")

@@ -403,7 +403,7 @@ def _progress(r, budget: float) -> dict:
     """The row of a run stopped at the wall budget: what it measured up to
     the stop (kernels finished, the simulated clock, the simulation rate)."""
     k = r.kernels
-    done = int((k["status"] == "simulated").sum()) if len(k) else 0
+    done = int(k["status"].isin(["simulated", "sampled"]).sum()) if len(k) else 0
     cut = len(k) - done
     insts = int(k["warp_instructions"].sum()) if len(k) else 0
     sim_s = r.extra["runtime_wall"]["simulation_s"]
@@ -423,10 +423,19 @@ DEFAULT_BUDGET_S = 300.0
 STOP_GRACE_S = 120.0
 
 
-def run_app(app: App, exe: Path, root: Path, size: str, config: str, budget: float) -> dict:
+def _sampling(r) -> dict:
+    """What intra-kernel sampling did in a run: the row's ``sampled`` kernels
+    and the 95% bound of the projected cycles (the sum of the kernels' bounds)."""
+    k = r.kernels
+    sampled = k[k["status"] == "sampled"] if len(k) else k
+    return {"sampled": len(sampled), "cycles_bound": int(sampled["cycles_bound"].sum()) if len(sampled) else 0}
+
+
+def run_app(app: App, exe: Path, root: Path, size: str, config: str, budget: float, sample=None) -> dict:
     """Runs the built program at ``size`` for at most ``budget`` seconds of
     wall time; the table row (a program stopped at the budget: what it
-    measured so far)."""
+    measured so far). ``sample``: an IntraKernelSampling (the row's cycles
+    are then projected where it sampled kernels: ``sampled``, ``cycles_bound``)."""
     from accelsim.cuda import run_cuda
 
     row = {"suite": app.suite, "program": app.name, "built": True, "ran": False, "correct": None,
@@ -442,13 +451,13 @@ def run_app(app: App, exe: Path, root: Path, size: str, config: str, budget: flo
         try:
             r = run_cuda([str(exe), *_expand(args, root, app, extra)], config, capture_output=True,
                          cwd=folder / app.workdir, wall_limit=budget, timeout=budget + STOP_GRACE_S,
-                         max_warp_insts=app.max_warp_insts)
+                         max_warp_insts=app.max_warp_insts, sample=sample)
         except Exception as e:  # a stop of the launcher (timeout, ...) is the row's explanation
             row["why"] = _explained(app, str(e).splitlines()[0], exe)
             row["wall_s"] = time.perf_counter() - start
             return row
         row.update(wall_s=r.wall_time_s, kernels=r.num_kernels, cycles=r.total_cycles,
-                   ran=r.returncode == 0 and r.status == "exited")
+                   ran=r.returncode == 0 and r.status == "exited", **_sampling(r))
         if r.status == "wall_limit":
             row.update(_progress(r, budget))
         else:
@@ -457,10 +466,11 @@ def run_app(app: App, exe: Path, root: Path, size: str, config: str, budget: flo
 
 
 def run_suites(size: str = "small", only: list[str] | None = None, config: str = "QV100",
-               budget: float = DEFAULT_BUDGET_S, progress=None, compat: bool = False) -> list[dict]:
+               budget: float = DEFAULT_BUDGET_S, progress=None, compat: bool = False, sample=None) -> list[dict]:
     """Builds and runs the selected programs, each for at most ``budget``
     seconds of wall time; one row each. ``compat``: a program that does not
-    build as it is is built again with COMPAT_FLAGS (the row says so)."""
+    build as it is is built again with COMPAT_FLAGS (the row says so).
+    ``sample``: run them with intra-kernel sampling (an IntraKernelSampling)."""
     from accelsim.cuda.nvcc import find_nvcc
 
     root = apps_folder()
@@ -476,7 +486,7 @@ def run_suites(size: str = "small", only: list[str] | None = None, config: str =
                 exe, why, used_compat = build_app_or_compat(app, root, Path(tmp), nvcc)
             else:
                 (exe, why), used_compat = build_app(app, root, Path(tmp), nvcc), False
-            row = run_app(app, exe, root, size, config, budget) if exe else {
+            row = run_app(app, exe, root, size, config, budget, sample) if exe else {
                 "suite": app.suite, "program": app.name, "built": False, "ran": False, "correct": None,
                 "kernels": None, "cycles": None, "wall_s": None, "why": why}
             if used_compat:
@@ -495,6 +505,14 @@ def _cell(v, fmt: str = "{}") -> str:
     return fmt.format(v)
 
 
+def _cycles_cell(r: dict) -> str:
+    """Simulated cycles; with kernels sampled, the projected total and its bound."""
+    if not r.get("sampled") or r["cycles"] is None:
+        return _cell(r["cycles"], "{:,}")
+    kernels = "1 kernel" if r["sampled"] == 1 else f"{r['sampled']} kernels"
+    return f"{r['cycles']:,} projected ({kernels} sampled, ± {r['cycles_bound']:,})"
+
+
 def table(rows: list[dict]) -> str:
     """The Markdown table of docs/cuda_apps.md."""
     out = ["| suite | program | built | ran | correct | kernels | simulated cycles | wall (s) | why not / note |",
@@ -502,7 +520,7 @@ def table(rows: list[dict]) -> str:
     for r in rows:
         ran = r["ran"] if r["built"] else None
         out.append(f"| {r['suite']} | {r['program']} | {_cell(r['built'])} | {_cell(ran)} | {_cell(r['correct'])} "
-                   f"| {_cell(r['kernels'])} | {_cell(r['cycles'], '{:,}')} | {_cell(r['wall_s'], '{:.1f}')} "
+                   f"| {_cell(r['kernels'])} | {_cycles_cell(r)} | {_cell(r['wall_s'], '{:.1f}')} "
                    f"| {r['why'].replace('|', '/')} |")
     return "\n".join(out)
 
@@ -557,13 +575,24 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--compat", action="store_true",
                    help="build programs calling cudaThreadSynchronize (removed in CUDA 13) with "
                         "-DcudaThreadSynchronize=cudaDeviceSynchronize")
+    p.add_argument("--sample", choices=["intra"], default=None,
+                   help="intra: intra-kernel sampling (kernels of many CTA waves timed until steady, the rest of "
+                        "their CTAs run functionally, cycles projected; `correct` stays the program's own check)")
+    p.add_argument("--intra-tolerance", type=float, default=0.03, metavar="X",
+                   help="with --sample intra: rate drift and projection bound allowed (default 0.03)")
     a = p.parse_args(argv)
-    rows = run_suites(a.size, a.only, a.config, a.budget, compat=a.compat,
+    sample = None
+    if a.sample:
+        from accelsim.run_modes import IntraKernelSampling
+
+        sample = IntraKernelSampling(tolerance=a.intra_tolerance)
+    rows = run_suites(a.size, a.only, a.config, a.budget, compat=a.compat, sample=sample,
                       progress=lambda r: print(f"{r['suite']:10s} {r['program']:22s} built={r['built']} "
                                                f"ran={r['ran']} correct={r['correct']} {r['why']}", file=sys.stderr))
     what = f"{', '.join(a.only)}: " if a.only else ""
     text = table(rows) + (f"\n\n({what}size {a.size}, config {a.config}, wall budget {a.budget:g} s per program"
-                          f"{'; (compat): built with ' + COMPAT_FLAGS[0] if a.compat else ''})")
+                          f"{'; (compat): built with ' + COMPAT_FLAGS[0] if a.compat else ''}"
+                          f"{f'; intra-kernel sampling, tolerance {a.intra_tolerance:g}' if sample else ''})")
     print(text)
     if a.write_doc:
         write_doc(Path(a.write_doc), text, merge=bool(a.only))

@@ -19,6 +19,7 @@ from accelsim._paths import data_dir
 from accelsim.cuda.elf import read_elf
 from accelsim.cuda.result import CudaResult, read_result
 from accelsim.errors import AccelsimError, ConfigError, Interrupted, ProgramKilled
+from accelsim.run_modes import intra_only
 
 __all__ = ["run_cuda", "runtime_library_dir", "RECORD_MODES"]
 
@@ -173,11 +174,18 @@ def _check_options(records: str, max_cycles, max_warp_insts, wall_limit) -> None
             raise ConfigError(f"{name} must be a positive integer, not {value!r}")
 
 
+def sample_setting(intra) -> str:
+    """ACCELSIM_CUDA_SAMPLE for an IntraKernelSampling: ``intra:key=value,...``."""
+    o = intra.core_options()
+    return (f"intra:tolerance={o['tolerance']!r},window={o['window']},min_waves={o['min_waves']},"
+            f"warm_tail={int(o['warm_tail'])}")
+
+
 def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int | None = None, out=None,
              save_trace=None, regs_per_thread: int = 32, arch: int | None = None, env: dict | None = None,
              cwd=None, capture_output: bool = False, timeout: float | None = None,
              flush_caches: bool = False, max_warp_insts: int | None = None,
-             wall_limit: float | None = None) -> CudaResult:
+             wall_limit: float | None = None, sample=None) -> CudaResult:
     """Runs the CUDA program ``argv`` (built with ``nvcc -cudart shared``) on
     the simulated GPU of ``config`` and returns a CudaResult: every kernel and
     copy it ran (``kernels``, ``copies``, ``streams``, counters), with its
@@ -200,6 +208,11 @@ def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int 
     order and written there as an Accel-Sim trace (kernelslist.g with its
     host-to-device copies; ``records`` picks the records), which
     ``Simulator.run`` replays; the result then lists no kernels.
+    ``sample=accelsim.IntraKernelSampling(...)``: kernels of many CTA waves
+    are timed until their waves are steady; their other CTAs then run
+    functionally only (the program's results are a full run's) and their
+    cycles are projected (status ``sampled``, ``cycles_bound``;
+    docs/sampling.md).
     Ctrl-C stops the simulation and raises Interrupted with the result so far;
     a program that dies of a signal (SIGSEGV in its host code, ...) raises
     ProgramKilled naming it."""
@@ -207,6 +220,7 @@ def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int 
     if not argv:
         raise AccelsimError("run_cuda needs a program to run")
     _check_options(records, max_cycles, max_warp_insts, wall_limit)
+    intra = intra_only(sample, "run_cuda(sample=...)")
     lib_dir = runtime_library_dir()
     preload = _check_program(argv, cwd, lib_dir)
     with tempfile.TemporaryDirectory(prefix="accelsim-cuda-") as tmp:
@@ -222,6 +236,8 @@ def run_cuda(argv, config="QV100", *, records: str = "lowered", max_cycles: int 
             settings["ACCELSIM_CUDA_FLUSH_CACHES"] = "1"
         if max_warp_insts is not None:
             settings["ACCELSIM_CUDA_MAX_WARP_INSTS"] = str(max_warp_insts)
+        if intra is not None:
+            settings["ACCELSIM_CUDA_SAMPLE"] = sample_setting(intra)
         from accelsim.ptx.ptxas import find_tool
 
         if cuobjdump := find_tool("cuobjdump"):  # the fallback for fat binaries the runtime cannot decode

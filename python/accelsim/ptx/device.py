@@ -13,6 +13,7 @@ import numpy as np
 from accelsim import _args, _core
 from accelsim.errors import AccelsimWarning, DeviceMemoryError, DeviceTypeError, Interrupted, PtxError, RunStopped
 from accelsim.ptx._tables import tables
+from accelsim.run_modes import intra_only
 from accelsim.ptx.cuda_lines import relocate
 from accelsim.ptx.device_array import DeviceArray, checked_dtype, checked_shape, host_data
 from accelsim.ptx.textures import texture_args
@@ -138,13 +139,18 @@ class Device:
     ``flush_caches``: every kernel starts with an empty L2, as Nsight Compute
     measures kernels by default (its cache control "all"; L1 starts every
     kernel empty anyway), so kernel cycles compare with its numbers; the
-    flush itself takes no simulated time."""
+    flush itself takes no simulated time.
+    ``sample=accelsim.IntraKernelSampling(...)``: a kernel of many CTA waves
+    is timed until its waves are steady, its remaining CTAs then run
+    functionally only and its cycles are projected (status ``sampled``,
+    ``cycles_bound``, ``simulated_ctas``; docs/sampling.md, "PTX mode"):
+    device memory ends as after a full run."""
 
     def __init__(self, config="QV100", *, arch: int | None = None, regs_per_thread: int | str | None = None,
                  max_warp_insts: int = 1 << 24, records: str = "lowered",
                  record_chunk: int = 128, max_cycles: int | None = None, progress: bool | None = None,
                  on_progress=None, memory_bytes: int | None = None, flush_caches: bool = False,
-                 volta_sass: bool = False):
+                 volta_sass: bool = False, sample=None):
         from accelsim.sim import Simulator
 
         if records not in _RECORD_MODES:
@@ -175,6 +181,7 @@ class Device:
         if not isinstance(flush_caches, (bool, np.bool_)):
             raise PtxError(f"flush_caches must be True or False, not {flush_caches!r}")
         self.flush_caches = bool(flush_caches)
+        self.sample = intra_only(sample, "Device(sample=...)")
         self.stream_stats: dict = {}
         self._mem = _core.DeviceMemory()
         self._pending: list[_Queued] = []
@@ -396,7 +403,8 @@ class Device:
         run, taken = None, False
         try:
             run = _core.start_ptx(self._tables, [q.command for q in launches], self.arch, self._gpu,
-                                  max_cycles=budget, first_id=first_id, flush_caches=self.flush_caches)
+                                  max_cycles=budget, first_id=first_id, flush_caches=self.flush_caches,
+                                  intra=self.sample.core_options() if self.sample is not None else None)
             res = drive(run, lambda: self._result(run.result(), launches, start), on_progress=callback,
                         progress=bar, label="PTX run")
             taken = True
