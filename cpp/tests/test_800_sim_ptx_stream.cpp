@@ -1,8 +1,11 @@
 // 84x: PTX-mode blocks streamed in bounded chunks: the most records a warp
 // holds does not grow with the kernel's length; chunk size and SM threads do
-// not change the cycles; a warp that runs dry waits for its refill.
+// not change the cycles; a warp that runs dry waits for its refill. A sampled
+// kernel's CTAs never dispatched still run, for their effects.
+#include <chrono>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "isa/isa_table.h"
 #include "ptx/emulator.h"
@@ -67,36 +70,92 @@ struct Outcome {
   bool correct = true;
 };
 
-// 8 blocks of 128 threads on 2 SMs, n rounds, records in chunks of `chunk`.
+// The loop kernel over `ctas` blocks of 128 threads, n rounds, records in
+// chunks of `chunk`; its output (zeroed) at `out`.
+struct LoopLaunch {
+  std::shared_ptr<ptx::Launch> L;
+  uint64_t out = 0;
+};
+
+LoopLaunch loop_launch(Tables& t, uint32_t ctas, uint32_t n, uint32_t chunk = 128) {
+  LoopLaunch l{std::make_shared<ptx::Launch>(), 0};
+  ptx::Launch& L = *l.L;
+  L.prog = ptx::prepare(ptx::parse_module(kLoop, "loop.ptx", t.ops), "loop", t.isa, t.low, 70);
+  L.kernel = "loop";
+  L.grid = {ctas, 1, 1};
+  L.block = {128, 1, 1};
+  L.mem = std::make_shared<ptx::DeviceMemory>();
+  L.shmem_base = sim::PtxKernelSource::kSharedWindow;
+  L.local_base = sim::PtxKernelSource::kLocalWindow;
+  L.chunk_records = chunk;
+  l.out = L.mem->allocate(uint64_t(ctas) * 128 * 4);
+  L.mem->fill(l.out, 0, uint64_t(ctas) * 128 * 4);
+  L.params.resize(12);
+  std::memcpy(&L.params[0], &l.out, 8);
+  std::memcpy(&L.params[8], &n, 4);
+  return l;
+}
+
+// Blocks whose every thread wrote the right sum.
+uint32_t blocks_written(const LoopLaunch& l, uint32_t n) {
+  uint32_t written = 0;
+  for (uint32_t b = 0; b < l.L->grid.x; ++b) {
+    bool all = true;
+    for (uint32_t k = 0; k < 128; ++k) {
+      uint32_t v = 0;
+      l.L->mem->read(l.out + 4 * (uint64_t(b) * 128 + k), &v, 4);
+      all &= v == n * (n - 1) / 2;
+    }
+    written += all;
+  }
+  return written;
+}
+
+// 8 blocks on 2 SMs, n rounds, records in chunks of `chunk`.
 Outcome run_loop(Tables& t, uint32_t n, uint32_t chunk, int threads = 1) {
-  auto L = std::make_shared<ptx::Launch>();
-  L->prog = ptx::prepare(ptx::parse_module(kLoop, "loop.ptx", t.ops), "loop", t.isa, t.low, 70);
-  L->kernel = "loop";
-  L->grid = {8, 1, 1};
-  L->block = {128, 1, 1};
-  L->mem = std::make_shared<ptx::DeviceMemory>();
-  L->shmem_base = sim::PtxKernelSource::kSharedWindow;
-  L->local_base = sim::PtxKernelSource::kLocalWindow;
-  L->chunk_records = chunk;
-  const uint64_t out = L->mem->allocate(8 * 128 * 4);
-  L->mem->fill(out, 0, 8 * 128 * 4);
-  L->params.resize(12);
-  std::memcpy(&L->params[0], &out, 8);
-  std::memcpy(&L->params[8], &n, 4);
+  LoopLaunch l = loop_launch(t, 8, n, chunk);
   config::GpuConfig cfg = testing::small_config(2);
   cfg.threads = threads;
   sim::Gpu gpu(cfg);
-  sim::PtxKernelSource src(L, t.isa_ptr, 1, 0, 32, /*streamed=*/true);
+  sim::PtxKernelSource src(l.L, t.isa_ptr, 1, 0, 32, /*streamed=*/true);
   Outcome o;
   gpu.run_kernel(src, o.rec);
   o.stream = src.stream_stats();
   for (size_t i = 0; i < gpu.num_sms(); ++i) o.dry += gpu.sm(i).stream_dry_waits();
-  for (uint32_t k = 0; k < 8 * 128; ++k) {
-    uint32_t v = 0;
-    L->mem->read(out + 4 * k, &v, 4);
-    o.correct &= v == n * (n - 1) / 2;
-  }
+  o.correct = blocks_written(l, n) == 8;
   return o;
+}
+
+// The loop kernel over `ctas` blocks of 128 threads on 2 SMs (a wave: 32
+// blocks), 4 rounds, intra-kernel sampling on; `stop_after`: a poll hook
+// stops the run once that many CTAs are done. How many blocks wrote their
+// result, and the kernel's record.
+struct Sampled {
+  stats::KernelRecord rec;
+  uint32_t written = 0;
+  bool in_budget = true;
+};
+
+Sampled run_sampled(Tables& t, uint32_t ctas, uint64_t stop_after = UINT64_MAX) {
+  const uint32_t n = 4;
+  LoopLaunch l = loop_launch(t, ctas, n);
+  sim::Gpu gpu(testing::small_config(2));
+  sim::IntraSampling opts;
+  opts.enabled = true;
+  opts.tolerance = 0.1;
+  gpu.set_intra_sampling(opts);
+  sim::PtxKernelSource src(l.L, t.isa_ptr, 1, 0, 32, /*streamed=*/true);
+  sim::Poller poller([&] {
+    uint64_t done = 0, total = 0;
+    gpu.cta_progress(done, total);
+    return done >= stop_after;
+  }, std::chrono::milliseconds(0));
+  Sampled s;
+  gpu.launch(src, s.rec, 0, gpu.stats()->kernels->add_row());
+  std::vector<stats::KernelRecord*> finished;
+  s.in_budget = gpu.run_until_kernel_done(Cycle::max(), finished, &poller);
+  s.written = blocks_written(l, n);
+  return s;
 }
 
 }  // namespace
@@ -136,4 +195,21 @@ TEST_CASE("843-warp-that-runs-dry-waits-for-its-refill") {
   CHECK(tiny.stream.max_buffered <= 2 + 8);
   CHECK_EQ(tiny.rec.sm.warp_insts, whole.rec.sm.warp_insts);
   // (its cycles differ: a warp waiting for records changes the schedule)
+}
+TEST_CASE("844-a-sampled-ptx-kernel-runs-its-skipped-ctas-functionally-and-stops-on-a-poll") {
+  Tables t;
+  const uint32_t ctas = 32 * 24;  // 24 waves
+  Sampled s = run_sampled(t, ctas);
+  CHECK(s.in_budget);
+  CHECK(s.rec.status == stats::KernelStatus::Sampled);
+  CHECK(s.rec.simulated_ctas < ctas * 3 / 4);
+  CHECK_EQ(s.written, ctas);  // every block ran: the timed ones and the functional tail
+  // Ctrl-C (a poll hook) inside the tail: the kernel is cut off there, the
+  // blocks after the stop never ran.
+  const uint64_t stop = s.rec.simulated_ctas + 11;
+  Sampled cut = run_sampled(t, ctas, stop);
+  CHECK(!cut.in_budget);
+  CHECK(cut.rec.status == stats::KernelStatus::CutOff);
+  CHECK_EQ(cut.rec.simulated_ctas, s.rec.simulated_ctas);
+  CHECK_EQ(uint64_t(cut.written), stop);
 }
