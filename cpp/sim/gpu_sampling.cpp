@@ -73,14 +73,19 @@ void warm_record(MemPort& below, const isa::InstRecord& r, const uint64_t* lanes
   if (end > begin) below.warm(begin, uint32_t(end - begin), write, now);
 }
 
+// The functional tail's accesses into L2, each CTA's at the cycle the
+// projection gives it (`at`): replacement then keeps the grid's last lines,
+// as the full run would; accesses all at one cycle tie, and the set's first
+// way would be replaced over and over, keeping the tail's first lines.
 class WarmSink final : public isa::AccessSink {
  public:
-  WarmSink(MemPort& below, Cycle now) : below_(below), now_(now) {}
+  explicit WarmSink(MemPort& below) : below_(below) {}
+  void at(Cycle now) { now_ = now; }
   void access(const isa::InstRecord& r, const uint64_t* lanes) override { warm_record(below_, r, lanes, now_); }
 
  private:
   MemPort& below_;
-  Cycle now_;
+  Cycle now_{0};
 };
 
 }  // namespace
@@ -113,12 +118,15 @@ bool Gpu::run_tail(Active& a, Cycle cycle_limit, Poller* poller) {
   KernelSource& src = *a.kernel->src;
   const uint64_t from = a.kernel->dispatched, grid = src.info().grid.count();
   const Projection p = a.sampler->project(from, now_.count());
+  // CTA i of the tail starts at now + (i - from) x span / (grid - from), the projected time spread evenly.
+  const double span = double(p.end_cycle > now_.count() ? p.end_cycle - now_.count() : 0);
+  const double per_cta = span / double(grid - from);
   uint64_t end = grid;
-  if (Cycle(p.end_cycle) > cycle_limit)
-    end = from + uint64_t(double(grid - from) * double((cycle_limit - now_)) / double(p.end_cycle - now_.count()));
-  WarmSink sink(*below_, now_);
+  if (Cycle(p.end_cycle) > cycle_limit) end = from + uint64_t(double(cycle_limit - now_) / per_cta);
+  WarmSink sink(*below_);
   for (uint64_t i = from + a.tail_ran; i < end; ++i, ++a.tail_ran) {
     if (poller && poller->check_now()) return false;
+    sink.at(now_ + uint64_t(double(i - from) * per_cta));
     if (!src.run_effects(i, intra_.warm_tail ? &sink : nullptr)) return false;
   }
   if (end < grid) {
