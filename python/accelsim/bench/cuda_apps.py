@@ -565,7 +565,8 @@ def _merged(old: str, new: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m accelsim.bench.cuda_apps", description=__doc__.split("\n\n")[0])
     p.add_argument("--size", choices=["small", "full"], default="small")
-    p.add_argument("--only", action="append", default=None, metavar="NAME")
+    p.add_argument("--only", action="append", default=None, metavar="NAME",
+                   help="this program only (repeat it, or give a comma-separated list)")
     p.add_argument("--config", default="QV100")
     p.add_argument("--budget", type=float, default=DEFAULT_BUDGET_S, metavar="S",
                    help="wall seconds per program; a program still running is stopped and its row gives what it "
@@ -581,6 +582,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--intra-tolerance", type=float, default=0.03, metavar="X",
                    help="with --sample intra: rate drift and projection bound allowed (default 0.03)")
     a = p.parse_args(argv)
+    if a.only:
+        a.only = [n for item in a.only for n in item.split(",") if n]
+        unknown = sorted(set(a.only) - {app.name for app in APPS})
+        if unknown:
+            p.error(f"--only: no program named {', '.join(unknown)} (known: {', '.join(app.name for app in APPS)})")
     sample = None
     if a.sample:
         from accelsim.run_modes import IntraKernelSampling
