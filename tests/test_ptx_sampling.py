@@ -151,3 +151,12 @@ def test_cuda_sampling_options_are_checked(capfd):
     # a hand-set variable the runtime cannot read ends the program at start-up, naming it
     with pytest.raises(AccelsimError, match=r"ACCELSIM_CUDA_SAMPLE='intra:tolerance=2'"):
         run_cuda([exe], capture_output=True, env={**os.environ, "ACCELSIM_CUDA_SAMPLE": "intra:tolerance=2"})
+
+
+def test_the_apps_table_says_sampled_cycles_are_projected():
+    from accelsim.bench.cuda_apps import table
+
+    row = {"suite": "polybench", "program": "2DCONV", "built": True, "ran": True, "correct": True, "kernels": 1,
+           "cycles": 13_670_069, "wall_s": 208.7, "why": "", "sampled": 1, "cycles_bound": 6_006}
+    assert "| yes | 1 | 13,670,069 projected (1 kernel sampled, ± 6,006) | 208.7 |" in table([row])
+    assert "| 1 | 13,670,069 | 208.7 |" in table([{**row, "sampled": 0}])
