@@ -35,9 +35,7 @@ CoalescedRequest& request_for(uint64_t line, uint32_t group, uint32_t first, uin
 void finish(CoalescedRequest& r, const CoalescerParams& p) {
   const uint32_t sectors = std::min(p.line_bytes / p.sector_bytes, 8u);  // sector_mask bits
   const uint32_t per_segment = std::clamp(p.segment_bytes / p.sector_bytes, 1u, 8u);
-  uint8_t mask = 0;
-  for (uint32_t s = 0; s < sectors; ++s)
-    if (r.bytes.any_in(ByteMask::range(s * p.sector_bytes, p.sector_bytes))) mask |= uint8_t(1u << s);
+  uint8_t mask = r.bytes.chunks_touched(p.sector_bytes, sectors);
   const uint8_t seg_bits = uint8_t((1u << per_segment) - 1);
   for (uint32_t s = 0; s < sectors; s += per_segment)
     if (mask & (seg_bits << s)) mask |= uint8_t(seg_bits << s);
