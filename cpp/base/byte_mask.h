@@ -28,6 +28,20 @@ struct ByteMask {
   unsigned count() const { return bit_count(w[0]) + bit_count(w[1]); }
   bool none() const { return (w[0] | w[1]) == 0; }
   bool any_in(const ByteMask& r) const { return ((w[0] & r.w[0]) | (w[1] & r.w[1])) != 0; }
+  // Bit i set when chunk i (`chunk_bytes` each, a power of two) has a byte
+  // set, for the first `chunks` chunks (at most 8): the sectors a line's
+  // bytes touch, read off the words instead of a range mask per chunk.
+  uint8_t chunks_touched(unsigned chunk_bytes, unsigned chunks) const {
+    uint8_t out = 0;
+    for (unsigned i = 0; i < chunks && i * chunk_bytes < kBits; ++i) {
+      const unsigned first = i * chunk_bytes;
+      const bool any = chunk_bytes >= kBits ? !none()
+                       : chunk_bytes >= 64  ? w[first >> 6] != 0
+                                            : ((w[first >> 6] >> (first & 63)) & ((uint64_t(1) << chunk_bytes) - 1)) != 0;
+      out |= uint8_t(uint8_t(any) << i);
+    }
+    return out;
+  }
   bool covers(const ByteMask& r) const { return (w[0] & r.w[0]) == r.w[0] && (w[1] & r.w[1]) == r.w[1]; }
   bool covers(unsigned first, unsigned count) const { return covers(range(first, count)); }
 

@@ -35,9 +35,7 @@ CoalescedRequest& request_for(uint64_t line, uint32_t group, uint32_t first, uin
 void finish(CoalescedRequest& r, const CoalescerParams& p) {
   const uint32_t sectors = std::min(p.line_bytes / p.sector_bytes, 8u);  // sector_mask bits
   const uint32_t per_segment = std::clamp(p.segment_bytes / p.sector_bytes, 1u, 8u);
-  uint8_t mask = 0;
-  for (uint32_t s = 0; s < sectors; ++s)
-    if (r.bytes.any_in(ByteMask::range(s * p.sector_bytes, p.sector_bytes))) mask |= uint8_t(1u << s);
+  uint8_t mask = r.bytes.chunks_touched(p.sector_bytes, sectors);
   const uint8_t seg_bits = uint8_t((1u << per_segment) - 1);
   for (uint32_t s = 0; s < sectors; s += per_segment)
     if (mask & (seg_bits << s)) mask |= uint8_t(seg_bits << s);
@@ -62,6 +60,62 @@ void add_lane(uint32_t lane, uint64_t a, uint32_t bytes, uint32_t group, uint32_
     bytes -= take;
     a = line + p.line_bytes;
   }
+}
+
+// The common unit-stride access (every lane active, lane i at a0 + i * bytes)
+// walked line by line instead of lane by lane: each group's bytes are one
+// run, so its requests are its lines in order, with the lanes that meet each.
+// The requests and their order are those add_lane builds. False (nothing
+// written) when the access is not of that form.
+bool coalesce_contiguous(const uint64_t* addrs, uint32_t bytes, uint32_t gt, const CoalescerParams& p,
+                         std::span<CoalescedRequest, kMaxCoalescedRequests> out, uint32_t& n) {
+  const uint64_t a0 = addrs[0];
+  if (a0 > UINT64_MAX - 32ull * bytes) return false;  // the run would wrap
+  for (uint32_t lane = 1; lane < 32; ++lane)
+    if (addrs[lane] != a0 + uint64_t(lane) * bytes) return false;
+  n = 0;
+  const uint64_t L = p.line_bytes;
+  for (uint32_t lo = 0; lo < 32; lo += gt) {
+    const uint64_t end = a0 + uint64_t(std::min(32u, lo + gt)) * bytes;
+    for (uint64_t a = a0 + uint64_t(lo) * bytes; a < end;) {
+      const uint64_t line = a & ~(L - 1), stop = std::min(end, line + L);
+      // Lines only grow along the run, so merging groups can meet the
+      // previous request's line only, at a group's first line.
+      const bool reuse = p.merge_groups && n > 0 && out[n - 1].line_addr == line;
+      CoalescedRequest& r = reuse ? out[n - 1] : out[n++];
+      if (!reuse) r = CoalescedRequest{line, {}, 0, 0, 0, uint8_t(lo / gt)};
+      r.bytes.set_range(uint32_t(a - line), uint32_t(stop - a));
+      const uint32_t first = uint32_t((a - a0) / bytes), last = uint32_t((stop - 1 - a0) / bytes);
+      r.lane_mask |= uint32_t((uint64_t(2) << last) - (uint64_t(1) << first));
+      a = stop;
+    }
+  }
+  return true;
+}
+
+// Every lane active at one address (a value every thread loads): each group
+// has the requests of its first lane, serving all its lanes; merging groups,
+// the warp has those of lane 0. The requests are those add_lane builds.
+bool coalesce_broadcast(const uint64_t* addrs, uint32_t bytes, uint32_t gt, const CoalescerParams& p,
+                        std::span<CoalescedRequest, kMaxCoalescedRequests> out, uint32_t& n) {
+  const uint64_t a = addrs[0];
+  for (uint32_t lane = 1; lane < 32; ++lane)
+    if (addrs[lane] != a) return false;
+  n = 0;
+  const uint32_t step = p.merge_groups ? 32 : gt;
+  for (uint32_t lo = 0; lo < 32; lo += step) {
+    const uint32_t lanes = uint32_t((uint64_t(1) << std::min(32u, lo + step)) - (uint64_t(1) << lo));
+    // As add_lane: counted in bytes left, so the top of the address space wraps to line 0.
+    uint64_t x = a;
+    for (uint32_t left = bytes; left > 0;) {
+      const uint64_t line = x & ~uint64_t(p.line_bytes - 1);
+      const uint32_t off = uint32_t(x - line), take = std::min(left, p.line_bytes - off);
+      out[n++] = CoalescedRequest{line, ByteMask::range(off, take), lanes, 0, 0, uint8_t(lo / gt)};
+      left -= take;
+      x = line + p.line_bytes;
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -89,6 +143,11 @@ uint32_t coalesce(uint32_t active_mask, uint32_t access_bytes, const uint64_t* l
   // Groups cover all 32 lanes whatever group_threads is (the last one short
   // when it does not divide 32; 0 reads as 1).
   const uint32_t gt = std::clamp(p.group_threads, 1u, 32u);
+  if (active_mask == UINT32_MAX && (coalesce_contiguous(lane_addrs, access_bytes, gt, p, out, n) ||
+                                    coalesce_broadcast(lane_addrs, access_bytes, gt, p, out, n))) {
+    for (uint32_t i = 0; i < n; ++i) finish(out[i], p);
+    return n;
+  }
   for (uint32_t g = 0; g * gt < 32; ++g) {
     const uint32_t first = p.merge_groups ? 0 : n;
     for (uint32_t lane = g * gt; lane < std::min(32u, (g + 1) * gt); ++lane)

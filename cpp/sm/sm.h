@@ -99,6 +99,14 @@ class Sm final : public Clocked {
     UnitSet* units;  // own set (sub-core) or the SM's shared one
     OperandCollector* collector;  // the same: own or the SM's
     int candidates = 0;  // owned warps not blocked (register, barrier, done)
+    // What the last pass found when it issued nothing and every due warp was
+    // a load or store meeting a full LD/ST queue: while no owned warp changes
+    // (Sm::refresh_candidate forgets it), the queue stays full and no warp's
+    // decode time comes due, the next pass would count the same stalls.
+    bool blocked = false;
+    uint8_t blocked_stream = 0;
+    uint32_t blocked_stalls = 0;  // LDST_FULL stalls a pass counts
+    Cycle blocked_until{0};       // the earliest pending decode time
   };
 
   // pipeline stages (sm_*.cpp)
@@ -110,6 +118,8 @@ class Sm final : public Clocked {
   bool head_ready(const Warp& w, Cycle now) const;
   bool waits_for_async(const Warp& w) const;
   bool may_issue(Warp& w, uint16_t slot, SubCore& sc, Cycle now);
+  void scan_subcore(SubCore& sc, Cycle now);
+  bool repeat_blocked_pass(const SubCore& sc, Cycle now);
   void refresh_candidate(Warp& w);
   void count_into_own_storage();
   void count_stall(const Warp& w, stats::StallReason r) {

@@ -39,6 +39,7 @@ bool Sm::may_issue(Warp& w, uint16_t slot, SubCore& sc, Cycle now) {
 // instructions are due; a scheduler with none skips the cycle. Called after
 // every change to the flags it reads and to the instruction buffer's fill.
 void Sm::refresh_candidate(Warp& w) {
+  subcores_[w.scheduler].blocked = false;  // the warp changed: pass again
   bool now_candidate = w.active && !w.finished && !w.at_barrier && !w.waits_on_register &&
                        !w.ibuffer_empty();
   if (now_candidate == w.candidate) return;
@@ -53,23 +54,52 @@ void Sm::issue(Cycle now) {
   size_t i = size_t(now.count() % n);
   for (size_t k = 0; k < n; ++k, i = (i + 1 == n) ? 0 : i + 1) {
     SubCore& sc = subcores_[i];
-    if (sc.candidates == 0) continue;
-    for (uint16_t slot : sc.scheduler->order()) {
-      Warp& w = warps_[slot];
-      if (!may_issue(w, slot, sc, now)) continue;
-      // What issue_one would find first, without the call: on memory-bound
-      // kernels most tries are loads and stores meeting a full LD/ST queue.
-      if (w.head_clear == Warp::kHeadClearMem && !ldst_.can_accept()) {
-        count_stall(w, stats::StallReason::LDST_FULL);
-        continue;
-      }
-      if (issue_from(w, sc, now)) {
-        sc.scheduler->issued(slot);
-        progress_ = true;
-        break;
-      }
+    if (sc.candidates == 0 || repeat_blocked_pass(sc, now)) continue;
+    scan_subcore(sc, now);
+  }
+}
+
+// A pass that would find what the last one found counts its stalls alone.
+bool Sm::repeat_blocked_pass(const SubCore& sc, Cycle now) {
+  if (!sc.blocked || now >= sc.blocked_until || ldst_.can_accept()) return false;
+  stat_.stalls[sc.blocked_stream * stats::kStallReasons + int(stats::StallReason::LDST_FULL)] +=
+      sc.blocked_stalls;
+  return true;
+}
+
+// One scheduler's pass over its warps in priority order: the first that can
+// issue does. Notes whether the pass may be repeated by its stall counts.
+void Sm::scan_subcore(SubCore& sc, Cycle now) {
+  bool repeatable = true;
+  uint32_t stalls = 0;
+  uint8_t stream = 0;
+  Cycle until = kNever;
+  for (uint16_t slot : sc.scheduler->order()) {
+    Warp& w = warps_[slot];
+    if (w.candidate && w.decode_ready > now) until = earliest(until, w.decode_ready);
+    else if (w.candidate && !w.head_clear) repeatable = false;  // its head is looked at now
+    if (!may_issue(w, slot, sc, now)) continue;
+    // What issue_one would find first, without the call: on memory-bound
+    // kernels most tries are loads and stores meeting a full LD/ST queue.
+    if (w.head_clear == Warp::kHeadClearMem && !ldst_.can_accept()) {
+      count_stall(w, stats::StallReason::LDST_FULL);
+      if (stalls++ == 0) stream = w.stream;
+      repeatable = repeatable && w.stream == stream;
+      continue;
+    }
+    repeatable = false;
+    if (issue_from(w, sc, now)) {
+      sc.scheduler->issued(slot);
+      progress_ = true;
+      sc.blocked = false;
+      return;
     }
   }
+  // Any warp that changed during the pass made it unrepeatable above.
+  sc.blocked = repeatable && stalls > 0;
+  sc.blocked_stream = stream;
+  sc.blocked_stalls = stalls;
+  sc.blocked_until = until;
 }
 
 // The head passed may_issue; later instructions (dual issue) are checked here.

@@ -11,6 +11,7 @@ namespace accelsim::sm {
 void Sm::take_window(Warp& w, const isa::WarpWindow& win) {
   w.insts = win.insts;
   w.head_clear = 0;  // the head is looked at again in its new place
+  subcores_[w.scheduler].blocked = false;
   ctas_[w.cta_slot].warp_addrs[w.warp_in_cta] = win.addrs;
   w.count = win.count;
   w.end = win.more ? UINT32_MAX : win.count;

@@ -6,6 +6,7 @@
 #include "tests/ldst_test_util.h"
 
 #include <bit>
+#include <vector>
 
 using namespace accelsim::ldst;
 using accelsim::testing::Lanes;
@@ -232,4 +233,54 @@ TEST_CASE("442-coalesce-any-params-terminates") {
   for (uint32_t i = 0; i < n; ++i) lanes |= out[i].lane_mask;
   CHECK_EQ(lanes, 0xFFFFFFFFu);
   CHECK_THROWS(coalesce(0x1u, 4, l.a, CoalescerParams{8, 0, 32, 32, false}, out), accelsim::ConfigError);
+}
+
+namespace {
+
+// The requests of a warp worked out byte by byte: each group's lanes in
+// order, each byte to the request of its line (the group's own, or the
+// whole warp's when groups merge), a new request where none has that line.
+std::vector<CoalescedRequest> bytewise(const Lanes& l, uint32_t size, const CoalescerParams& p) {
+  std::vector<CoalescedRequest> out;
+  size_t first = 0;
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    const uint32_t group = lane / p.group_threads;
+    if (lane % p.group_threads == 0 && !p.merge_groups) first = out.size();
+    for (uint32_t b = 0; b < size; ++b) {
+      const uint64_t a = l.a[lane] + b, line = a & ~uint64_t(p.line_bytes - 1);
+      size_t i = first;
+      while (i < out.size() && out[i].line_addr != line) ++i;
+      if (i == out.size()) out.push_back(CoalescedRequest{line, {}, 0, 0, 0, uint8_t(group)});
+      out[i].bytes.set_range(uint32_t(a - line), 1);
+      out[i].lane_mask |= 1u << lane;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("443-coalesce-unit-stride-and-broadcast-warps-match-byte-by-byte") {
+  // A whole warp at consecutive addresses, or all at one, takes a shorter
+  // path; its requests must be those of the lane-by-lane rules, aligned or not.
+  const CoalescerParams params[] = {kPascal, kKepler, {8, 128, 32, 32, true}, {7, 128, 32, 32, false},
+                                    {4, 64, 32, 32, false}, {16, 32, 32, 32, true}};
+  CoalescedBuffer out;
+  for (const CoalescerParams& p : params)
+    for (uint64_t base : {0x1000ull, 0x1004ull, 0x107cull, 0x2ffeull, 0x1031ull})
+      for (uint32_t size : {1u, 2u, 4u, 8u, 12u, 16u, 32u, 64u, 128u}) {
+        if (size > p.line_bytes) continue;
+       for (uint64_t stride : {uint64_t(size), uint64_t(0)}) {
+        Lanes l = strided(base, stride);
+        const std::vector<CoalescedRequest> want = bytewise(l, size, p);
+        const uint32_t n = coalesce(0xFFFFFFFFu, size, l.a, p, out);
+        CHECK_EQ(size_t(n), want.size());
+        for (uint32_t i = 0; i < n && i < want.size(); ++i) {
+          CHECK_EQ(out[i].line_addr, want[i].line_addr);
+          CHECK_EQ(out[i].lane_mask, want[i].lane_mask);
+          CHECK_EQ(int(out[i].group), int(want[i].group));
+          CHECK(out[i].bytes.w[0] == want[i].bytes.w[0] && out[i].bytes.w[1] == want[i].bytes.w[1]);
+        }
+       }
+      }
 }
