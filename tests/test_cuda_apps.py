@@ -312,3 +312,14 @@ def test_polybench_program_runs_unmodified_at_full_size_and_passes_its_check(app
     row = run_app(app, exe, apps_root, "small", "QV100", budget=900)
     assert row["ran"] and row["correct"] is True, row["why"]
     assert row["kernels"] == 1 and row["cycles"] > 0
+
+
+def test_only_takes_a_list_and_refuses_an_unknown_name(capsys):
+    """A misspelt --only used to run nothing and print an empty table."""
+    from accelsim.bench.cuda_apps import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["--only", "GEMM,3mm"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "no program named 3mm" in err and "GEMM" not in err.split("no program named")[1].split("(")[0]

@@ -409,8 +409,9 @@ def _progress(r, budget: float) -> dict:
     sim_s = r.extra["runtime_wall"]["simulation_s"]
     where = f", 1 cut off in {k['name'].iloc[-1].split('(')[0]}" if cut else " (stopped outside a kernel)"
     rate = f" at {insts / sim_s:,.0f} per second of simulation" if sim_s > 0 else ""
+    kernels = "1 kernel" if done == 1 else f"{done} kernels"
     return {"kernels": done, "cycles": r.total_cycles,
-            "why": f"did not finish in the {budget:g} s wall budget: {done} kernels done{where}, by simulated cycle "
+            "why": f"did not finish in the {budget:g} s wall budget: {kernels} done{where}, by simulated cycle "
                    f"{r.total_cycles:,}; {insts:,} warp instructions simulated{rate}"}
 
 
@@ -546,7 +547,8 @@ def _merged(old: str, new: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m accelsim.bench.cuda_apps", description=__doc__.split("\n\n")[0])
     p.add_argument("--size", choices=["small", "full"], default="small")
-    p.add_argument("--only", action="append", default=None, metavar="NAME")
+    p.add_argument("--only", action="append", default=None, metavar="NAME",
+                   help="this program only (repeat it, or give a comma-separated list)")
     p.add_argument("--config", default="QV100")
     p.add_argument("--budget", type=float, default=DEFAULT_BUDGET_S, metavar="S",
                    help="wall seconds per program; a program still running is stopped and its row gives what it "
@@ -557,6 +559,11 @@ def main(argv: list[str] | None = None) -> int:
                    help="build programs calling cudaThreadSynchronize (removed in CUDA 13) with "
                         "-DcudaThreadSynchronize=cudaDeviceSynchronize")
     a = p.parse_args(argv)
+    if a.only:
+        a.only = [n for item in a.only for n in item.split(",") if n]
+        unknown = sorted(set(a.only) - {app.name for app in APPS})
+        if unknown:
+            p.error(f"--only: no program named {', '.join(unknown)} (known: {', '.join(app.name for app in APPS)})")
     rows = run_suites(a.size, a.only, a.config, a.budget, compat=a.compat,
                       progress=lambda r: print(f"{r['suite']:10s} {r['program']:22s} built={r['built']} "
                                                f"ran={r['ran']} correct={r['correct']} {r['why']}", file=sys.stderr))
