@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <tuple>
 #include <unordered_map>
 
 namespace py = pybind11;
@@ -27,6 +28,19 @@ void PtxCopy::fill_host() const {
 namespace {
 
 using Sass = std::unordered_map<uint32_t, std::vector<std::string>>;
+using SassOps = std::vector<ptx::SassLoop::Op>;
+// (lines, k, body, every_k, at_exit): accelsim.ptx.sass_unroll.LoopRecords
+using SassLoopSpec = std::tuple<std::vector<uint32_t>, uint32_t, Sass, SassOps, std::vector<SassOps>>;
+
+std::vector<ptx::SassLoop> sass_loops(std::vector<SassLoopSpec> specs) {
+  std::vector<ptx::SassLoop> out;
+  for (auto& [lines, k, body, every_k, at_exit] : specs) {
+    if (lines.empty() || k < 2 || at_exit.size() != 2 * size_t(k))
+      throw py::value_error("PtxLaunch: sass_loops entry needs lines, k >= 2 and 2k at_exit lists");
+    out.push_back(ptx::SassLoop{std::move(lines), k, std::move(body), std::move(every_k), std::move(at_exit)});
+  }
+  return out;
+}
 
 sim::PtxLaunchCommand make_launch(std::shared_ptr<ptx::Module> module, std::string kernel,
                                   std::array<uint32_t, 3> grid, std::array<uint32_t, 3> block,
@@ -34,13 +48,14 @@ sim::PtxLaunchCommand make_launch(std::shared_ptr<ptx::Module> module, std::stri
                                   std::vector<uint64_t> globals, uint64_t stream, uint32_t dyn_shared,
                                   uint32_t regs_per_thread, int64_t static_shared, ptx::RecordMode records,
                                   std::optional<Sass> sass, std::optional<std::string> sass_source,
-                                  uint32_t binary_version, uint32_t sm_count, uint64_t max_warp_insts, uint32_t chunk_records) {
+                                  std::vector<SassLoopSpec> loops, uint32_t binary_version, uint32_t sm_count, uint64_t max_warp_insts, uint32_t chunk_records) {
   sim::PtxLaunchCommand c;
   if (!module || !memory) throw py::type_error("PtxLaunch: module and memory must not be None");
   if (sass) {  // the SASS ptxas made of each PTX line replaces the lowered records
     auto guide = std::make_shared<ptx::SassGuide>();
     guide->source = sass_source ? *sass_source : module->path;
     guide->by_line = std::move(*sass);
+    guide->loops = sass_loops(std::move(loops));
     c.sass = std::move(guide);
   }
   c.module = std::move(module);
@@ -111,7 +126,8 @@ void bind_launch(py::module_& m) {
            py::arg("globals") = std::vector<uint64_t>{}, py::arg("stream") = 0, py::arg("dyn_shared") = 0,
            py::arg("regs_per_thread") = 32, py::arg("static_shared") = -1,
            py::arg("records") = ptx::RecordMode::kLowered, py::arg("sass") = py::none(),
-           py::arg("sass_source") = py::none(), py::arg("binary_version") = 0, py::arg("sm_count") = 80,
+           py::arg("sass_source") = py::none(), py::arg("sass_loops") = std::vector<SassLoopSpec>{},
+           py::arg("binary_version") = 0, py::arg("sm_count") = 80,
            py::arg("max_warp_insts") = uint64_t(1) << 24, py::arg("chunk_records") = 128)
       .def_readonly("module", &sim::PtxLaunchCommand::module)
       .def_readonly("kernel", &sim::PtxLaunchCommand::kernel)

@@ -45,7 +45,7 @@ def test_hardware_def_from_config(hw):
 
 def test_registry_lists_every_benchmark_with_its_unit():
     expected = {"l1_lat", "shared_lat", "l2_lat", "dram_lat", "l1_bw_32", "l1_bw_64", "l1_bw_128",
-                "shared_bw", "l2_bw", "dram_bw", "fp32_flops", "fp64_flops", "fp16_flops",
+                "shared_bw", "l2_bw", "dram_bw", "mem_bw", "dram_rw_bw", "fp32_flops", "fp64_flops", "fp16_flops",
                 "int32_flops", "sfu_throughput", "fp32_lat", "fp64_lat", "fp16_lat", "int32_lat",
                 "sfu_lat"}
     assert set(names()) == expected

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from accelsim.microbench.benchmark import LATENCY, RATE, Benchmark, Built
-from accelsim.microbench.method import two_point
+from accelsim.microbench.method import measure, two_point
 from accelsim.tracegen import Inst, Kernel, ThreadBlock
 
 
@@ -59,3 +59,18 @@ def test_traces_can_be_kept(tmp_path):
     two_point(bench, FakeSimulator(1, 1), hw=None, trace_dir=tmp_path)
     assert (tmp_path / "keep" / "reps2" / "kernelslist.g").is_file()
     assert (tmp_path / "keep" / "reps4" / "kernel-1.traceg").is_file()
+
+
+def test_a_single_run_benchmark_is_its_work_over_one_runs_cycles():
+    """A benchmark that reports one timed pass (the reference suite's
+    mem_bw) is one run, overheads included: 8 steps of 12 bytes over
+    123 + 3 x 16 instructions' cycles."""
+    bench = Benchmark("t", "B/clk", RATE, nops, "", 8, {"per_step": 12}, single_run=True)
+    value, detail = measure(bench, FakeSimulator(overhead=123, per_inst=3), hw=None)
+    assert detail["reps"] == [8] and detail["cycles"] == [123 + 3 * 16]
+    assert value == pytest.approx(8 * 12 / (123 + 3 * 16))
+
+
+def test_measure_is_the_two_point_method_otherwise():
+    bench = Benchmark("t", "cycles", LATENCY, nops, "", 10, {"per_step": 1})
+    assert measure(bench, FakeSimulator(overhead=999, per_inst=7), hw=None)[0] == pytest.approx(7.0)

@@ -224,13 +224,17 @@ def _records(dev, names, kernel):
                                                   ("sincos_f64", "more", "sincos_f64")])
 def test_records_follow_the_sass_line_map(case, module, kernel, monkeypatch):
     """Every executed PTX instruction records exactly its line's SASS (ISA
-    names), as many times as the lowered mode executes that line."""
+    names), as many times as the lowered mode executes that line; the lines
+    of a loop ptxas unrolled again record per SASS block instead
+    (test_ptx_sass_loop_records), so they are left out here."""
     from accelsim.studies import sass_compare
     from accelsim.ptx.save import _opcode_names
 
     names = _opcode_names(70)
     mods = sass_compare.modules()
-    smap = sg.sass_map(mods[module].text, 70, mods[module].name).lines[kernel]
+    full = sg.sass_map(mods[module].text, 70, mods[module].name)
+    in_loops = {ln for plan in full.loops.get(kernel, []) for ln in plan.lines}
+    smap = {ln: ops for ln, ops in full.lines[kernel].items() if ln not in in_loops}
     traces = {}
     for mode in ("lowered", "sass"):
         dev = Device("QV100", records=mode)
@@ -252,6 +256,9 @@ def test_records_follow_the_sass_line_map(case, module, kernel, monkeypatch):
         i = 0
         while i < len(recs):
             line = recs[i][0]
+            if line in in_loops:
+                i += 1
+                continue
             n = len(want[line])
             got = [name for _, name, _, _ in recs[i:i + n]]
             assert want[line] == got and all(r[0] == line for r in recs[i:i + n]), (line, want[line], got)

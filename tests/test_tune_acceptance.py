@@ -46,8 +46,9 @@ def test_every_modelled_microbenchmark_is_within_tolerance(tuned):
     assert (latency["tolerance_pct"] == 3.0).all()
     assert (table[table["unit"] != "cycles"]["tolerance_pct"] == 5.0).all()
     # what is excluded is excluded for a stated reason, and only that
-    # (dram_bw: the reference suite's mem_bw mixes reads and writes; this suite's kernel reads)
-    assert set(table[~table["modelled"]]["benchmark"]) == {"dram_bw"}
+    # (dram_bw: the reference suite's mem_bw mixes reads and writes, this suite's kernel reads;
+    # mem_bw: its cycles are counted at a clock the suite does not record)
+    assert set(table[~table["modelled"]]["benchmark"]) == {"dram_bw", "mem_bw"}
     assert table[~table["modelled"]]["note"].str.len().min() > 20
     # tuning did something: the generic base was far off
     assert (table[table["modelled"]]["error_before_pct"].abs() > 5).sum() >= 10

@@ -392,14 +392,16 @@ void CtaEmulator::run_warp(uint32_t w, uint64_t limit) {
     }
   }
   land_async(w, 0, true);  // copies never waited for land when the warp finishes
+  if (wp.loop >= 0) leave_loop(w);
   wp.done = true;
 }
 
 void CtaEmulator::record(uint32_t w, int32_t pc, uint32_t mask, const Inst& in, uint8_t space) {
-  if (effects_only_) {
+  if (effects_only_) {  // a sampled kernel's functional tail: no records
     if (sink_) sink_record(pc, mask, space);
     return;
   }
+  if (!P.loops.empty()) loop_before(w, pc, mask);
   Warp& wp = warps_[w];
   uint32_t b = P.tmpl_begin[size_t(pc)], e = P.tmpl_begin[size_t(pc) + 1];
   int16_t mem = P.mem_tmpl[size_t(pc)];
@@ -420,6 +422,7 @@ void CtaEmulator::record(uint32_t w, int32_t pc, uint32_t mask, const Inst& in, 
     }
     wp.recs.push_back(r);
   }
+  if (!P.loops.empty()) loop_after(w, pc, mask);
 }
 
 // Independent-thread-scheduling rule for spin locks: the top frame keeps

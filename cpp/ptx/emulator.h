@@ -124,6 +124,9 @@ class CtaEmulator {
     uint64_t first = 0, first_addr = 0;  // records / addresses dropped before recs[0] / addrs[0]
     std::vector<AsyncCopy> async;         // cp.async copies issued, not landed, in issue order
     std::vector<uint32_t> async_groups;   // committed groups: each one's end in `async`
+    int32_t loop = -1;        // the unrolled loop (Program::loops) this warp is in, -1 none
+    uint64_t loop_trips = 0;  // its iterations so far in this entry
+    uint32_t loop_mask = 0;   // the lanes that entered it
   };
   const Launch& L;
   const Program& P;
@@ -161,6 +164,13 @@ class CtaEmulator {
   static const Executor kExecutors[];
   void record(uint32_t w, int32_t pc, uint32_t mask, const Inst& in, uint8_t space);
   void sink_record(int32_t pc, uint32_t mask, uint8_t space);
+  // SASS-guided loops ptxas unrolled (Program::loops, emulator_loops.cpp):
+  // entries and iterations counted around record(), their control recorded
+  // after every k-th iteration and on leaving
+  void loop_before(uint32_t w, int32_t pc, uint32_t mask);
+  void loop_after(uint32_t w, int32_t pc, uint32_t mask);
+  void leave_loop(uint32_t w);
+  void control_records(uint32_t w, uint32_t begin, uint32_t end, uint32_t mask);
   void call(uint32_t w, const Inst& in, uint32_t mask, int32_t pc);
   void enter(uint32_t w, const Inst& in, uint32_t lanes, int32_t pc, int32_t callee);
   int32_t pointer_callee(uint32_t w, uint32_t lane, const Inst& in, uint64_t address) const;

@@ -62,6 +62,16 @@ struct Program {
   std::vector<uint32_t> tmpl_begin;
   std::vector<int16_t> mem_tmpl;      // per inst: template index carrying addresses, -1 none
   uint32_t binary_version = 0;
+  // SASS-guided loops ptxas unrolled (SassLoop): their control records are
+  // templates after the instructions' (tmpl[tmpl_begin.back()...]).
+  struct UnrolledLoop {
+    int32_t first_pc = 0, last_pc = 0;  // the PTX loop block
+    uint32_t k = 0;
+    uint32_t every_k_begin = 0, every_k_end = 0;
+    std::vector<uint32_t> exit_begin;  // at_exit[n] is exit_begin[n]..exit_begin[n + 1]
+  };
+  std::vector<UnrolledLoop> loops;
+  std::vector<int16_t> loop_of;  // per inst: its loop, -1 none (empty without loops)
 };
 
 struct SassGuide;  // ptx/sass_guided.h

@@ -176,7 +176,10 @@ class PtxLaunch:
                  globals: list[int] = ..., stream: SupportsIndex = 0, dyn_shared: SupportsIndex = 0,
                  regs_per_thread: SupportsIndex = 32, static_shared: SupportsIndex = -1,
                  records: RecordMode = ..., sass: dict[int, list[str]] | None = None,
-                 sass_source: str | None = None, binary_version: SupportsIndex = 0, sm_count: SupportsIndex = 80,
+                 sass_source: str | None = None,
+                 sass_loops: list[tuple[list[int], int, dict[int, list[str]], list[tuple[int, str]],
+                                        list[list[tuple[int, str]]]]] = ...,
+                 binary_version: SupportsIndex = 0, sm_count: SupportsIndex = 80,
                  max_warp_insts: SupportsIndex = ..., chunk_records: SupportsIndex = 128) -> None: ...
     @property
     def module(self) -> PtxModule: ...

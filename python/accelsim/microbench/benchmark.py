@@ -29,6 +29,9 @@ class Benchmark:
     description: str
     reps: int                    # timed repetitions of the shorter run; the longer has 2x
     options: dict = field(default_factory=dict)  # default sizes; run() may override
+    # one run of ``reps``, its work over its cycles: a benchmark that reports
+    # a single timed pass, start-up and all (method.measure)
+    single_run: bool = False
 
     def generate(self, hw, reps: int | None = None, **options) -> Built:
         opts = {**self.options, **options}

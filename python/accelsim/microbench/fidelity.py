@@ -181,7 +181,7 @@ def simulate(cfg, quantity: str, options: dict, unit: str, quick: bool = True) -
 @lru_cache(maxsize=512)
 def _simulate(cfg, quantity: str, options: tuple, quick: bool) -> float:
     from accelsim.microbench.hwdef import HardwareDef
-    from accelsim.microbench.method import two_point
+    from accelsim.microbench.method import measure
     from accelsim.microbench.suite import get
     from accelsim.sim import Simulator
 
@@ -201,5 +201,5 @@ def _simulate(cfg, quantity: str, options: tuple, quick: bool) -> float:
     with warnings.catch_warnings():
         # The twins are sm_70 SASS on every config: their timing, not their ISA, is the point.
         warnings.filterwarnings("ignore", message=".*trace made for sm_")
-        value, _ = two_point(bench, Simulator(cfg), HardwareDef.from_config(cfg), reps, **opts)
+        value, _ = measure(bench, Simulator(cfg), HardwareDef.from_config(cfg), reps, **opts)
     return value * k

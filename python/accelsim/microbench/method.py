@@ -36,6 +36,22 @@ def simulate(simulator, built: Built, folder: Path) -> int:
     return kernel_cycles(result)
 
 
+def measure(bench: Benchmark, simulator, hw, reps: int | None = None,
+            trace_dir: str | Path | None = None, **options) -> tuple[float, dict]:
+    """The benchmark's value by its method: ``two_point``, or for a
+    ``single_run`` benchmark one run of ``reps`` (what a hardware benchmark
+    that times one pass reports: its start-up and drain included)."""
+    if not bench.single_run:
+        return two_point(bench, simulator, hw, reps, trace_dir, **options)
+    n = bench.reps if reps is None else reps
+    built = bench.generate(hw, n, **options)
+    with tempfile.TemporaryDirectory(prefix=f"ubench-{bench.name}-") as tmp:
+        root = Path(trace_dir) if trace_dir is not None else Path(tmp)
+        cycles = simulate(simulator, built, root / bench.name / f"reps{n}")
+    value = cycles / built.work if bench.kind == LATENCY else built.work / cycles / built.sms
+    return value, {"reps": [n], "cycles": [cycles], "work": [built.work], "sms": built.sms}
+
+
 def two_point(bench: Benchmark, simulator, hw, reps: int | None = None,
               trace_dir: str | Path | None = None, **options) -> tuple[float, dict]:
     """The benchmark's value and the raw points behind it."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 from accelsim.microbench.hardware import hardware_value
 from accelsim.microbench.hwdef import HardwareDef
 from accelsim.microbench.measurement import Measurement
-from accelsim.microbench.method import two_point
+from accelsim.microbench.method import measure
 from accelsim.microbench.suite import get, names
 
 
@@ -24,7 +24,7 @@ def run(name: str, config="TITANV", *, reps: int | None = None, trace_dir=None,
 
     cfg = _config(config)
     bench = get(name)
-    value, detail = two_point(bench, Simulator(cfg), HardwareDef.from_config(cfg), reps,
+    value, detail = measure(bench, Simulator(cfg), HardwareDef.from_config(cfg), reps,
                               trace_dir, **options)
     return Measurement(name=name, value=value, unit=bench.unit,
                        hw_value=hardware_value(cfg.name, name), config=cfg.name, detail=detail)

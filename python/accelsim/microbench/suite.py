@@ -19,7 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
-from accelsim.microbench import alu_latency, alu_throughput, bandwidth, memory_latency
+from accelsim.microbench import alu_latency, alu_throughput, bandwidth, dram_mix, memory_latency
 from accelsim.microbench.benchmark import Benchmark, Built
 
 CUDA_DIR = Path(__file__).resolve().parent / "cuda"
@@ -51,6 +51,7 @@ class Simulated:
     build: Callable[..., Built]
     reps: int
     options: dict = field(default_factory=dict)
+    single_run: bool = False  # one run of ``reps``, not two lengths (Benchmark.single_run)
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ class Microbenchmark:
         if self.sim is None:
             raise KeyError(f"microbenchmark {self.name!r} has no simulated twin")
         return Benchmark(self.name, self.unit, self.kind, self.sim.build, self.description, self.sim.reps,
-                         self.sim.options)
+                         self.sim.options, self.sim.single_run)
 
     def sizes(self, facts: dict) -> dict:
         """Every define evaluated for a GPU's ``facts``."""
@@ -108,13 +109,15 @@ def facts_from_hwdef(hw) -> dict:
     """The names size expressions use, from ``microbench.HardwareDef``."""
     return {"SM_COUNT": hw.sm_count, "WARP": hw.warp_size, "MAX_THREADS": hw.max_threads_per_cta,
             "L1_BYTES": hw.l1d_bytes, "L2_BYTES": hw.l2_bytes, "LINE": hw.l1d_line,
-            "SECTOR": hw.sector_bytes, "SHMEM_PER_CTA": hw.shmem_per_cta}
+            "SECTOR": hw.sector_bytes, "SHMEM_PER_CTA": hw.shmem_per_cta, "SM_THREADS": hw.max_threads_per_sm}
 
 
 def _ref(program: str, pattern: str, differs: str = "") -> Reference:
     return Reference(program, pattern, differs)
 
 
+# as many blocks of the largest size as an SM holds, on every SM (the reference suite's BLOCKS_NUM)
+_FULL_GRID = "SM_COUNT * max(1, SM_THREADS // MAX_THREADS)"
 _NUM = r"([-+]?\d+(?:\.\d+)?)"
 
 
@@ -214,6 +217,23 @@ def _bandwidth() -> list[Microbenchmark]:
                                        "and divides by thread 0's clock interval; this kernel (and its "
                                        "twin) streams reads"),
                 sim=Simulated(bandwidth.dram_bw, 8)),
+        Microbenchmark("mem_bw", "B/clk", RATE, "dram_mix.cu", "mem_bw",
+                defines={"ARRAY": "2 * L2_BYTES", "READS": 5}, grid=_FULL_GRID, block="MAX_THREADS",
+                buffer="6 * 2 * L2_BYTES", per_rep=f"6 * 2 * L2_BYTES // ({_FULL_GRID} * MAX_THREADS)", reps=1,
+                twin={"reads": "READS", "array_bytes": "ARRAY"},
+                description="the reference suite's mem_bw: one pass of 5 float4 loads and 1 store per thread and "
+                            "step over arrays of 2 x L2, every SM full; bytes of all six arrays per cycle",
+                reference=_ref("mem_bw", r"Mem BW\s*=\s*" + _NUM + r"\s*\(Byte/Clk\)",
+                               differs="the suite counts mem_bw's cycles at the card's clock, which it does not "
+                                       "record; accelsim config check compares it at the TITAN V's boost clock "
+                                       "(docs/fidelity.md)"),
+                sim=Simulated(dram_mix.suite_mem_bw, 1, single_run=True)),
+        Microbenchmark("dram_rw_bw", "B/clk", RATE, "dram_mix.cu", "dram_rw_bw",
+                defines={"FOOTPRINT": "8 * L2_BYTES", "READS": 3}, grid="SM_COUNT", block="MAX_THREADS",
+                buffer="4 * 8 * L2_BYTES", per_rep="4 * 8", reps=32, twin={"reads": "READS"},
+                description="DRAM bandwidth of a read/write stream: READS double loads and one store per "
+                            "thread and step, every element new, once L2 holds only dirty lines",
+                sim=Simulated(dram_mix.dram_rw_bw, 32)),
         Microbenchmark("shared_bw", "B/clk/SM", RATE, "shared.cu", "shared_bw",
                 defines={"SHMEM_WORDS": "min(32 * 1024, SHMEM_PER_CTA) // 4", "UNROLL": 4},
                 block="MAX_THREADS", per_rep="UNROLL * 4", per_sm=True, reps=256,

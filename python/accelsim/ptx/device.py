@@ -331,6 +331,7 @@ class Device:
 
             smap = sass_map(kernel.module.text, self.arch, kernel.module.name, own_volta=self.volta_sass)
             extra["sass"] = smap.lines.get(kernel.name, {})
+            extra["sass_loops"] = smap.loop_specs(kernel.name)
             extra["sass_source"] = f"SASS (sm_{smap.arch}) of {kernel.module.name}"
             if self.arch < _VOLTA_FAMILY:  # another ISA family: resolved in the SASS's own table
                 extra["binary_version"] = smap.arch

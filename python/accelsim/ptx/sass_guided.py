@@ -19,6 +19,7 @@ from pathlib import Path
 
 from accelsim.errors import PtxError
 from accelsim.ptx import sass_blocks as sb
+from accelsim.ptx import sass_unroll
 from accelsim.ptx.ptxas import (KernelResources, find_tool, parse_ptxas_verbose, run_ptxas, targets,
                                 tool_candidates)
 
@@ -271,6 +272,14 @@ class SassMap:
     block_map: dict[str, dict[str, int | None]] = field(default_factory=dict)
     ptx_blocks: sb.PtxBlocks = field(default_factory=sb.PtxBlocks)
     fallback: str = ""  # why a Volta GPU got newer SASS (ptxas refused the module for Volta)
+    # per kernel, the loops ptxas unrolled again that are recorded per SASS
+    # block (sass_unroll.recording_plan), and why others are not
+    loops: dict[str, list] = field(default_factory=dict)
+    loops_unread: dict[str, list[str]] = field(default_factory=dict)
+
+    def loop_specs(self, kernel: str) -> list[tuple]:
+        """The kernel's unrolled loops as PtxLaunch(sass_loops=...) takes them."""
+        return [(list(p.lines), p.k, p.body, p.every_k, p.at_exit) for p in self.loops.get(kernel, [])]
 
 
 def sass_map(ptx_text: str, gpu_arch: int, path: str = "<ptx>", own_volta: bool = False) -> SassMap:
@@ -407,4 +416,22 @@ def _sass_map(ptx_text: str, arch: int, path: str) -> SassMap:
         out.lines[name], out.stats[name] = line_map(group)
         out.stats[name]["moved_to_block"] = n_moved
         out.blocks[name], out.block_map[name] = blocks, mapping
+        out.loops[name], out.loops_unread[name] = unrolled_loop_records(blocks, mapping, ptx)
     return out
+
+
+def unrolled_loop_records(blocks: list[sb.SassBlock], mapping: dict[str, int | None],
+                          ptx: sb.PtxBlocks) -> tuple[list, list[str]]:
+    """(the recording plans of the loops ptxas unrolled again, why the others
+    have none): each PTX block that loops on itself and whose SASS blocks
+    hold several body copies (docs/ptx.md, "Basic blocks")."""
+    plans, unread = [], []
+    for home in sorted(sb.restructured(blocks, mapping)):
+        factors = sb.unroll_factors(blocks, mapping, home, ptx)
+        if not any(f > 1 for f in factors.values()) or home not in ptx.succs[home]:
+            continue
+        try:
+            plans.append(sass_unroll.recording_plan(blocks, factors, ptx.lines[home]))
+        except sass_unroll.Unreadable as e:
+            unread.append(f"PTX block {home} (line {ptx.lines[home][0]}): {e}")
+    return plans, unread

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from accelsim.ptx.sass_blocks import SassBlock
 
-__all__ = ["LoopCounter", "Unreadable", "loop_counter", "walk", "region_counts"]
+__all__ = ["LoopCounter", "LoopRecords", "Unreadable", "loop_counter", "walk", "region_counts", "recording_plan"]
 
 _IMM = r"(-?0x[0-9a-fA-F]+|-?\d+|RZ)"
 _ADD = re.compile(rf"^(R\d+), \1, {_IMM}, RZ$")
@@ -164,3 +164,81 @@ def region_counts(blocks: list[SassBlock], factors: dict[str, int], trips: Count
         for name, c in walk(region, ctr, n, entered[0].name).items():
             total[name] += c * entries
     return dict(total)
+
+
+# --- recording ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class LoopRecords:
+    """How SASS-guided mode records one loop ptxas unrolled again
+    (``recording_plan``): per PTX iteration one body copy (``body``: {PTX
+    line: SASS opcodes}, the lines every block of the loop copies whole), the
+    main loop's own control after every ``k``-th iteration (``every_k``), and
+    on leaving the loop after n iterations the control of the guards, chunk
+    and remainder loop that n runs (``at_exit[reduce(n)]``, ``reduce``
+    folding n >= 2k onto [k, 2k): those blocks' counts repeat with period k
+    there). Control records are (PTX line, SASS opcode) in address order."""
+    lines: tuple[int, ...]
+    k: int
+    body: dict[int, list[str]]
+    every_k: list[tuple[int, str]]
+    at_exit: list[list[tuple[int, str]]]
+
+    @staticmethod
+    def reduce(n: int, k: int) -> int:
+        return n if n < 2 * k else k + (n - k) % k
+
+
+def _lined(b: SassBlock, default: int) -> list[tuple[int, object]]:
+    """(PTX line, inst) of ``b``: an instruction naming no line goes with the
+    one before it, as the line map does."""
+    out, line = [], default
+    for i in b.insts:
+        line = i.line if i.line is not None else line
+        out.append((line, i))
+    return out
+
+
+def _spelled(inst) -> str:
+    return f"!{inst.opcode}" if inst.pred == "@!PT" else inst.opcode  # as sass_guided records it
+
+
+def recording_plan(blocks: list[SassBlock], factors: dict[str, int], lines: list[int],
+                   check_up_to: int = 64) -> LoopRecords:
+    """The records of one unrolled loop (PTX block of ``lines``; its SASS
+    blocks and their body copies in ``factors``) such that a warp entering it
+    for n iterations records exactly what ptxas's blocks run for n
+    (``region_counts``' counts times each block's instructions), checked for
+    n = 1..``check_up_to``; Unreadable where the guards cannot be read or the
+    counts do not split into per-iteration body and per-block control."""
+    region = sorted((b for b in blocks if b.name in factors), key=lambda b: b.addresses[0])
+    main = max(region, key=lambda b: factors[b.name])
+    k = factors[main.name]
+    ref = min((b for b in region if factors[b.name] == 1), key=lambda b: len(b.insts), default=None)
+    if ref is None or k < 2 or main.name not in main.succs:
+        raise Unreadable("no one-copy loop and self-looping main loop in the region")
+    lined = {b.name: [(ln, _spelled(i)) for ln, i in _lined(b, lines[0])] for b in region}
+    foreign = sorted({ln for recs in lined.values() for ln, _ in recs} - set(lines))
+    if foreign:  # the line map records those per their own line's executions: counted twice
+        raise Unreadable(f"the loop's SASS holds code of PTX lines {foreign} outside the loop block")
+    per_op = {b.name: Counter(lined[b.name]) for b in region}
+    copied = {op for op in per_op[ref.name]  # (line, opcode) every block holds once per body copy
+              if all(per_op[b.name][op] == factors[b.name] * per_op[ref.name][op] for b in region)}
+    body: dict[int, list[str]] = {ln: [] for ln in lines}
+    for ln, op in lined[ref.name]:
+        if (ln, op) in copied:
+            body.setdefault(ln, []).append(op)
+    control = {b.name: [rec for rec in lined[b.name] if rec not in copied] for b in region}
+    counts = [_counts(region, factors, n) for n in range(2 * k)]
+    for n in range(1, check_up_to + 1):  # the main loop runs floor(n/k) times, the rest repeat with period k
+        got = _counts(region, factors, n)
+        want = dict(counts[LoopRecords.reduce(n, k)], **{main.name: n // k})
+        if got != want:
+            raise Unreadable(f"the loop's counts at n={n} do not repeat with period {k}: {got} vs {want}")
+    at_exit = [[rec for b in region if b is not main for _ in range(c.get(b.name, 0)) for rec in control[b.name]]
+               for c in counts]
+    return LoopRecords(tuple(lines), k, body, control[main.name], at_exit)
+
+
+def _counts(region: list[SassBlock], factors: dict[str, int], n: int) -> dict[str, int]:
+    return region_counts(region, factors, Counter({n: 1})) if n else {b.name: 0 for b in region}

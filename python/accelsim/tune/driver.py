@@ -85,7 +85,7 @@ def size_facts(dev: dict, l1_bytes: int) -> dict:
     return {"SM_COUNT": dev["sm_count"], "WARP": dev["warp_size"],
             "MAX_THREADS": dev["max_threads_per_block"], "L1_BYTES": l1_bytes,
             "L2_BYTES": dev["l2_bytes"], "LINE": 128, "SECTOR": 32,
-            "SHMEM_PER_CTA": dev["shared_per_block"]}
+            "SHMEM_PER_CTA": dev["shared_per_block"], "SM_THREADS": dev["max_threads_per_sm"]}
 
 
 def collect(only: list[str] | None = None, *, l1_bytes: int = 32 * 1024, device: int = 0,
