@@ -464,3 +464,14 @@ def test_runtime_preload_comes_after_what_the_caller_preloads(tmp_path):
     assert env["LD_PRELOAD"].split() == ["/opt/libasan.so", str(runtime)]
     assert env["LD_LIBRARY_PATH"].split(os.pathsep)[0] == str(tmp_path)
     assert _environment({}, tmp_path, runtime, {})["LD_PRELOAD"] == str(runtime)
+
+
+def test_a_budget_that_ends_before_any_kernel_starts_still_saves_the_result(tmp_path):
+    """Its per-kernel statistics are empty tables, not a reshape error."""
+    from accelsim import load_result
+    from accelsim.cuda import run_cuda
+
+    r = run_cuda([special("copy_first")], max_cycles=2_000, capture_output=True, out=tmp_path / "res", timeout=300)
+    assert r.returncode == 124 and r.status == "max_cycles", r.stderr
+    assert "Traceback" not in r.stderr and r.total_cycles <= 2_000
+    assert load_result(tmp_path / "res").total_cycles == r.total_cycles

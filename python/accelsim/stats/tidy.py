@@ -44,7 +44,8 @@ def family_rows(stats, name: str, rows: np.ndarray, keys: pd.DataFrame,
     """Every category cell of one family, per kernel (``rows`` picks kernels)."""
     info = stats.info(name)
     cats = _category_dims(info)
-    values = np.asarray(stats.kernel_counters(name))[rows].reshape(len(rows), -1)
+    cells = int(np.prod([len(d["labels"]) for d in cats]))  # explicit: no kernel rows is a valid 0 x cells
+    values = np.asarray(stats.kernel_counters(name))[rows].reshape(len(rows), cells)
     combos = itertools.product(*[d["labels"] for d in cats])
     metrics = [naming.metric_name(name, info["component"],
                                   dict(zip([d["name"] for d in cats], c))) for c in combos]
